@@ -1,0 +1,5 @@
+import sys
+
+from feltctl.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+# One module per feltctl command (see feltctl/cli.py).

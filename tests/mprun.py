@@ -1,0 +1,62 @@
+# Runs firmware test modules inside one interpreter -- written for MicroPython, runs on CPython too.
+# usage: micropython tests/mprun.py tests/firmware/test_x.py [...]
+# Calls every function named test_* (in name order), prints one line per failure and
+# a closing "N passed, M failed, K skipped" line; exit status 1 when anything failed.
+import sys
+
+
+def _dirname(path):
+    i = path.rfind("/")
+    return path[:i] if i > 0 else "."
+
+
+def main(files):
+    here = _dirname(sys.argv[0])
+    root = _dirname(here) if here != "." else ".."
+    for p in (root + "/firmware", here + "/firmware", here):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    import check
+
+    passed = failed = skipped = 0
+    for path in files:
+        name = path.split("/")[-1]
+        if name.endswith(".py"):
+            name = name[:-3]
+        try:
+            module = __import__(name)
+        except check.Skip as e:
+            print("SKIP %s: %s" % (name, e))
+            skipped += 1
+            continue
+        except Exception as e:  # an import failure is one failed test, reported with its cause
+            print("FAIL %s (import)" % name)
+            sys.print_exception(e) if hasattr(sys, "print_exception") else print(repr(e))
+            failed += 1
+            continue
+        for attr in sorted(dir(module)):
+            if not attr.startswith("test_"):
+                continue
+            fn = getattr(module, attr)
+            if not callable(fn):
+                continue
+            try:
+                fn()
+                passed += 1
+            except check.Skip as e:
+                print("SKIP %s.%s: %s" % (name, attr, e))
+                skipped += 1
+            except Exception as e:
+                failed += 1
+                print("FAIL %s.%s" % (name, attr))
+                if hasattr(sys, "print_exception"):
+                    sys.print_exception(e)
+                else:
+                    import traceback
+
+                    traceback.print_exc()
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
+sys.exit(main(sys.argv[1:]))
