@@ -1,0 +1,1 @@
+# Protocol codecs: pure bytes in, frames/events out; encode(command) -> bytes. No I/O, no clock.
