@@ -1,0 +1,664 @@
+# PHH (Poker Hand History, TOML based) reader and writer -- firmware layer, text in / text out,
+# no I/O. MicroPython has no tomllib, so this holds a small parser for the TOML subset PHH uses
+# (strings, ints, decimals, booleans, arrays incl. multi-line, inline tables, comments, times and
+# the `[1]`, `[2]` tables of multi-hand `.phhs` files). Money is never a float: decimal amounts
+# become integer chips through one scale factor per hand (10 ** most decimal places used).
+from felt.errors import FormatError
+
+MONEY_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet",
+                "starting_stacks")
+# Order in which the writer emits the fields it knows (then the others, in their read order).
+FIELD_ORDER = ("variant", "ante_trimming_status", "antes", "blinds_or_straddles", "bring_in",
+               "small_bet", "big_bet", "min_bet", "starting_stacks", "actions")
+_BARE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+_DIGITS = "0123456789"
+_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+_RANKS = "23456789TJQKA?"
+_SUITS = "cdhs?"
+_VERBS = ("f", "cc", "cbr", "pb", "sm", "sd")
+
+
+class Dec:
+    """An exact decimal number from the file: value = units / 10 ** places."""
+
+    def __init__(self, units, places):
+        self.units = units
+        self.places = places
+
+    def __eq__(self, other):
+        return isinstance(other, Dec) and self.units == other.units and self.places == other.places
+
+    def __repr__(self):
+        return "Dec(%s)" % self.text()
+
+    def text(self):
+        return format_amount(self.units, 10 ** self.places)
+
+
+class Raw:
+    """A TOML value kept as written (times, dates, inf): passed through, never interpreted."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __eq__(self, other):
+        return isinstance(other, Raw) and self.text == other.text
+
+    def __repr__(self):
+        return "Raw(%s)" % self.text
+
+
+def format_amount(chips, scale):
+    """Chips (int) in file units: an int when scale is 1, else an exact decimal string
+    with every place of the scale ("1259450.25", "12.50")."""
+    if scale == 1:
+        return chips
+    places = len(str(scale)) - 1
+    sign = "-" if chips < 0 else ""
+    whole, frac = divmod(abs(chips), scale)
+    frac = str(frac)
+    return "%s%d.%s" % (sign, whole, "0" * (places - len(frac)) + frac)
+
+
+def parse_number(text, line=None):
+    """TOML integer or decimal text -> int or Dec (exact; exponents allowed, no floats)."""
+    t = text.replace("_", "")
+    sign = 1
+    if t[:1] in "+-":
+        sign = -1 if t[0] == "-" else 1
+        t = t[1:]
+    exp = 0
+    for e in "eE":
+        if e in t:
+            t, x = t.split(e, 1)
+            if not x or not x.lstrip("+-").isdigit():
+                raise FormatError("bad number %r" % text, line)
+            exp = int(x)
+    whole, dot, frac = t.partition(".")
+    if not whole.isdigit() or (dot and not frac.isdigit()):
+        raise FormatError("bad number %r" % text, line)
+    units = sign * int(whole + frac)
+    places = len(frac) - exp
+    if not dot and exp == 0:
+        return units
+    if places < 0:
+        return Dec(units * 10 ** -places, 0)
+    return Dec(units, places)
+
+
+class _Toml:
+    """One pass over the text. Each value is recorded with its 1-based line; arrays also keep
+    the line of every element (so an action's errors can name its line)."""
+
+    def __init__(self, text):
+        self.s = text
+        self.i = 0
+        self.line = 1
+        self.tables = []  # [(name, Table)] in file order; "" = the root
+        self.item_lines = None
+
+    def fail(self, message):
+        raise FormatError(message, self.line)
+
+    def skip_space(self, newlines):
+        s = self.s
+        n = len(s)
+        while self.i < n:
+            c = s[self.i]
+            if c == " " or c == "\t" or c == "\r":
+                self.i += 1
+            elif c == "\n" and newlines:
+                self.line += 1
+                self.i += 1
+            elif c == "#" and newlines:
+                j = s.find("\n", self.i)
+                self.i = n if j < 0 else j
+            else:
+                return
+
+    def end_of_line(self):
+        self.skip_space(False)
+        s = self.s
+        if self.i < len(s) and s[self.i] == "#":
+            j = s.find("\n", self.i)
+            self.i = len(s) if j < 0 else j
+        if self.i < len(s):
+            if s[self.i] != "\n":
+                self.fail("unexpected %r after a value" % s[self.i])
+            self.i += 1
+            self.line += 1
+
+    def parse(self):
+        table = Table("", 1)
+        self.tables.append(("", table))
+        s = self.s
+        while True:
+            self.skip_space(True)
+            if self.i >= len(s):
+                return self.tables
+            if s[self.i] == "[":
+                if s.startswith("[[", self.i):
+                    self.fail("arrays of tables are not part of PHH")
+                self.i += 1
+                self.skip_space(False)
+                name = self.key()
+                self.skip_space(False)
+                if self.i >= len(s) or s[self.i] != "]":
+                    self.fail("expected ] after a table name")
+                self.i += 1
+                for other, _t in self.tables:
+                    if other == name:
+                        self.fail("table [%s] defined twice" % name)
+                table = Table(name, self.line)
+                self.tables.append((name, table))
+                self.end_of_line()
+                continue
+            line = self.line
+            key = self.key()
+            self.skip_space(False)
+            if self.i >= len(s) or s[self.i] != "=":
+                self.fail("expected = after key %r" % key)
+            self.i += 1
+            self.skip_space(False)
+            self.item_lines = []
+            value = self.value()
+            if table.has(key):
+                raise FormatError("key %r defined twice" % key, line)
+            table.put(key, value, line, self.item_lines)
+            self.end_of_line()
+
+    def key(self):
+        s = self.s
+        if self.i < len(s) and s[self.i] in "\"'":
+            k = self.string()
+        else:
+            j = self.i
+            while j < len(s) and s[j] in _BARE:
+                j += 1
+            if j == self.i:
+                self.fail("expected a key")
+            k = s[self.i:j]
+            self.i = j
+        self.skip_space(False)
+        if self.i < len(s) and s[self.i] == ".":
+            self.fail("dotted keys are not part of PHH")
+        return k
+
+    def value(self):
+        s = self.s
+        if self.i >= len(s):
+            self.fail("missing value")
+        c = s[self.i]
+        if c == '"' or c == "'":
+            return self.string()
+        if c == "[":
+            return self.array()
+        if c == "{":
+            return self.inline_table()
+        j = self.i
+        while j < len(s) and s[j] not in " \t\r\n,]}#":
+            j += 1
+        word = s[self.i:j]
+        self.i = j
+        if word == "true":
+            return True
+        if word == "false":
+            return False
+        if word in ("inf", "+inf", "-inf", "nan", "+nan", "-nan") or ":" in word or word.count("-") > 1:
+            return Raw(word)
+        if not word:
+            self.fail("missing value")
+        return parse_number(word, self.line)
+
+    def array(self):
+        self.i += 1
+        items = []
+        lines = self.item_lines
+        s = self.s
+        while True:
+            self.skip_space(True)
+            if self.i >= len(s):
+                self.fail("unterminated array")
+            if s[self.i] == "]":
+                self.i += 1
+                return items
+            if lines is not None and len(items) == len(lines):
+                lines.append(self.line)
+            self.item_lines = None  # only the outer array's elements are line-tracked
+            items.append(self.value())
+            self.item_lines = lines
+            self.skip_space(True)
+            if self.i < len(s) and s[self.i] == ",":
+                self.i += 1
+            elif self.i < len(s) and s[self.i] != "]":
+                self.fail("expected , or ] in an array")
+
+    def inline_table(self):
+        self.i += 1
+        t = Table("", self.line)
+        s = self.s
+        self.skip_space(False)
+        if self.i < len(s) and s[self.i] == "}":
+            self.i += 1
+            return t
+        while True:
+            self.skip_space(False)
+            k = self.key()
+            if self.i >= len(s) or s[self.i] != "=":
+                self.fail("expected = in an inline table")
+            self.i += 1
+            self.skip_space(False)
+            t.put(k, self.value(), self.line, None)
+            self.skip_space(False)
+            if self.i < len(s) and s[self.i] == ",":
+                self.i += 1
+            elif self.i < len(s) and s[self.i] == "}":
+                self.i += 1
+                return t
+            else:
+                self.fail("expected , or } in an inline table")
+
+    def string(self):
+        s = self.s
+        q = s[self.i]
+        if s.startswith(q * 3, self.i):
+            j = s.find(q * 3, self.i + 3)
+            if j < 0:
+                self.fail("unterminated string")
+            body = s[self.i + 3:j]
+            if body.startswith("\n"):
+                body = body[1:]
+            self.line += body.count("\n")
+            self.i = j + 3
+            return body if q == "'" else self.unescape(body)
+        j = self.i + 1
+        while True:
+            k = s.find(q, j)
+            nl = s.find("\n", j)
+            if k < 0 or (0 <= nl < k):
+                self.fail("unterminated string")
+            if q == '"':
+                # a quote preceded by an odd number of backslashes is escaped
+                b = k - 1
+                while s[b] == "\\":
+                    b -= 1
+                if (k - 1 - b) % 2:
+                    j = k + 1
+                    continue
+            body = s[self.i + 1:k]
+            self.i = k + 1
+            return body if q == "'" else self.unescape(body)
+
+    def unescape(self, body):
+        if "\\" not in body:
+            return body
+        out = []
+        i = 0
+        while i < len(body):
+            c = body[i]
+            if c != "\\":
+                out.append(c)
+                i += 1
+                continue
+            e = body[i + 1:i + 2]
+            if e in _ESCAPES:
+                out.append(_ESCAPES[e])
+                i += 2
+            elif e in ("u", "U"):
+                n = 4 if e == "u" else 8
+                h = body[i + 2:i + 2 + n]
+                if len(h) != n:
+                    self.fail("bad escape \\%s" % e)
+                try:
+                    out.append(chr(int(h, 16)))
+                except ValueError:
+                    self.fail("bad escape \\%s%s" % (e, h))
+                i += 2 + n
+            else:
+                self.fail("bad escape \\%s" % e)
+        return "".join(out)
+
+
+class Table:
+    """Key -> value with the file order and the line of each key (MicroPython dicts are unordered)."""
+
+    def __init__(self, name, line):
+        self.name = name
+        self.line = line
+        self.keys = []
+        self.values = {}
+        self.lines = {}
+        self.item_lines = {}
+
+    def has(self, key):
+        return key in self.values
+
+    def put(self, key, value, line, item_lines):
+        if key not in self.values:
+            self.keys.append(key)
+        self.values[key] = value
+        self.lines[key] = line
+        if item_lines:
+            self.item_lines[key] = item_lines
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+
+def parse_toml(text):
+    """TOML subset -> [(table name, Table)]; the root table is first with name ""."""
+    if not isinstance(text, str):
+        raise FormatError("a hand history must be text")
+    return _Toml(text).parse()
+
+
+class History:
+    """One hand history. Money fields are integer chips = file amount * scale; `actions` are the
+    action strings as written, `action_lines` their 1-based lines (None when not read from text).
+    `extra` holds every other field as [(key, value)] in file order; `finishing_stacks` is None
+    when absent or not a whole number of chips at this scale (see `finishing_raw`)."""
+
+    def __init__(self, variant, starting_stacks, actions, antes=0, blinds_or_straddles=None,
+                 bring_in=None, small_bet=None, big_bet=None, min_bet=None, players=None,
+                 finishing_stacks=None, ante_trimming_status=None, scale=1, extra=None,
+                 action_lines=None, name=None, line=1):
+        self.variant = variant
+        self.starting_stacks = list(starting_stacks)
+        self.actions = list(actions)
+        n = len(self.starting_stacks)
+        self.antes = _per_player(antes, n)
+        self.blinds_or_straddles = None if blinds_or_straddles is None else _per_player(blinds_or_straddles, n)
+        self.bring_in = bring_in
+        self.small_bet = small_bet
+        self.big_bet = big_bet
+        self.min_bet = min_bet
+        self.players = players
+        self.finishing_stacks = finishing_stacks
+        self.finishing_raw = None
+        self.ante_trimming_status = ante_trimming_status
+        self.scale = scale
+        self.extra = extra or []
+        self.action_lines = action_lines
+        self.name = name  # table name in a .phhs file ("1", "2", ...), else None
+        self.line = line
+
+    def action_line(self, index):
+        if self.action_lines and index < len(self.action_lines):
+            return self.action_lines[index]
+        return None
+
+    def get(self, key, default=None):
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+
+def _per_player(value, n):
+    # pokerkit semantics: one number = everybody; a shorter list is padded with zeros
+    if isinstance(value, list):
+        return (list(value) + [0] * n)[:n]
+    return [value] * n
+
+
+def _places(value):
+    if isinstance(value, Dec):
+        return value.places
+    if isinstance(value, list):
+        p = 0
+        for v in value:
+            p = max(p, _places(v))
+        return p
+    return 0
+
+
+def _chips(value, scale, what, line):
+    if isinstance(value, list):
+        return [_chips(v, scale, what, line) for v in value]
+    if isinstance(value, bool) or not isinstance(value, (int, Dec)):
+        raise FormatError("%s must be a number, not %r" % (what, value), line)
+    if isinstance(value, int):
+        return value * scale
+    p = 10 ** value.places
+    if (value.units * scale) % p:
+        raise FormatError("%s %s is finer than the file's unit" % (what, value.text()), line)
+    return value.units * scale // p
+
+
+def _action_amount(text):
+    # the amount of a `pN cbr X` action, if any (None otherwise)
+    words = text.split("#", 1)[0].split()
+    if len(words) == 3 and words[1] == "cbr":
+        return words[2]
+    return None
+
+
+def history_from_table(table, name=None):
+    """Table -> History: checks the required fields and converts money to chips."""
+    def need(key, kinds):
+        if not table.has(key):
+            raise FormatError("missing field %r" % key, table.line)
+        v = table.get(key)
+        if not isinstance(v, kinds) or isinstance(v, bool) and bool not in kinds:
+            raise FormatError("field %r has the wrong type" % key, table.lines[key])
+        return v
+
+    variant = need("variant", (str,))
+    stacks = need("starting_stacks", (list,))
+    actions = need("actions", (list,))
+    lines = table.item_lines.get("actions") or []
+    for k, a in enumerate(actions):
+        if not isinstance(a, str):
+            raise FormatError("actions must be strings", lines[k] if k < len(lines) else table.lines["actions"])
+    if not stacks:
+        raise FormatError("starting_stacks is empty", table.lines["starting_stacks"])
+    places = 0
+    for key in MONEY_FIELDS:
+        places = max(places, _places(table.get(key)))
+    amounts = []
+    for k, a in enumerate(actions):
+        t = _action_amount(a)
+        if t is not None:
+            ln = lines[k] if k < len(lines) else None
+            v = parse_number(t, ln)
+            places = max(places, _places(v))
+    scale = 10 ** places
+    money = {}
+    for key in MONEY_FIELDS:
+        if table.has(key):
+            money[key] = _chips(table.get(key), scale, key, table.lines[key])
+    h = History(variant, money["starting_stacks"], actions, antes=money.get("antes", 0),
+                blinds_or_straddles=money.get("blinds_or_straddles"), bring_in=money.get("bring_in"),
+                small_bet=money.get("small_bet"), big_bet=money.get("big_bet"),
+                min_bet=money.get("min_bet"), players=table.get("players"),
+                ante_trimming_status=table.get("ante_trimming_status"), scale=scale,
+                action_lines=lines, name=name, line=table.line)
+    fin = table.get("finishing_stacks")
+    if fin is not None:
+        h.finishing_raw = fin
+        try:
+            h.finishing_stacks = _chips(fin, scale, "finishing_stacks", table.lines["finishing_stacks"])
+        except FormatError:
+            h.finishing_stacks = None  # e.g. half chips recorded for a split pot: kept raw
+    known = MONEY_FIELDS + ("variant", "actions", "players", "finishing_stacks", "ante_trimming_status")
+    h.extra = [(k, table.values[k]) for k in table.keys if k not in known]
+    return h
+
+
+def read(text):
+    """One hand (.phh text) -> History. Broken text -> FormatError naming the line."""
+    tables = parse_toml(text)
+    if len(tables) > 1:
+        if tables[0][1].keys:
+            raise FormatError("fields before the first [table] of a multi-hand file", tables[0][1].line)
+        if len(tables) == 2:
+            return history_from_table(tables[1][1], tables[1][0])
+        raise FormatError("%d hands in this text; read it with read_all" % (len(tables) - 1), tables[2][1].line)
+    return history_from_table(tables[0][1])
+
+
+def read_all(text):
+    """A .phhs file (tables [1], [2], ...) or a single hand -> [History] in file order."""
+    tables = parse_toml(text)
+    if len(tables) == 1:
+        return [history_from_table(tables[0][1])]
+    if tables[0][1].keys:
+        raise FormatError("fields before the first [table] of a multi-hand file", tables[0][1].line)
+    return [history_from_table(t, name) for name, t in tables[1:]]
+
+
+class Action:
+    """One parsed action line. actor: "d" (dealer) or a 0-based position. verb: "dh" "db" "f"
+    "cc" "cbr" "pb" "sm" "sd" or "" (comment only). cards: list of 2-char texts ("Ah", "??") or
+    None; amount: chips (cbr); comment: text after '#' or None; line: 1-based or None."""
+
+    def __init__(self, actor, verb, cards=None, amount=None, comment=None, line=None, text=""):
+        self.actor = actor
+        self.verb = verb
+        self.cards = cards
+        self.amount = amount
+        self.comment = comment
+        self.line = line
+        self.text = text
+
+
+def split_cards(text, line=None):
+    """'AhKd' / '????' -> ['Ah', 'Kd'] / ['??', '??'] (format checked; '-' is not supported)."""
+    if len(text) % 2:
+        raise FormatError("bad cards %r" % text, line)
+    out = []
+    for i in range(0, len(text), 2):
+        c = text[i:i + 2]
+        if c[0] not in _RANKS or c[1] not in _SUITS or (c[0] == "?") != (c[1] == "?"):
+            raise FormatError("bad card %r" % c, line)
+        out.append(c)
+    return out
+
+
+def _player(word, line):
+    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0":
+        raise FormatError("bad player %r" % word, line)
+    return int(word[1:]) - 1
+
+
+def parse_action(text, scale=1, line=None):
+    """An action string -> Action (amounts converted with the hand's scale)."""
+    body, hash_, comment = text.partition("#")
+    comment = comment.strip() if hash_ else None
+    w = body.split()
+    if not w:
+        return Action(None, "", comment=comment, line=line, text=text)
+    if w[0] == "d":
+        if len(w) == 4 and w[1] == "dh":
+            return Action("d", "dh", split_cards(w[3], line), None, comment, line, text)
+        if len(w) == 3 and w[1] == "db":
+            return Action("d", "db", split_cards(w[2], line), None, comment, line, text)
+        raise FormatError("bad dealing action %r" % text, line)
+    p = _player(w[0], line)
+    verb = w[1] if len(w) > 1 else ""
+    if verb not in _VERBS:
+        raise FormatError("bad action %r" % text, line)
+    if verb == "cbr":
+        if len(w) != 3:
+            raise FormatError("cbr needs one amount: %r" % text, line)
+        return Action(p, verb, None, _chips(parse_number(w[2], line), scale, "amount", line), comment, line, text)
+    if verb in ("sm", "sd"):
+        if len(w) > 3:
+            raise FormatError("bad action %r" % text, line)
+        cards = split_cards(w[2], line) if len(w) == 3 else []
+        return Action(p, verb, cards, None, comment, line, text)
+    if len(w) != 2:
+        raise FormatError("bad action %r" % text, line)
+    return Action(p, verb, None, None, comment, line, text)
+
+
+def actions_of(history):
+    """Every action of a History, parsed, with its line."""
+    return [parse_action(a, history.scale, history.action_line(k)) for k, a in enumerate(history.actions)]
+
+
+# -- writer --------------------------------------------------------------------------------
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Dec):
+        return value.text()
+    if isinstance(value, Raw):
+        return value.text
+    if isinstance(value, str):
+        if "'" not in value and "\n" not in value:
+            return "'" + value + "'"
+        out = []
+        for c in value:
+            if c == '"' or c == "\\":
+                out.append("\\" + c)
+            elif c == "\n":
+                out.append("\\n")
+            elif ord(c) < 32 or ord(c) == 127:
+                out.append("\\u%04x" % ord(c))
+            else:
+                out.append(c)
+        return '"' + "".join(out) + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join([_text(v) for v in value]) + "]"
+    if isinstance(value, Table):
+        return "{" + ", ".join(["%s = %s" % (_key(k), _text(value.values[k])) for k in value.keys]) + "}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(["%s = %s" % (_key(k), _text(value[k])) for k in sorted(value)]) + "}"
+    raise FormatError("cannot write %r" % (value,))
+
+
+def _key(k):
+    for c in k:
+        if c not in _BARE:
+            return _text(k)
+    return k if k else "''"
+
+
+def _money(chips, scale):
+    if isinstance(chips, list):
+        return [_money(c, scale) for c in chips]
+    a = format_amount(chips, scale)
+    return a if scale == 1 else Dec(chips, len(str(scale)) - 1)
+
+
+def write(h):
+    """History -> PHH text (one hand, newline-terminated; pokerkit 0.7.7 reads it)."""
+    s = h.scale
+    known = {
+        "variant": h.variant, "ante_trimming_status": h.ante_trimming_status,
+        "antes": _money(h.antes, s),
+        "blinds_or_straddles": None if h.blinds_or_straddles is None else _money(h.blinds_or_straddles, s),
+        "bring_in": None if h.bring_in is None else _money(h.bring_in, s),
+        "small_bet": None if h.small_bet is None else _money(h.small_bet, s),
+        "big_bet": None if h.big_bet is None else _money(h.big_bet, s),
+        "min_bet": None if h.min_bet is None else _money(h.min_bet, s),
+        "starting_stacks": _money(h.starting_stacks, s),
+    }
+    lines = []
+    for k in FIELD_ORDER:
+        if k == "actions":
+            lines.append("actions = [")
+            for a in h.actions:
+                lines.append("  %s," % _text(a))
+            lines.append("]")
+        elif known[k] is not None:
+            lines.append("%s = %s" % (k, _text(known[k])))
+    for k, v in h.extra:
+        if v is not None:
+            lines.append("%s = %s" % (_key(k), _text(v)))
+    if h.players is not None:
+        lines.append("players = %s" % _text(h.players))
+    if h.finishing_stacks is not None:
+        lines.append("finishing_stacks = %s" % _text(_money(h.finishing_stacks, s)))
+    elif h.finishing_raw is not None:
+        lines.append("finishing_stacks = %s" % _text(h.finishing_raw))
+    return "\n".join(lines) + "\n"
+
+
+def write_all(histories):
+    """[History] -> .phhs text with tables [1], [2], ..."""
+    return "\n".join(["[%d]\n%s" % (k + 1, write(h)) for k, h in enumerate(histories)])
