@@ -1,0 +1,426 @@
+# House rules (RULES.md §12.2): every `hr.*` key with its legal options and its default per mode
+# (cash / tournament), validation that names the key and the legal options (ConfigError), loading
+# from a plain dict or a small JSON / "key = value" text, and the CASH-* configuration arithmetic
+# (buy-in limits CASH-1/2, rake CASH-7 / POT-20, jackpot drop CASH-12). Engine layer: pure, no I/O.
+from felt.errors import ConfigError
+
+CASH = "cash"
+TOURNAMENT = "tournament"
+MODES = (CASH, TOURNAMENT)
+
+# Kinds of value a key can take.
+_CHOICE = "choice"  # one of a tuple of strings
+_BOOL = "bool"  # False / True (register writes them `false`, `true`)
+_INT = "int"  # integer in [lo, hi]
+_CHIPS = "chips"  # integer chip amount >= 0, or None = not set (venue sets)
+_SECONDS_OFF = "seconds_or_off"  # "off" or a positive whole number of seconds
+_RAKE = "rake"  # "off" or {"percent": ..., "cap": ...}
+
+_NA = "n/a"  # the key does not apply in that mode (its value is None there)
+_BY_GAME = "by_game"  # hr.limit_raises_per_round: 3, or 4 for two-round (draw) games (BET-4, D33)
+
+# Games with two betting rounds (single-draw games): their limit cap default is 4 raises (BET-4).
+_TWO_ROUND_GAMES = ("draw5", "N5D", "F5D", "N2L1D")
+
+
+class HouseRule:
+    """One row of the §12.2 register."""
+
+    def __init__(self, key, kind, options, cash, tournament, rules, fixed=None, lo=None, hi=None):
+        self.key = key  # without the "hr." prefix
+        self.kind = kind
+        self.options = options  # tuple of legal strings for _CHOICE, else None
+        self.cash = cash  # default in cash mode (or _NA / _BY_GAME)
+        self.tournament = tournament
+        self.rules = rules  # rule IDs the key belongs to
+        self.fixed = fixed  # a mode in which the value may not be changed (TOUR-12 etc.)
+        self.lo = lo
+        self.hi = hi
+
+    def legal_text(self):
+        if self.kind == _CHOICE:
+            return ", ".join(self.options)
+        if self.kind == _BOOL:
+            return "false, true"
+        if self.kind == _INT:
+            return "an integer %d..%d" % (self.lo, self.hi)
+        if self.kind == _CHIPS:
+            return "a chip amount >= 0"
+        if self.kind == _SECONDS_OFF:
+            return "off, or whole seconds >= 1"
+        return 'off, or {"percent": P, "cap": C} (P up to 2 decimals in 0..100, C chips or none)'
+
+
+def _r(key, kind, options, cash, tournament, rules, fixed=None, lo=None, hi=None):
+    return HouseRule(key, kind, options, cash, tournament, rules, fixed, lo, hi)
+
+
+# The register, in RULES.md §12.2 order. Defaults follow §0.3 precedence (tournament: TDA19 first;
+# cash: the club's written rules first); every seed disagreement of §12.1 is one of these keys.
+REGISTER = (
+    _r("initial_button", _CHOICE, ("high_card_by_suit", "first_highest_dealt", "first_seated"),
+       "high_card_by_suit", "high_card_by_suit", ("BLIND-1",)),
+    _r("button_mode", _CHOICE, ("dead", "moving"), "dead", "dead", ("BLIND-4", "BLIND-5", "TOUR-12"),
+       fixed=TOURNAMENT),
+    _r("headsup_blinds", _CHOICE, ("button_is_sb", "button_is_bb"), "button_is_sb", "button_is_sb", ("BLIND-6",)),
+    _r("missed_blind_makeup", _CHOICE, ("standard", "s0_penalty_literal", "bb_only"), "standard", _NA,
+       ("BLIND-14",)),
+    _r("straddle", _CHOICE, ("off", "utg_2x"), "off", "off", ("BLIND-20",), fixed=TOURNAMENT),
+    _r("blind_chop", _CHOICE, ("off", "on"), "off", "off", ("BLIND-26",), fixed=TOURNAMENT),
+    _r("limit_raises_per_round", _INT, None, _BY_GAME, _BY_GAME, ("BET-4",), lo=1, hi=10),
+    _r("limit_headsup_uncapped", _CHOICE, ("cash_rule", "event_heads_up_only"), "cash_rule",
+       "event_heads_up_only", ("BET-5", "TOUR-13")),
+    _r("fifty_pct_basis", _CHOICE, ("largest_full_increment", "previous_bet"), "largest_full_increment",
+       "largest_full_increment", ("BET-9",)),
+    _r("multichip_silent", _CHOICE, ("tda", "raise_evident"), "tda", "tda", ("BET-14",)),
+    _r("nl_short_allin_reopen", _CHOICE, ("full_raise", "half_raise"), "full_raise", "full_raise", ("BET-18",)),
+    _r("limit_short_allin_reopen", _CHOICE, ("at_least_half", "more_than_half"), "more_than_half",
+       "at_least_half", ("BET-21",)),
+    _r("public_pot_display", _CHOICE, ("pl_only", "always", "never"), "pl_only", "pl_only", ("BET-26",)),
+    _r("undercall_cash", _CHOICE, ("must_correct", "complete_or_forfeit"), "must_correct", _NA, ("BET-30",)),
+    _r("two_motion_raise", _BOOL, None, False, False, ("BET-36",)),
+    _r("oot_mode", _CHOICE, ("tda2019", "club_chips_stay"), "club_chips_stay", "tda2019", ("BET-39", "BET-40")),
+    _r("skipped_player_forfeit", _CHOICE, ("sa", "two_actions", "three_players"), "two_actions", "sa",
+       ("BET-41",)),
+    _r("stack_display", _CHOICE, ("tda_on_request", "approximate_any_time"), "approximate_any_time",
+       "tda_on_request", ("BET-48",)),
+    _r("sa_definition", _CHOICE, ("tda", "two_actions"), "two_actions", "tda", ("DEAL-6",)),
+    _r("boxed_misdeal_threshold", _INT, None, 2, 2, ("DEAL-7",), lo=2, hi=3),
+    _r("single_extra_card", _CHOICE, ("burn", "misdeal"), "burn", "misdeal", ("DEAL-10", "DEAL-16")),
+    _r("foreign_card_after_sa", _CHOICE, ("scrap", "void_refund"), "void_refund", "scrap", ("DEAL-19",)),
+    _r("noburn_flop", _CHOICE, ("tda_random", "restore_order"), "restore_order", "tda_random", ("DEAL-28",)),
+    _r("premature_turn", _CHOICE, ("tda2019", "tda2017"), "tda2019", "tda2019", ("DEAL-31",)),
+    _r("presence_check", _CHOICE, ("console", "seat_button"), "console", "console", ("DEAL-39",)),
+    _r("self_exposure", _CHOICE, ("live_penalty", "cash_club"), "cash_club", "live_penalty", ("DEAL-41",)),
+    _r("stud_exposed_downcard", _CHOICE, ("tda2019", "tda2017", "tda2004"), "tda2019", "tda2019", ("DEAL-42",)),
+    _r("premature_stud", _CHOICE, ("tda2019", "tda2017"), "tda2019", "tda2019", ("DEAL-45",)),
+    _r("draw_max_replace", _INT, None, 5, 5, ("GAME-15", "DEAL-47"), lo=0, hi=5),
+    _r("stud5_first_action", _CHOICE, ("bring_in_lowest", "highest_card"), "bring_in_lowest", "bring_in_lowest",
+       ("GAME-14",)),
+    _r("stud_odd_chip_low", _CHOICE, ("high_card_by_suit", "lowest_card"), "high_card_by_suit",
+       "high_card_by_suit", ("POT-12",)),
+    _r("hilo_identical_scoop", _CHOICE, ("even_split", "halves_then_odd"), "even_split", "even_split",
+       ("POT-15",)),
+    _r("rake", _RAKE, None, "off", "off", ("POT-20", "CASH-7")),
+    _r("allin_face_up", _CHOICE, ("immediate", "at_showdown"), "at_showdown", "immediate",
+       ("GAME-7", "POT-7", "SHOW-7", "SHOW-8", "SHOW-9")),
+    _r("show_request", _CHOICE, ("tda2019", "club_cash", "any_caller"), "club_cash", "tda2019", ("SHOW-11",)),
+    _r("nut_check_last_to_act", _CHOICE, ("flag_only", "require_bet"), "flag_only", "flag_only", ("SHOW-19",)),
+    _r("clock", _CHOICE, ("tda2019", "legacy_60_10"), _NA, "tda2019", ("TOUR-6",)),
+    _r("simultaneous_bust", _CHOICE, ("start_stack_order",), _NA, "start_stack_order", ("TOUR-9",)),
+    _r("balance_move", _CHOICE, ("tda2019", "tda2004"), _NA, "tda2019", ("TOUR-14",)),
+    _r("penalty_unit", _CHOICE, ("hands", "minutes"), _NA, "hands", ("TOUR-17",)),
+    _r("stud_open_pair_double", _CHOICE, ("off", "on"), "off", "off", ("TOUR-20",)),
+    _r("short_buyin_once", _BOOL, None, False, _NA, ("CASH-2",)),
+    _r("bbj_min_rake", _CHIPS, None, None, _NA, ("CASH-9",)),
+    _r("cash_action_timer", _SECONDS_OFF, None, "off", _NA, ("CASH-13",)),
+)
+
+_BY_KEY = {}
+for _row in REGISTER:
+    _BY_KEY[_row.key] = _row
+KEYS = tuple(sorted(_BY_KEY))
+
+
+def _bare(key):
+    if not isinstance(key, str):
+        raise ConfigError("house-rule key must be text, got %r" % (key,))
+    return key[3:] if key.startswith("hr.") else key
+
+
+def rule_of(key):
+    """The register row of `key` ("hr.sa_definition" or "sa_definition"); ConfigError if unknown."""
+    row = _BY_KEY.get(_bare(key))
+    if row is None:
+        raise ConfigError("unknown house rule %r; known keys: %s" % (key, ", ".join("hr." + k for k in KEYS)))
+    return row
+
+
+def _percent_bp(value, key):
+    # Percent as an int or a decimal text with up to 2 decimals -> basis points (no floats: chips rule).
+    if isinstance(value, bool):
+        value = None
+    if isinstance(value, int):
+        bp = value * 100
+    elif isinstance(value, str):
+        text = value.strip()
+        whole, dot, frac = text.partition(".")
+        if not whole.isdigit() or (dot and (not frac.isdigit() or len(frac) > 2)):
+            raise ConfigError("hr.%s: percent %r is not a number with at most 2 decimals" % (key, value))
+        bp = int(whole) * 100 + (int((frac + "00")[:2]) if dot else 0)
+    else:
+        raise ConfigError("hr.%s: percent must be an int or decimal text (no floats), got %r" % (key, value))
+    if bp <= 0 or bp > 10000:
+        raise ConfigError("hr.%s: percent must be in (0, 100], got %r" % (key, value))
+    return bp
+
+
+class Rake:
+    """A configured percentage (basis points, 100 bp = 1 %) with an optional cap in chips."""
+
+    def __init__(self, bp, cap=None):
+        self.bp = bp
+        self.cap = cap
+
+    def __eq__(self, other):
+        return isinstance(other, Rake) and other.bp == self.bp and other.cap == self.cap
+
+    def __repr__(self):
+        return "Rake(bp=%d, cap=%r)" % (self.bp, self.cap)
+
+    def take(self, pot, unit=1):
+        """Chips taken from `pot`: percent of the pot, capped, rounded down to a multiple of `unit`
+        (POT-20 convention; CASH-7)."""
+        amount = pot * self.bp // 10000
+        if self.cap is not None and amount > self.cap:
+            amount = self.cap
+        return amount - amount % unit
+
+
+# CASH-12: 0.5 % of every hand on a jackpot table goes into the bad-beat fund.
+JACKPOT_DROP = Rake(50)
+
+
+def validate(key, value, mode):
+    """Check one value for `key` in `mode`; return it normalised (e.g. "true" -> True, rake dict ->
+    Rake). Raises ConfigError naming the key and the legal options."""
+    row = rule_of(key)
+    if mode not in MODES:
+        raise ConfigError("mode must be one of %s, got %r" % (", ".join(MODES), mode))
+    default = row.cash if mode == CASH else row.tournament
+    name = "hr." + row.key
+    if default == _NA:
+        raise ConfigError("%s does not apply in %s mode (%s)" % (name, mode, ", ".join(row.rules)))
+    got = _normalise(row, value, name)
+    if row.fixed == mode and got != default:
+        raise ConfigError("%s is fixed to %r in %s mode (%s)" % (name, default, mode, ", ".join(row.rules)))
+    return got
+
+
+def _normalise(row, value, name):
+    bad = ConfigError("%s: %r is not legal; legal: %s" % (name, value, row.legal_text()))
+    kind = row.kind
+    if kind == _CHOICE:
+        if isinstance(value, str) and value in row.options:
+            return value
+        raise bad
+    if kind == _BOOL:
+        if value is True or value is False:
+            return value
+        if value in ("true", "false"):
+            return value == "true"
+        raise bad
+    if kind == _INT or kind == _CHIPS:
+        if kind == _CHIPS and value is None:
+            return None
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad
+        if kind == _INT and not (row.lo <= value <= row.hi):
+            raise bad
+        if kind == _CHIPS and value < 0:
+            raise bad
+        return value
+    if kind == _SECONDS_OFF:
+        if value == "off":
+            return "off"
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise bad
+        return value
+    # _RAKE
+    if value == "off" or value is None:
+        return "off"
+    if isinstance(value, Rake):
+        return value
+    if not isinstance(value, dict) or "percent" not in value:
+        raise bad
+    for k in value:
+        if k not in ("percent", "cap"):
+            raise ConfigError("%s: unknown field %r; fields: percent, cap" % (name, k))
+    cap = value.get("cap")
+    if isinstance(cap, str) and cap.strip().isdigit():
+        cap = int(cap.strip())
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
+        raise ConfigError("%s: cap must be a chip amount >= 0 or none, got %r" % (name, cap))
+    return Rake(_percent_bp(value["percent"], row.key), cap)
+
+
+def default(key, mode, game=None):
+    """Default of `key` in `mode` (None where the register says n/a)."""
+    row = rule_of(key)
+    if mode not in MODES:
+        raise ConfigError("mode must be one of %s, got %r" % (", ".join(MODES), mode))
+    value = row.cash if mode == CASH else row.tournament
+    if value == _NA:
+        return None
+    if value == _BY_GAME:
+        return 4 if game in _TWO_ROUND_GAMES else 3
+    if row.kind == _RAKE and value == "off":
+        return "off"
+    return value
+
+
+class HouseRules:
+    """The house-rule record of one table: every §12.2 key as an attribute (without "hr."), set to
+    the mode default unless overridden. `rules.sa_definition`, `rules["hr.sa_definition"]` and
+    `rules.get("sa_definition")` all read the same value; keys that do not apply in the mode read
+    None. Immutable by convention: use replace() to change values (validated, all-or-nothing)."""
+
+    def __init__(self, mode=CASH, game=None, values=None):
+        if mode not in MODES:
+            raise ConfigError("mode must be one of %s, got %r" % (", ".join(MODES), mode))
+        self.mode = mode
+        self.game = game
+        chosen = {}
+        for row in REGISTER:
+            chosen[row.key] = default(row.key, mode, game)
+        if values:
+            # validate everything first so a bad value leaves nothing half-applied
+            for key in sorted(values):
+                chosen[_bare(key)] = validate(key, values[key], mode)
+        for key in chosen:
+            setattr(self, key, chosen[key])
+
+    def __getitem__(self, key):
+        return getattr(self, rule_of(key).key)
+
+    def get(self, key, fallback=None):
+        row = _BY_KEY.get(_bare(key))
+        return fallback if row is None else getattr(self, row.key)
+
+    def as_dict(self):
+        """{"hr.<key>": value} for every key (n/a keys included as None)."""
+        out = {}
+        for row in REGISTER:
+            out["hr." + row.key] = getattr(self, row.key)
+        return out
+
+    def changed(self):
+        """Sorted [(hr.key, value)] of values that differ from the mode defaults."""
+        out = []
+        for key in KEYS:
+            value = getattr(self, key)
+            if value != default(key, self.mode, self.game):
+                out.append(("hr." + key, value))
+        return out
+
+    def replace(self, values):
+        """A new record with `values` applied on top of this one's changes."""
+        merged = {}
+        for key, value in self.changed():
+            merged[key[3:]] = value
+        for key in values:
+            merged[_bare(key)] = values[key]
+        return HouseRules(self.mode, self.game, merged)
+
+    def __eq__(self, other):
+        return isinstance(other, HouseRules) and other.mode == self.mode and other.as_dict() == self.as_dict()
+
+    def __repr__(self):
+        return "HouseRules(%r, changed=%r)" % (self.mode, self.changed())
+
+
+def from_dict(data):
+    """Build from a plain dict: {"mode": "cash", "game": "holdem", "hr.sa_definition": "tda", ...}.
+    Keys may omit the "hr." prefix; "mode" defaults to cash. ConfigError on anything unknown."""
+    if not isinstance(data, dict):
+        raise ConfigError("house rules must be a mapping, got %r" % (type(data).__name__,))
+    mode = data.get("mode", CASH)
+    game = data.get("game")
+    values = {}
+    for key in data:
+        if key in ("mode", "game"):
+            continue
+        values[key] = data[key]
+    return HouseRules(mode, game, values)
+
+
+def _scalar(text):
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    if text.isdigit():
+        return int(text)
+    if text in ("none", "null"):
+        return None
+    return text
+
+
+def parse_text(text):
+    """Parse a small config text: either one JSON object, or lines "key = value" ('#' comments,
+    blank lines ignored). The rake may be written `hr.rake = 5% cap 150`, `hr.rake = 2.5%` or `off`.
+    Returns a HouseRules record; ConfigError names the line of a bad entry."""
+    body = text.strip()
+    if body.startswith("{"):
+        import json
+
+        try:
+            data = json.loads(body)
+        except ValueError as e:
+            raise ConfigError("house rules: bad JSON (%s)" % e)
+        return from_dict(data)
+    data = {}
+    n = 0
+    for line in text.split("\n"):
+        n += 1
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, eq_sign, value = line.partition("=")
+        key = key.strip()
+        if not eq_sign or not key:
+            raise ConfigError("house rules line %d: expected 'key = value', got %r" % (n, line))
+        if key in data:
+            raise ConfigError("house rules line %d: %s given twice" % (n, key))
+        value = value.strip()
+        if _bare(key) == "rake" and "%" in value:
+            pct, _, rest = value.partition("%")
+            rest = rest.split()
+            cap = None
+            if rest:
+                if len(rest) != 2 or rest[0] != "cap":
+                    raise ConfigError("house rules line %d: rake is 'P%%' or 'P%% cap C', got %r" % (n, value))
+                cap = _scalar(rest[1])
+            data[key] = {"percent": pct.strip(), "cap": cap}
+        else:
+            data[key] = _scalar(value)
+    try:
+        return from_dict(data)
+    except ConfigError as e:
+        raise ConfigError("house rules: %s" % e)
+
+
+# ---- CASH-1 / CASH-2: buy-ins (table configuration, chips are ints) ----
+
+
+def check_buy_in(amount, minimum, maximum=None):
+    """CASH-1: a full buy-in is at least the table minimum and at most the maximum (if any).
+    Raises RuleError naming CASH-1 and the legal range; returns the amount."""
+    from felt.errors import RuleError
+
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise RuleError("CASH-1", "buy-in must be whole chips, got %r" % (amount,), legal=(minimum, maximum))
+    if amount < minimum or (maximum is not None and amount > maximum):
+        hi = "no maximum" if maximum is None else "at most %d" % maximum
+        raise RuleError("CASH-1", "buy-in %d: must be at least %d and %s" % (amount, minimum, hi),
+                        legal=(minimum, maximum))
+    return amount
+
+
+def check_short_buy_in(amount, full_buy_in, bought_full_before, short_buys_before=0, rules=None):
+    """CASH-2: a short buy-in is at least half the full buy-in, only for a player who already bought in
+    in full in this game; under hr.short_buyin_once only once per game. Returns the amount."""
+    from felt.errors import RuleError
+
+    half = (full_buy_in + 1) // 2
+    if not bought_full_before:
+        raise RuleError("CASH-2", "a short buy-in needs an earlier full buy-in in this game", legal=(full_buy_in, None))
+    if rules is not None and rules.get("short_buyin_once") and short_buys_before >= 1:
+        raise RuleError("CASH-2", "only one short buy-in per game (hr.short_buyin_once)", legal=(full_buy_in, None))
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < half:
+        raise RuleError("CASH-2", "short buy-in %r is below half the full buy-in (%d)" % (amount, half),
+                        legal=(half, full_buy_in))
+    return amount
