@@ -1,0 +1,285 @@
+# Pots: main and side pots from what each position put in, and their division among the
+# winners with odd chips (RULES.md POT-1..20). Engine layer: pure integer arithmetic on
+# positions (0 = first player left of the button ... button last); no Hand import.
+#
+# Where we differ from pokerkit 0.7.7 (on purpose, following POT-*): pokerkit merges pots
+# whose eligible players are the same and hands every odd chip of a split to one winner;
+# we never merge (POT-6: each pot is divided on its own) and hand odd units out one at a
+# time in odd-chip order (POT-10..13). Our layers always have distinct eligible sets anyway
+# (POT-3 takes one layer per distinct live total), so only the odd-chip results differ.
+from felt.errors import RuleError
+
+WHOLE = "whole"
+HIGH = "high"
+LOW = "low"
+
+# hr.hilo_identical_scoop options (POT-15)
+EVEN_SPLIT = "even_split"
+HALVES_THEN_ODD = "halves_then_odd"
+
+
+class Pot:
+    """One main (index 0) or side pot: amount in chips and the eligible positions."""
+
+    def __init__(self, index, amount, eligible):
+        self.index = index
+        self.amount = amount
+        self.eligible = tuple(eligible)
+
+    def __eq__(self, other):
+        return (isinstance(other, Pot) and self.index == other.index and self.amount == other.amount
+                and self.eligible == other.eligible)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return "Pot(%d, %d, %r)" % (self.index, self.amount, self.eligible)
+
+    @property
+    def name(self):
+        """'the main pot' or 'side pot 2' -- the wording the console uses."""
+        return "the main pot" if self.index == 0 else "side pot %d" % self.index
+
+
+class Award:
+    """One division of one pot (or of one half of it in hi-lo).
+
+    half: "whole" | "high" | "low". shares: [(position, chips)] in odd-chip order (the
+    first listed got any odd unit). value: the winning hand value (None when the pot
+    went uncontested, POT-8). lo_value: for a "whole" hi-lo award won on both halves
+    (POT-14 scoop, POT-15 even split) the low value, else None. no_low: True when a hi-lo
+    pot went whole to the high hand because no low qualified (POT-14)."""
+
+    def __init__(self, pot_index, amount, half, shares, value, lo_value=None, no_low=False):
+        self.pot_index = pot_index
+        self.amount = amount
+        self.half = half
+        self.shares = shares
+        self.value = value
+        self.lo_value = lo_value
+        self.no_low = no_low
+
+    @property
+    def winners(self):
+        return tuple(p for p, _ in self.shares)
+
+    def __repr__(self):
+        return "Award(pot %d, %d, %s, %r, value=%r)" % (
+            self.pot_index, self.amount, self.half, self.shares, self.value)
+
+
+def build_pots(committed, live, dead=0):
+    """Main and side pots (POT-3, POT-4, POT-5, POT-17, GAME-17).
+
+    committed: chips per position put in this hand (antes, blinds, bets; uncalled excess
+    already returned, POT-2). live: bool per position, still holding a hand. dead: dead
+    money that goes whole into the main pot and is in no one's contribution (POT-17:
+    the dead part of a missed-blind make-up, forfeited blinds).
+    Returns [Pot], main pot first; every pot has at least one chip and one eligible position."""
+    n = len(committed)
+    if len(live) != n:
+        raise RuleError("POT-3", "committed has %d positions, live has %d" % (n, len(live)))
+    for c in committed:
+        if c < 0:
+            raise RuleError("POT-3", "negative contribution %d" % c, legal=(0, None))
+    if dead < 0:
+        raise RuleError("POT-17", "negative dead money %d" % dead, legal=(0, None))
+    # The tops of the layers: every distinct total of a live hand (all-in amounts and the
+    # largest matched total), ascending (POT-3).
+    tops = sorted(set(committed[p] for p in range(n) if live[p]))
+    if not tops:
+        raise RuleError("POT-8", "no live hand to build pots for")
+    pots = []
+    below = 0
+    last = len(tops) - 1
+    for k in range(len(tops)):
+        top = tops[k]
+        amount = 0
+        for p in range(n):
+            c = committed[p]
+            # Folded chips stay in every layer they reached (POT-4). Chips of a folded hand
+            # above the highest live total can only be an unreturned excess (POT-2 is the
+            # caller's); they go into the last pot so that chips are never lost.
+            part = (c if k == last else min(c, top)) - below
+            if part > 0:
+                amount += part
+        if k == 0:
+            amount += dead
+        eligible = [p for p in range(n) if live[p] and committed[p] >= top]
+        if amount > 0:
+            pots.append(Pot(len(pots), amount, eligible))
+        below = top
+    if not pots:  # nothing at all was put in: an empty main pot keeps the record uniform
+        pots.append(Pot(0, 0, [p for p in range(n) if live[p]]))
+    return pots
+
+
+def uncalled(bets):
+    """POT-2: (position, chips) of the part of the largest street commitment nobody matched,
+    or None. bets: this street's commitment per position, folded players included (chips a
+    folder put in on the street did match part of the bet)."""
+    top = -1
+    who = None
+    for p in range(len(bets)):
+        if bets[p] > top:
+            top = bets[p]
+            who = p
+    second = 0
+    for p in range(len(bets)):
+        if p != who and bets[p] > second:
+            second = bets[p]
+    if who is None or top <= second:
+        return None
+    return who, top - second
+
+
+def take_rake(pots, rake_permille=0, cap=None, drop_permille=0, unit=1):
+    """POT-20: rake and jackpot drop come off before the award.
+
+    Both are per-mille of the whole pot before either deduction (5 % = 50, 0.5 % = 5;
+    no floats), each rounded down to a multiple of unit; cap bounds the rake only.
+    Returns (pots, rake, drop) with new Pot records. Convention (the seeds say only "from
+    the pot"): the deductions are taken from the main pot first, then the side pots in order."""
+    if rake_permille < 0 or drop_permille < 0 or unit < 1:
+        raise RuleError("POT-20", "rake and drop must be >= 0 and unit >= 1")
+    total = 0
+    for pot in pots:
+        total += pot.amount
+    rake = total * rake_permille // 1000 // unit * unit
+    if cap is not None and rake > cap:
+        rake = cap // unit * unit
+    drop = total * drop_permille // 1000 // unit * unit
+    owed = rake + drop
+    out = []
+    for pot in pots:
+        take = owed if owed < pot.amount else pot.amount
+        owed -= take
+        out.append(Pot(pot.index, pot.amount - take, pot.eligible))
+    return out, rake, drop
+
+
+def _ranked(order, positions):
+    # positions sorted by their place in `order` (highest odd-chip priority first); a
+    # position missing from `order` comes after all listed ones, in ascending position.
+    # Full explicit keys: MicroPython's sort is not stable.
+    big = len(order)
+    rank = {}
+    for i in range(len(order)):
+        rank[order[i]] = i
+    return sorted(positions, key=lambda p: (rank.get(p, big), p))
+
+
+def split(amount, winners, order=None, unit=1):
+    """POT-9/POT-10: divide amount equally in whole units among winners; each odd unit goes
+    to the next winner in odd-chip order (POT-11/12). A part smaller than one unit (a pot
+    that is not a multiple of unit, e.g. after a short all-in ante) goes with the first
+    winner. Returns [(position, chips)] in odd-chip order."""
+    if unit < 1:
+        raise RuleError("POT-10", "the chip unit must be at least 1", legal=(1, None))
+    if not winners:
+        raise RuleError("POT-9", "no winner to split %d among" % amount)
+    ranked = _ranked(order or [], winners)
+    units = amount // unit
+    each = units // len(ranked)
+    odd = units - each * len(ranked)
+    shares = []
+    for i in range(len(ranked)):
+        chips = (each + (1 if i < odd else 0)) * unit
+        if i == 0:
+            chips += amount - units * unit
+        shares.append((ranked[i], chips))
+    return shares
+
+
+def _best(values, positions):
+    best = None
+    for p in positions:
+        v = values[p]
+        if v is not None and (best is None or v > best):
+            best = v
+    return best, [p for p in positions if values[p] is not None and values[p] == best]
+
+
+def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
+          hilo_identical_scoop=EVEN_SPLIT):
+    """Divide every pot (POT-5..16). Returns [Award] in the order of awarding (POT-7:
+    side pots from the most recent, the main pot last; within a pot high before low, SHOW-18).
+
+    hi: per position, the high value (larger is better) or None for a hand not contesting
+    (folded or mucked). A hand that wins without being shown (SHOW-10) may be given any
+    int. lo: None for high-only games; else per position the low value or None/-1 for no
+    qualifying low. odd_order: positions from highest odd-chip priority down (board games:
+    first seat left of the button onward, which is ascending positions and the default;
+    stud: see odd_order_by_card). odd_order_lo: for a stud/8 low half under
+    hr.stud_odd_chip_low = lowest_card; defaults to odd_order.
+    Chips are conserved: the shares add up to the pots exactly."""
+    if unit < 1:
+        raise RuleError("POT-10", "the chip unit must be at least 1", legal=(1, None))
+    if hilo_identical_scoop not in (EVEN_SPLIT, HALVES_THEN_ODD):
+        raise RuleError("POT-15", "unknown hr.hilo_identical_scoop %r" % (hilo_identical_scoop,),
+                        legal=(EVEN_SPLIT, HALVES_THEN_ODD))
+    n = len(hi)
+    if lo is not None and len(lo) != n:
+        raise RuleError("POT-13", "hi has %d positions, lo has %d" % (n, len(lo)))
+    if odd_order_lo is None:
+        odd_order_lo = odd_order
+    awards = []
+    for pot in sorted(pots, key=lambda q: -q.index):
+        for p in pot.eligible:
+            if p < 0 or p >= n:
+                raise RuleError("POT-3", "pot %d names position %d of %d" % (pot.index, p, n))
+        _award_pot(awards, pot, hi, lo, odd_order, odd_order_lo, unit, hilo_identical_scoop)
+    return awards
+
+
+def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
+    contenders = [p for p in pot.eligible if hi[p] is not None]
+    if not contenders:
+        if len(pot.eligible) != 1:
+            raise RuleError("POT-8", "%s has no contesting hand" % pot.name)
+        # A single eligible hand takes the pot without a showdown (POT-8).
+        awards.append(Award(pot.index, pot.amount, WHOLE, [(pot.eligible[0], pot.amount)], None))
+        return
+    hi_value, hi_win = _best(hi, contenders)
+    lows = []
+    if lo is not None:
+        lows = [p for p in contenders if lo[p] is not None and lo[p] >= 0]
+    if not lows:
+        # High-only game, or no qualifying low: all to the high hand(s) (POT-14).
+        awards.append(Award(pot.index, pot.amount, WHOLE, split(pot.amount, hi_win, order, unit),
+                            hi_value, no_low=lo is not None))
+        return
+    lo_value, lo_win = _best(lo, lows)
+    if sorted(hi_win) == sorted(lo_win) and (len(hi_win) == 1 or scoop_rule == EVEN_SPLIT):
+        # One player wins both halves (scoop, POT-14), or the same players tie both halves
+        # and the whole pot is split as evenly as possible (POT-15 even_split).
+        awards.append(Award(pot.index, pot.amount, WHOLE, split(pot.amount, hi_win, order, unit),
+                            hi_value, lo_value=lo_value))
+        return
+    # Halves: an odd unit goes to the high half (POT-13); a sub-unit remainder too.
+    units = pot.amount // unit
+    low_half = units // 2 * unit
+    high_half = pot.amount - low_half
+    awards.append(Award(pot.index, high_half, HIGH, split(high_half, hi_win, order, unit), hi_value))
+    awards.append(Award(pot.index, low_half, LOW, split(low_half, lo_win, order_lo, unit), lo_value))
+
+
+def odd_order_by_card(cards, lowest=False):
+    """Stud odd-chip order (POT-12): positions by the highest single card of their five-card
+    hand, by rank then suit (card ints compare in DECK-4 order), highest first. cards: per
+    position that card (int) or None for a position not contesting. lowest=True orders by
+    the lowest card, lowest first (hr.stud_odd_chip_low = lowest_card, S3)."""
+    ps = [p for p in range(len(cards)) if cards[p] is not None]
+    if lowest:
+        return sorted(ps, key=lambda p: (cards[p], p))
+    return sorted(ps, key=lambda p: (-cards[p], p))
+
+
+def total_shares(awards, n):
+    """Chips won per position over all awards (for finishing stacks)."""
+    won = [0] * n
+    for a in awards:
+        for p, chips in a.shares:
+            won[p] += chips
+    return won
