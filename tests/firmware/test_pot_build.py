@@ -109,13 +109,13 @@ def test_POT_3_bad_input_names_the_rule():
 
 def test_POT_20_rake_and_drop_before_the_award():
     # Pot 2,400, rake 5 % capped at 150, jackpot drop 0.5 %: rake 120, drop 12, 2,268 left.
-    pots, rake, drop = take_rake([Pot(0, 2400, (0, 1))], rake_permille=50, cap=150, drop_permille=5)
+    pots, rake, drop = take_rake([Pot(0, 2400, (0, 1))], rake_bp=500, cap=150, drop_bp=50)
     eq((rake, drop), (120, 12))
     eq(pots, [Pot(0, 2268, (0, 1))])
     # The cap binds and amounts round down to the unit; main pot first, then side pots.
     pots, rake, drop = take_rake([Pot(0, 100, (0, 1, 2)), Pot(1, 4000, (1, 2))],
-                                 rake_permille=50, cap=150, unit=25)
+                                 rake_bp=500, cap=150, unit=25)
     eq((rake, drop), (150, 0))
     eq([p.amount for p in pots], [0, 3950])
-    pots, rake, drop = take_rake([Pot(0, 990, (0, 1))], rake_permille=50, unit=25)
+    pots, rake, drop = take_rake([Pot(0, 990, (0, 1))], rake_bp=500, unit=25)
     eq(rake, 25)  # 49.5 rounds down to 25

@@ -134,22 +134,23 @@ def uncalled(bets):
     return who, top - second
 
 
-def take_rake(pots, rake_permille=0, cap=None, drop_permille=0, unit=1):
+def take_rake(pots, rake_bp=0, cap=None, drop_bp=0, unit=1):
     """POT-20: rake and jackpot drop come off before the award.
 
-    Both are per-mille of the whole pot before either deduction (5 % = 50, 0.5 % = 5;
-    no floats), each rounded down to a multiple of unit; cap bounds the rake only.
+    Both are in basis points of the whole pot before either deduction (5 % = 500,
+    0.5 % = 50; no floats; settings.Rake.bp is the same unit), each rounded down to a
+    multiple of unit; cap bounds the rake only.
     Returns (pots, rake, drop) with new Pot records. Convention (the seeds say only "from
     the pot"): the deductions are taken from the main pot first, then the side pots in order."""
-    if rake_permille < 0 or drop_permille < 0 or unit < 1:
+    if rake_bp < 0 or drop_bp < 0 or unit < 1:
         raise RuleError("POT-20", "rake and drop must be >= 0 and unit >= 1")
     total = 0
     for pot in pots:
         total += pot.amount
-    rake = total * rake_permille // 1000 // unit * unit
+    rake = total * rake_bp // 10000 // unit * unit
     if cap is not None and rake > cap:
         rake = cap // unit * unit
-    drop = total * drop_permille // 1000 // unit * unit
+    drop = total * drop_bp // 10000 // unit * unit
     owed = rake + drop
     out = []
     for pot in pots:

@@ -1,0 +1,280 @@
+# Showdown: who tables first, who must table to win, who may muck, and the words for each award
+# (RULES.md SHOW-1..19, POT-7/8). Engine layer: pure; positions 0.. in PHH order (0 = first
+# player left of the button, button last), so "clockwise from the button" is ascending position.
+# Hand values come in as ints (larger is better) from felt.engine.evaluate; so does the wording.
+from felt.errors import RuleError
+
+IMMEDIATE = "immediate"  # hr.allin_face_up (SHOW-7)
+AT_SHOWDOWN = "at_showdown"
+FLAG_ONLY = "flag_only"  # hr.nut_check_last_to_act (SHOW-19)
+REQUIRE_BET = "require_bet"
+
+PENDING = "pending"
+SHOWN = "shown"
+MUCKED = "mucked"
+
+
+def _clockwise(positions, anchor, n):
+    # Full explicit key (MicroPython's sort is not stable): distance clockwise from anchor.
+    return sorted(positions, key=lambda p: ((p - anchor) % n, p))
+
+
+def show_order(live, last_aggressor=None, first=None, pots=None):
+    """Order in which the live hands are tabled (positions).
+
+    SHOW-4: the last player to bet or raise on the final street tables first. SHOW-5: if
+    the street was checked, the first to act on it: in flop games the first live position
+    (the first live seat left of the button, the default), in stud the highest showing
+    hand (the caller passes it as `first`). SHOW-6: then clockwise. SHOW-9: with `pots`
+    (hands tabled at showdown), players in a later side pot table before players only in
+    earlier pots -- most recent side pot first, as pots are awarded (POT-7)."""
+    n = len(live)
+    players = [p for p in range(n) if live[p]]
+    if not players:
+        return []
+    if last_aggressor is not None and 0 <= last_aggressor < n and live[last_aggressor]:
+        anchor = last_aggressor
+    elif first is not None and 0 <= first < n and live[first]:
+        anchor = first
+    else:
+        anchor = players[0]
+    deepest = [0] * n
+    if pots:
+        for pot in pots:
+            for p in pot.eligible:
+                if pot.index > deepest[p]:
+                    deepest[p] = pot.index
+    return sorted(players, key=lambda p: (-deepest[p], (p - anchor) % n, p))
+
+
+def face_up_now(live, all_in, street_closed, allin_face_up=AT_SHOWDOWN):
+    """SHOW-7: True when every hand must be tabled at once -- under hr.allin_face_up =
+    immediate, a live player is all-in and no further betting by the others is possible
+    (the street's action is closed and at most one live player has chips behind)."""
+    if allin_face_up != IMMEDIATE or not street_closed:
+        return False
+    some_all_in = False
+    behind = 0
+    for p in range(len(live)):
+        if live[p]:
+            if all_in[p]:
+                some_all_in = True
+            else:
+                behind += 1
+    return some_all_in and behind <= 1
+
+
+class Showdown:
+    """One showdown: tracks tabled and mucked hands against the pots (SHOW-3, 6, 8, 10).
+
+    pots: [Pot] from pots.build_pots. live: bool per position. face_up: True when the
+    hands were tabled at once under SHOW-7, so nobody may muck (SHOW-8). Values are
+    whatever evaluate gives (hi, and lo or None/-1 in hi-lo games)."""
+
+    def __init__(self, pots, live, last_aggressor=None, first=None, face_up=False, side_pots_first=True):
+        self.pots = pots
+        self.n = len(live)
+        self.face_up = face_up
+        self.order = show_order(live, last_aggressor, first, pots if side_pots_first else None)
+        self.state = [None] * self.n
+        for p in self.order:
+            self.state[p] = PENDING
+        self.hi = [None] * self.n
+        self.lo = [None] * self.n
+
+    def _check_pending(self, p, rule):
+        if p < 0 or p >= self.n or self.state[p] is None:
+            raise RuleError(rule, "position %s holds no hand at this showdown" % (p,), legal=tuple(self.order))
+        if self.state[p] != PENDING:
+            raise RuleError(rule, "position %d has already %s" % (p, self.state[p]),
+                            legal=tuple(self.pending()))
+
+    def pending(self):
+        return [p for p in self.order if self.state[p] == PENDING]
+
+    def next_to_show(self):
+        """The next hand due to be tabled (SHOW-4/5/6/9), or None when no pot needs a reading."""
+        for p in self.order:
+            if self.state[p] == PENDING and self.must_show(p):
+                return p
+        return None
+
+    def _holders(self, pot):
+        return [p for p in pot.eligible if self.state[p] in (PENDING, SHOWN)]
+
+    def must_show(self, p):
+        """SHOW-3: a pending hand must be tabled to win a pot still contested by another hand;
+        a hand that is the only one left in every pot it is in wins without showing (SHOW-10)."""
+        if self.state[p] != PENDING:
+            return False
+        for pot in self.pots:
+            if p in pot.eligible and len(self._holders(pot)) > 1:
+                return True
+        return False
+
+    def best_shown(self, pot_index):
+        """The best high value tabled so far among the pot's players, or None (SHOW-6)."""
+        best = None
+        for pot in self.pots:
+            if pot.index == pot_index:
+                for p in pot.eligible:
+                    if self.state[p] == SHOWN and (best is None or self.hi[p] > best):
+                        best = self.hi[p]
+        return best
+
+    def can_muck(self, p):
+        return self._muck_error(p) is None
+
+    def _muck_error(self, p):
+        if 0 <= p < self.n and self.state[p] == SHOWN:
+            return ("SHOW-13", "position %d's hand is tabled and read; it cannot be killed" % p)
+        if p < 0 or p >= self.n or self.state[p] != PENDING:
+            return ("SHOW-6", "position %s has no hand left to muck" % (p,))
+        if self.face_up:
+            return ("SHOW-8", "hands are tabled for an all-in: every hand in every pot must be read")
+        for pot in self.pots:
+            if p in pot.eligible and self._holders(pot) == [p]:
+                return ("SHOW-10", "position %d holds the last hand in %s and takes it" % (p, pot.name))
+        return None
+
+    def show(self, p, hi, lo=None):
+        """Table position p's hand with its evaluated value(s). Tabling out of turn is allowed
+        (SHOW-4 applies only when hands are not tabled spontaneously)."""
+        self._check_pending(p, "SHOW-2")
+        if hi is None:
+            raise RuleError("SHOW-1", "a tabled hand needs its value")
+        self.state[p] = SHOWN
+        self.hi[p] = hi
+        self.lo[p] = lo
+
+    def muck(self, p):
+        """Throw position p's hand away unseen: it gives up every claim (SHOW-6)."""
+        err = self._muck_error(p)
+        if err is not None:
+            raise RuleError(err[0], err[1], legal=tuple(q for q in self.pending() if self.can_muck(q)))
+        self.state[p] = MUCKED
+
+    def retrieve(self, p):
+        """SHOW-14: a hand thrown away is live again while still retrievable and identifiable
+        (the dealer confirms that on the console; the device cannot see the muck)."""
+        if p < 0 or p >= self.n or self.state[p] != MUCKED:
+            raise RuleError("SHOW-14", "position %s has no mucked hand to retrieve" % (p,))
+        self.state[p] = PENDING
+
+    @property
+    def complete(self):
+        """Every pot has either all its remaining hands tabled or a single hand left."""
+        for p in self.order:
+            if self.must_show(p):
+                return False
+        return True
+
+    def values(self):
+        """(hi, lo) lists for pots.award: tabled values; None for mucked and non-live
+        positions; 0 for a hand that takes its pots without showing (SHOW-10)."""
+        if not self.complete:
+            raise RuleError("SHOW-3", "hands still to be tabled", legal=tuple(self.pending()))
+        hi = list(self.hi)
+        lo = list(self.lo)
+        for p in self.order:
+            if self.state[p] == PENDING:
+                hi[p] = 0
+                lo[p] = None
+        return hi, lo
+
+    def unshown(self):
+        return [p for p in self.order if self.state[p] == PENDING]
+
+
+def _who(positions, seats):
+    # "seat 3", "seats 2 and 7", "seats 2, 5 and 8"; "player N" (PHH pN) without seat numbers.
+    numbers = ["%d" % (seats[p] if seats else p + 1) for p in positions]
+    noun = "seat" if seats else "player"
+    return "%s%s %s" % (noun, "s" if len(numbers) > 1 else "", _join(numbers))
+
+
+def _join(words):
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _describer(describe):
+    if describe is not None:
+        return describe
+    from felt.engine.evaluate import describe as real  # lazy: evaluate.py may land later
+
+    return real
+
+
+def pot_name(index):
+    return "the main pot" if index == 0 else "side pot %d" % index
+
+
+def award_text(award, seats=None, describe=None, hi_kind="high", lo_kind="low8", unshown=()):
+    """The reason text for one pots.Award, e.g. "seat 3 wins side pot 1 with a flush, ace high".
+
+    seats: seat number per position (positions are named "player N" without it).
+    describe(value, kind) defaults to felt.engine.evaluate.describe. unshown: positions that
+    took their pots without tabling (SHOW-10)."""
+    winners = [p for p, _ in award.shares]
+    who = _who(winners, seats)
+    pot = pot_name(award.pot_index)
+    if award.half == "high":
+        pot = "the high half of " + pot
+    elif award.half == "low":
+        pot = "the low half of " + pot
+    if award.lo_value is not None and len(winners) == 1:
+        verb = "scoops"
+    else:
+        verb = "wins" if len(winners) == 1 else "split"
+    if award.value is None:
+        return "%s %s %s uncontested" % (who, verb, pot)
+    if len(winners) == 1 and winners[0] in unshown:
+        return "%s %s %s without showing" % (who, verb, pot)
+    say = _describer(describe)
+    what = say(award.value, lo_kind if award.half == "low" else hi_kind)
+    if award.lo_value is not None:
+        what += " and " + say(award.lo_value, lo_kind)
+    text = "%s %s %s with %s" % (who, verb, pot, what)
+    if award.no_low:
+        text += " (no low)"
+    return text
+
+
+def awards_text(awards, seats=None, describe=None, hi_kind="high", lo_kind="low8", unshown=()):
+    """award_text for each award, in the order given (POT-7 order; high before low, SHOW-18)."""
+    return [award_text(a, seats, describe, hi_kind, lo_kind, unshown) for a in awards]
+
+
+def nut_value(board, value_of, dead=()):
+    """SHOW-19: the best value any two hole cards could make with `board` (board games;
+    Omaha's exactly-2 rule also needs only the 2-card holdings). value_of(hole, board) -> int,
+    e.g. lambda h, b: evaluate.high(h + b). Cards in `dead` (known elsewhere) are skipped.
+    1,081 evaluations on a 5-card board."""
+    skip = set(board)
+    for c in dead:
+        skip.add(c)
+    unseen = [c for c in range(52) if c not in skip]
+    best = None
+    for i in range(len(unseen)):
+        for j in range(i + 1, len(unseen)):
+            v = value_of([unseen[i], unseen[j]], board)
+            if best is None or v > best:
+                best = v
+    return best
+
+
+def nut_check(position, passive, last_to_act, hi, live, nuts, rule=FLAG_ONLY):
+    """SHOW-19: the river's last actor holds the exclusive nuts (value == nuts and no other
+    live hand ties) and checks or just calls (`passive`). Returns None (nothing to do),
+    "flag" (log "nut check seat N" for the floor) or "refuse" (hr.nut_check_last_to_act =
+    require_bet: the check is refused; the player must bet or raise)."""
+    if rule not in (FLAG_ONLY, REQUIRE_BET):
+        raise RuleError("SHOW-19", "unknown hr.nut_check_last_to_act %r" % (rule,), legal=(FLAG_ONLY, REQUIRE_BET))
+    if not passive or not last_to_act or hi[position] is None or hi[position] < nuts:
+        return None
+    for p in range(len(hi)):
+        if p != position and live[p] and hi[p] is not None and hi[p] >= nuts:
+            return None
+    return "flag" if rule == FLAG_ONLY else "refuse"
