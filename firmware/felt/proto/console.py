@@ -1,0 +1,492 @@
+# Dealer-console line protocol "FELT1" (our design) -- proto layer: pure codec, no I/O.
+# Grammar, verbs and version policy: hardware/protocols/console.md. One line per message:
+#   FELT1 <seq> <verb> <args...> [key=value...] ["text"] *<CRC16>\r\n
+# CRC-16/CCITT-FALSE over every byte before the '*', as 4 upper-case hex digits. Decoding is
+# strict: any deviation is a ConsoleError with a named `code` (and the line's seq when readable).
+from felt.errors import FrameError
+
+MAGIC = "FELT1"  # protocol major version 1; a different major is refused with code 'version'
+VERSION = "1.0"  # major.minor announced in `hello`; minor additions are new verbs/keys only
+MAX_LINE = 240
+MAX_SEQ = 65535
+MAX_SEATS = 10
+MAX_CHIPS = 10 ** 9
+MAX_CHIP_COUNT = 64  # chips in one push
+
+CONSOLE = "console"  # verbs the dealer console sends
+TABLE = "table"  # verbs the table (firmware) sends
+BOTH = "both"
+
+ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
+DECLARED = ("raise", "allin", "call", "pot")  # what was said before the chips landed (BET-10, BET-12..15, BET-28)
+PULLED = ("none", "part", "all")  # earlier bet chips left, partly or fully pulled back (BET-16)
+MARKS = ("exposed", "boxed", "tabled", "mucked", "absent", "string_bet", "dealer_error", "pulled_back", "undercall")
+LEVELS = ("info", "warn", "error")
+CONFIG_KEYS = ("game", "structure", "mode", "sb", "bb", "ante", "bringin", "small_bet", "big_bet", "straddle",
+               "unit", "seats", "level")
+
+
+class ConsoleError(FrameError):
+    """A console line that breaks the protocol. `code` is one of: 'too_long', 'not_ascii',
+    'checksum', 'version', 'syntax', 'seq', 'unknown_verb', 'direction', 'bad_args'.
+    `seq` is the line's sequence number when it could be read (so a reply can name it)."""
+
+    def __init__(self, code, message, seq=None, line=b""):
+        super().__init__("console %s: %s" % (code, message))
+        self.code = code
+        self.seq = seq
+        self.line = bytes(line)
+
+
+# ---- value types: parse(token) -> value, and format(value) -> token ----
+
+def _int_token(tok, lo, hi, what):
+    if not tok or not tok.isdigit() or (len(tok) > 1 and tok[0] == "0"):
+        raise ValueError("%s must be a whole number without sign or leading zeros, got %r" % (what, tok))
+    v = int(tok)
+    if v < lo or v > hi:
+        raise ValueError("%s must be in %d..%d, got %d" % (what, lo, hi, v))
+    return v
+
+
+def _p_seat(tok):
+    return _int_token(tok, 1, MAX_SEATS, "seat")
+
+
+def _p_amount(tok):
+    return _int_token(tok, 0, MAX_CHIPS, "amount")
+
+
+def _p_id(tok):
+    return _int_token(tok, 0, MAX_SEQ, "id")
+
+
+def _p_chips(tok):
+    """'1000,500,100x3' -> [1000, 500, 100, 100, 100] (order as pushed; 'DxN' repeats D N times)."""
+    chips = []
+    for part in tok.split(","):
+        denom, x, count = part.partition("x")
+        d = _int_token(denom, 1, MAX_CHIPS, "chip")
+        n = _int_token(count, 1, MAX_CHIP_COUNT, "chip count") if x else 1
+        if len(chips) + n > MAX_CHIP_COUNT:
+            raise ValueError("more than %d chips in one push" % MAX_CHIP_COUNT)
+        for _ in range(n):
+            chips.append(d)
+    return chips
+
+
+def _f_chips(chips):
+    if not chips:
+        raise ValueError("a push needs at least one chip")
+    out = []
+    i = 0
+    while i < len(chips):
+        j = i
+        while j < len(chips) and chips[j] == chips[i]:
+            j += 1
+        out.append("%dx%d" % (chips[i], j - i) if j - i > 1 else "%d" % chips[i])
+        i = j
+    return ",".join(out)
+
+
+def _word_ok(tok, extra=""):
+    if not tok or not ("a" <= tok[0] <= "z"):
+        return False
+    for c in tok:
+        if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "_" or c in extra):
+            return False
+    return True
+
+
+def _p_word(tok):
+    if not _word_ok(tok):
+        raise ValueError("expected a lower-case word, got %r" % tok)
+    return tok
+
+
+def _p_key(tok):
+    """A configuration key: one of CONFIG_KEYS or hr.<name> (a house rule, RULES.md §12.2)."""
+    if tok in CONFIG_KEYS or (tok.startswith("hr.") and _word_ok(tok[3:])):
+        return tok
+    raise ValueError("unknown configuration key %r (%s or hr.<name>)" % (tok, ", ".join(CONFIG_KEYS)))
+
+
+def _p_value(tok):
+    for c in tok:
+        if not ("a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9" or c in "_.%:/-+"):
+            raise ValueError("bad character %r in value %r" % (c, tok))
+    if not tok:
+        raise ValueError("empty value")
+    if tok.isdigit() and (tok == "0" or tok[0] != "0"):
+        return int(tok)  # plain numbers travel as ints (chips, counts); anything else stays text
+    return tok
+
+
+def _f_value(v):
+    return "%d" % v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+
+
+def _p_rule(tok):
+    """A RULES.md ID such as BET-12, or '-' for none."""
+    if tok == "-":
+        return tok
+    head, dash, num = tok.partition("-")
+    if not dash or not head.isalpha() or not head.isupper() or not num.isdigit() or num[0] == "0":
+        raise ValueError("expected a rule ID like BET-12, got %r" % tok)
+    return tok
+
+
+def _p_range(tok):
+    lo, dots, hi = tok.partition("..")
+    if not dots:
+        raise ValueError("expected MIN..MAX, got %r" % tok)
+    a, b = _p_amount(lo), _p_amount(hi)
+    if a > b:
+        raise ValueError("range %r is empty" % tok)
+    return (a, b)
+
+
+def _f_range(r):
+    return "%d..%d" % (r[0], r[1])
+
+
+def _choice(options, what):
+    def parse(tok):
+        if tok not in options:
+            raise ValueError("%s must be one of %s, got %r" % (what, "|".join(options), tok))
+        return tok
+    return parse
+
+
+_P_ACTION = _choice(ACTIONS, "action")
+
+_TYPES = {
+    "seat": (_p_seat, str), "amount": (_p_amount, str), "id": (_p_id, str), "chips": (_p_chips, _f_chips),
+    "word": (_p_word, str), "key": (_p_key, str), "value": (_p_value, _f_value), "rule": (_p_rule, str),
+    "range": (_p_range, _f_range), "action": (_P_ACTION, str),
+    "declared": (_choice(DECLARED, "declared"), str), "pulled": (_choice(PULLED, "pulled"), str),
+    "mark": (_choice(MARKS, "mark"), str), "level": (_choice(LEVELS, "level"), str),
+}
+
+
+class Verb:
+    """Schema of one verb: who may send it, positional argument types (required, then optional),
+    allowed options (key -> type; '*' allows any word key with a value token, for replies and
+    state) and whether a quoted text is 'no', 'optional' or 'required'."""
+
+    def __init__(self, sender, args=(), optional=(), opts=(), text="no"):
+        self.sender = sender
+        self.args = args
+        self.optional = optional
+        self.opts = dict(opts)
+        self.opt_order = tuple(k for k, _ in opts)  # dicts are unordered on MicroPython
+        self.open_opts = "*" in self.opts
+        self.text = text
+
+
+_PUSH_OPTS = (("declared", "declared"), ("said", "amount"), ("prior", "chips"), ("pulled", "pulled"))
+_ACT_OPTS = (("declared", "declared"),)
+
+VERBS = {
+    # session
+    "hello": Verb(BOTH, opts=(("proto", "value"), ("role", "word"), ("fw", "value"))),
+    "ping": Verb(BOTH),
+    "pong": Verb(BOTH, opts=(("re", "id"),)),
+    # actions (amount = the player's new total on this street, BET-8)
+    "fold": Verb(CONSOLE, ("seat",)),
+    "check": Verb(CONSOLE, ("seat",)),
+    "call": Verb(CONSOLE, ("seat",), ("amount",), _ACT_OPTS),
+    "bet": Verb(CONSOLE, ("seat", "amount"), (), _ACT_OPTS),
+    "raise": Verb(CONSOLE, ("seat", "amount"), (), _ACT_OPTS),
+    "allin": Verb(CONSOLE, ("seat",), ("amount",)),
+    "bringin": Verb(CONSOLE, ("seat",), ("amount",)),
+    "complete": Verb(CONSOLE, ("seat", "amount")),
+    "post": Verb(CONSOLE, ("seat", "word"), ("amount",)),  # blinds/antes/straddle postings
+    # chips pushed silently or after a declaration (BET-9..17)
+    "push": Verb(CONSOLE, ("seat", "chips"), (), _PUSH_OPTS),
+    # rulings on ASSIST proposals and floor decisions
+    "confirm": Verb(CONSOLE, ("id",)),
+    "reject": Verb(CONSOLE, ("id",)),
+    "kill": Verb(CONSOLE, ("seat",), (), (("rule", "rule"),), "optional"),
+    "misdeal": Verb(CONSOLE, (), (), (("rule", "rule"),), "optional"),
+    "mark": Verb(CONSOLE, ("seat", "mark"), (), (("card", "id"),)),
+    "floor": Verb(CONSOLE, ("word",), ("seat",), (("rule", "rule"), ("amount", "amount")), "optional"),
+    "newhand": Verb(CONSOLE),
+    "stack": Verb(CONSOLE, ("seat", "amount")),
+    # configuration
+    "set": Verb(CONSOLE, ("key",), ("value",), (), "optional"),
+    "get": Verb(CONSOLE, ("key",)),
+    # replies and events from the table
+    "ok": Verb(TABLE, (), (), (("re", "id"), ("*", "value"))),
+    "error": Verb(TABLE, (), (), (("re", "id"), ("rule", "rule"), ("legal", "range"), ("code", "word")), "required"),
+    "propose": Verb(TABLE, ("id",), (), (("rule", "rule"), ("seat", "seat"), ("remedy", "word")), "required"),
+    "alert": Verb(TABLE, ("level",), (), (("rule", "rule"), ("seat", "seat"), ("device", "word")), "required"),
+    "state": Verb(TABLE, (), (), (("*", "value"),)),
+}
+
+
+class Message:
+    """One console line. `args` are typed positional values, `opts` a dict of typed options,
+    `text` a str or None. Equality compares all fields except the wire checksum."""
+
+    def __init__(self, seq, verb, args=(), opts=None, text=None):
+        self.seq = seq
+        self.verb = verb
+        self.args = list(args)
+        self.opts = dict(opts or {})
+        self.text = text
+
+    def __eq__(self, other):
+        return (isinstance(other, Message) and other.seq == self.seq and other.verb == self.verb
+                and other.args == self.args and other.opts == self.opts and other.text == self.text)
+
+    def __repr__(self):
+        return "Message(%d, %r, %r, %r, %r)" % (self.seq, self.verb, self.args, self.opts, self.text)
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection); "123456789" -> 0x29B1."""
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+            crc &= 0xFFFF
+    return crc
+
+
+def _quote(text):
+    for c in text:
+        if c < " " or c > "~":
+            raise ValueError("text must be printable ASCII, got %r" % c)
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _opt_type(schema, key):
+    t = schema.opts.get(key)
+    if t is None and schema.open_opts and _word_ok(key):
+        t = schema.opts["*"]
+    return t
+
+
+def encode(message):
+    """Message -> the line as bytes, with checksum and CRLF. Validates like the decoder, so
+    whatever is encoded decodes back to an equal Message (ValueError otherwise)."""
+    schema = VERBS.get(message.verb)
+    if schema is None:
+        raise ValueError("unknown verb %r" % (message.verb,))
+    if not (0 <= message.seq <= MAX_SEQ):
+        raise ValueError("seq must be 0..%d" % MAX_SEQ)
+    types = schema.args + schema.optional
+    if not (len(schema.args) <= len(message.args) <= len(types)):
+        raise ValueError("%s takes %d..%d arguments, got %d" % (message.verb, len(schema.args), len(types), len(message.args)))
+    parts = [MAGIC, "%d" % message.seq, message.verb]
+    for i in range(len(message.args)):
+        parts.append(_format(types[i], message.args[i]))
+    # Options in schema order, then open keys sorted: the same message always gives the same bytes.
+    keys = [k for k in schema.opt_order if k != "*" and k in message.opts]
+    keys += sorted(k for k in message.opts if k not in schema.opts)
+    for k in keys:
+        t = _opt_type(schema, k)
+        if t is None:
+            raise ValueError("%s does not take option %r" % (message.verb, k))
+        parts.append(k + "=" + _format(t, message.opts[k]))
+    if message.text is not None:
+        if schema.text == "no":
+            raise ValueError("%s takes no text" % message.verb)
+        parts.append(_quote(message.text))
+    elif schema.text == "required":
+        raise ValueError("%s needs a text" % message.verb)
+    body = " ".join(parts) + " "
+    line = body.encode() + ("*%04X" % crc16(body.encode())).encode()
+    decode_line(line)  # the encoder never emits what the decoder would refuse
+    return line + b"\r\n"
+
+
+def _format(type_name, value):
+    parse, fmt = _TYPES[type_name]
+    tok = fmt(value)
+    parse(tok)
+    return tok
+
+
+def _split(text, seq):
+    """Tokens of the body (between seq/verb and '*'); a quoted text may only come last."""
+    tokens = []
+    quoted = None
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == " ":
+            i += 1
+            continue
+        if c == '"':
+            out = []
+            i += 1
+            while i < n and text[i] != '"':
+                if text[i] == "\\":
+                    i += 1
+                    if i >= n or text[i] not in '"\\':
+                        raise ConsoleError("syntax", "bad escape in text", seq)
+                out.append(text[i])
+                i += 1
+            if i >= n:
+                raise ConsoleError("syntax", "unterminated text", seq)
+            quoted = "".join(out)
+            i += 1
+            if text[i:].strip():
+                raise ConsoleError("syntax", "text must come last", seq)
+            break
+        j = text.find(" ", i)
+        j = n if j < 0 else j
+        tokens.append(text[i:j])
+        i = j
+    return tokens, quoted
+
+
+def decode_line(raw, sender=None):
+    """One line (without line end) -> Message; raises ConsoleError. `sender` (CONSOLE or TABLE)
+    restricts the verbs to those that side may send."""
+    raw = bytes(raw)
+    if len(raw) > MAX_LINE:
+        raise ConsoleError("too_long", "line longer than %d bytes" % MAX_LINE, None, raw)
+    for b in raw:
+        if b < 0x20 or b > 0x7E:
+            raise ConsoleError("not_ascii", "byte 0x%02X" % b, None, raw)
+    text = raw.decode()
+    head = text.split(" ", 2)
+    seq = None
+    if len(head) >= 2 and head[1].isdigit() and len(head[1]) <= 5:
+        seq = int(head[1])
+    if not head[0].startswith("FELT"):
+        raise ConsoleError("syntax", "line must start with %s" % MAGIC, seq, raw)
+    if head[0] != MAGIC:
+        raise ConsoleError("version", "protocol %s not supported (this side speaks %s)" % (head[0], MAGIC), seq, raw)
+    star = text.rfind(" *")
+    if star < 0 or len(text) != star + 6:
+        raise ConsoleError("checksum", "missing ' *XXXX' checksum", seq, raw)
+    want = text[star + 2:]
+    if want != want.upper() or any(c not in "0123456789ABCDEF" for c in want):
+        raise ConsoleError("checksum", "checksum %r is not 4 upper-case hex digits" % want, seq, raw)
+    got = crc16(raw[:star + 1])
+    if got != int(want, 16):
+        raise ConsoleError("checksum", "CRC %s on the line, %04X computed" % (want, got), seq, raw)
+    if seq is None or (len(head[1]) > 1 and head[1][0] == "0") or seq > MAX_SEQ:
+        raise ConsoleError("seq", "sequence number must be 0..%d" % MAX_SEQ, None, raw)
+    return _decode_body(text[:star], seq, sender, raw)
+
+
+def _decode_body(text, seq, sender, raw):
+    tokens, quoted = _split(text, seq)
+    if len(tokens) < 3:
+        raise ConsoleError("syntax", "no verb", seq, raw)
+    verb = tokens[2]
+    schema = VERBS.get(verb)
+    if schema is None:
+        raise ConsoleError("unknown_verb", "unknown verb %r" % verb, seq, raw)
+    if sender is not None and schema.sender not in (sender, BOTH):
+        raise ConsoleError("direction", "%s may not send %r" % (sender, verb), seq, raw)
+    positional = []
+    opts = {}
+    for tok in tokens[3:]:
+        key, eq_sign, value = tok.partition("=")
+        if eq_sign:
+            t = _opt_type(schema, key)
+            if t is None:
+                raise ConsoleError("bad_args", "%s does not take option %r" % (verb, key), seq, raw)
+            if key in opts:
+                raise ConsoleError("bad_args", "option %r given twice" % key, seq, raw)
+            opts[key] = _typed(t, value, verb, seq, raw)
+        elif opts:
+            raise ConsoleError("syntax", "positional %r after options" % tok, seq, raw)
+        else:
+            positional.append(tok)
+    types = schema.args + schema.optional
+    if not (len(schema.args) <= len(positional) <= len(types)):
+        raise ConsoleError("bad_args", "%s takes %d..%d arguments, got %d" % (
+            verb, len(schema.args), len(types), len(positional)), seq, raw)
+    args = [_typed(types[i], positional[i], verb, seq, raw) for i in range(len(positional))]
+    if quoted is not None and schema.text == "no":
+        raise ConsoleError("bad_args", "%s takes no text" % verb, seq, raw)
+    if quoted is None and schema.text == "required":
+        raise ConsoleError("bad_args", "%s needs a text" % verb, seq, raw)
+    return Message(seq, verb, args, opts, quoted)
+
+
+def _typed(type_name, tok, verb, seq, raw):
+    try:
+        return _TYPES[type_name][0](tok)
+    except ValueError as e:
+        raise ConsoleError("bad_args", "%s: %s" % (verb, e), seq, raw)
+
+
+class Parser:
+    """Push parser: feed(bytes) -> [Message | ConsoleError] in order; CR, LF or CRLF end a line,
+    empty lines are skipped, an over-long line is reported once and skipped to its end.
+    `sender` restricts accepted verbs (CONSOLE on the table side, TABLE on the console side)."""
+
+    def __init__(self, sender=None):
+        self.sender = sender
+        self._line = bytearray()
+        self._overflow = False
+
+    def feed(self, data):
+        events = []
+        for b in data:
+            if b == 0x0D or b == 0x0A:
+                if self._overflow:
+                    self._overflow = False
+                elif self._line:
+                    events.append(self._decode(self._line))
+                self._line = bytearray()
+            elif self._overflow:
+                continue
+            elif len(self._line) >= MAX_LINE:
+                events.append(ConsoleError("too_long", "line longer than %d bytes" % MAX_LINE, None, self._line))
+                self._overflow = True
+                self._line = bytearray()
+            else:
+                self._line.append(b)
+        return events
+
+    def _decode(self, line):
+        try:
+            return decode_line(line, self.sender)
+        except ConsoleError as e:
+            return e
+
+
+# ---- builders for the common messages ----
+
+def action(seq, verb, seat, amount=None, declared=None):
+    if verb not in ACTIONS:
+        raise ValueError("not an action: %r" % (verb,))
+    return Message(seq, verb, [seat] if amount is None else [seat, amount], {"declared": declared} if declared else None)
+
+
+def push(seq, seat, chips, declared=None, said=None, prior=None, pulled=None):
+    opts = {}
+    for k, v in (("declared", declared), ("said", said), ("prior", prior), ("pulled", pulled)):
+        if v is not None:
+            opts[k] = v
+    return Message(seq, "push", [seat, list(chips)], opts)
+
+
+def ok(seq, re, **results):
+    results["re"] = re
+    return Message(seq, "ok", (), results)
+
+
+def error(seq, re, text, rule=None, legal=None, code=None):
+    opts = {"re": re}
+    for k, v in (("rule", rule), ("legal", legal), ("code", code)):
+        if v is not None:
+            opts[k] = v
+    return Message(seq, "error", (), opts, text)
+
+
+def error_reply(seq, exc):
+    """The table's reply to a line that failed to decode (ConsoleError) -- names its seq if known."""
+    opts = {"code": exc.code}
+    if exc.seq is not None:
+        opts["re"] = exc.seq
+    return Message(seq, "error", (), opts, str(exc)[:120])
