@@ -1,0 +1,355 @@
+"""MFRC522 (13.56 MHz, ISO/IEC 14443 A reader IC) over SPI -- drivers layer.
+
+Speaks the register protocol of hardware/protocols/mfrc522.md: SPI address bytes, CommandReg /
+ComIrqReg / FIFO, REQA/WUPA as 7-bit short frames, bit-oriented anticollision with cascade levels
+(cascade tag 0x88, BCC check), SELECT with CRC_A from the chip's coprocessor, HLTA. Every wait is
+bounded by the chip's own timer (TAuto), so an empty antenna costs about one timer period; the
+driver never reads a clock. It is handed an SPIDevice (felt.hal contract) and knows no poker.
+"""
+from felt.errors import DeviceTimeout
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Registers (datasheet rev 3.9, table 20).
+_COMMAND = const(0x01)
+_COM_IRQ = const(0x04)
+_DIV_IRQ = const(0x05)
+_ERROR = const(0x06)
+_FIFO_DATA = const(0x09)
+_FIFO_LEVEL = const(0x0A)
+_CONTROL = const(0x0C)
+_BIT_FRAMING = const(0x0D)
+_COLL = const(0x0E)
+_MODE = const(0x11)
+_TX_CONTROL = const(0x14)
+_TX_ASK = const(0x15)
+_CRC_RESULT_H = const(0x21)
+_CRC_RESULT_L = const(0x22)
+_T_MODE = const(0x2A)
+_T_PRESCALER = const(0x2B)
+_T_RELOAD_H = const(0x2C)
+_T_RELOAD_L = const(0x2D)
+_VERSION = const(0x37)
+
+# Commands (table 149).
+_CMD_IDLE = const(0x00)
+_CMD_CALC_CRC = const(0x03)
+_CMD_TRANSCEIVE = const(0x0C)
+_CMD_SOFT_RESET = const(0x0F)
+
+# ISO/IEC 14443-3 type A commands.
+REQA = const(0x26)
+WUPA = const(0x52)
+SEL_CL1 = const(0x93)
+CASCADE_TAG = const(0x88)
+
+# Transceive outcomes.
+OK = const(0)
+NO_TAG = const(1)
+COLLISION = const(2)
+FRAME = const(3)  # parity/protocol/overflow error, short frame, BCC mismatch
+CRC = const(4)
+
+# Known VersionReg values: 0x91 v1.0, 0x92 v2.0, 0x88 FM17522 clone, 0x12 counterfeit.
+VERSIONS = (0x91, 0x92, 0x88, 0x12, 0xB2)
+
+FC_HZ = 13560000
+
+
+def timer_settings(timeout_us, prescaler=169):
+    """(prescaler, reload) so the timer fires after `timeout_us`. prescaler 169 gives a tick of
+    (2*169+1)/13.56 MHz = 25 us exactly (datasheet 8.5: f_timer = 13.56 MHz / (2*TPrescaler+1))."""
+    tick_ns = (2 * prescaler + 1) * 100000 // 1356
+    reload = (timeout_us * 1000 + tick_ns - 1) // tick_ns - 1
+    if not 0 <= reload <= 0xFFFF:
+        raise ValueError("timeout %d us does not fit the 16-bit reload at prescaler %d" % (timeout_us, prescaler))
+    return prescaler, reload
+
+
+def timer_period_us(prescaler, reload):
+    """Timer period of the chip: (2*TPrescaler+1)*(TReload+1)/13.56 MHz, in whole microseconds."""
+    return ((2 * prescaler + 1) * (reload + 1) * 100000 // 1356 + 999) // 1000
+
+
+def air_bits_us(nbits):
+    """Time on air of a frame of `nbits` data bits at 106 kbit/s (start, parity per byte, end)."""
+    return ((2 + nbits + nbits // 8) * 9440 + 999) // 1000
+
+
+class ScanResult:
+    """What one inventory of an antenna found: `uids` (bytes each, in the order selected),
+    `collisions` (bit collisions seen: two or more cards answered together), `crc_errors`,
+    `frame_errors`."""
+
+    def __init__(self):
+        self.uids = []
+        self.collisions = 0
+        self.crc_errors = 0
+        self.frame_errors = 0
+
+    def errors(self):
+        return self.crc_errors + self.frame_errors
+
+
+class MFRC522:
+    """One reader chip. `device` keeps the SPIDevice contract (transfer(out, in)); `timeout_us`
+    bounds each exchange with a tag; `max_spins` bounds the ComIrqReg polling so a chip whose
+    timer never fires (not answering) raises DeviceTimeout instead of hanging."""
+
+    def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
+        self.device = device
+        self.name = name
+        self.prescaler, self.reload = timer_settings(timeout_us)
+        self.timeout_us = timer_period_us(self.prescaler, self.reload)
+        self.max_spins = max_spins
+        self.version = None
+        self._out2 = bytearray(2)
+        self._in2 = bytearray(2)
+        self.rx = bytearray(16)
+        self.rx_len = 0
+        self.rx_last_bits = 0
+        self.coll_pos = 0
+
+    # -- register access (datasheet 8.1.2.3: address byte = R/W bit, 6-bit address, 0) ------------
+    def write_reg(self, reg, value):
+        o = self._out2
+        o[0] = (reg << 1) & 0x7E
+        o[1] = value
+        self.device.transfer(o, self._in2)
+
+    def read_reg(self, reg):
+        o = self._out2
+        o[0] = 0x80 | ((reg << 1) & 0x7E)
+        o[1] = 0
+        self.device.transfer(o, self._in2)
+        return self._in2[1]
+
+    def _write_fifo(self, data, n):
+        out = bytearray(n + 1)
+        out[0] = (_FIFO_DATA << 1) & 0x7E
+        out[1:] = data[:n]
+        self.device.transfer(out, bytearray(n + 1))
+
+    def _read_fifo(self, n):
+        out = bytearray(n + 1)
+        for i in range(n):
+            out[i] = 0x80 | (_FIFO_DATA << 1)
+        inb = bytearray(n + 1)
+        self.device.transfer(out, inb)
+        self.rx[:n] = inb[1:]
+
+    # -- setup -------------------------------------------------------------------------------
+    def init(self):
+        """Soft reset, check the chip answers, program the timer, leave the field off."""
+        self.write_reg(_COMMAND, _CMD_SOFT_RESET)
+        for _ in range(self.max_spins):
+            if not self.read_reg(_COMMAND) & 0x10:  # PowerDown cleared: reset done
+                break
+        else:
+            raise DeviceTimeout("MFRC522 %s: soft reset never finished" % self.name)
+        v = self.read_reg(_VERSION)
+        if v not in VERSIONS:
+            raise DeviceTimeout("MFRC522 %s not answering (VersionReg 0x%02X)" % (self.name, v))
+        self.version = v
+        # TAuto: the timer starts at the end of every transmission and stops on the first
+        # received bits, so "no answer" is the TimerIRq after one period (datasheet 8.5).
+        self.write_reg(_T_MODE, 0x80 | (self.prescaler >> 8))
+        self.write_reg(_T_PRESCALER, self.prescaler & 0xFF)
+        self.write_reg(_T_RELOAD_H, self.reload >> 8)
+        self.write_reg(_T_RELOAD_L, self.reload & 0xFF)
+        self.write_reg(_TX_ASK, 0x40)  # Force100ASK: type A modulation
+        self.write_reg(_MODE, 0x3D)  # CRC preset 6363h (CRC_A)
+        self.write_reg(_COLL, 0x00)  # ValuesAfterColl = 0: bits after a collision read as 0
+        self.field(False)
+        return v
+
+    def field(self, on):
+        """Antenna drivers TX1/TX2 on or off (TxControlReg bits 1..0); read back to prove the
+        chip is alive -- a silent chip reads 0x00 (or 0xFF) whatever was written."""
+        want = 0x83 if on else 0x80
+        self.write_reg(_TX_CONTROL, want)
+        got = self.read_reg(_TX_CONTROL)
+        if got != want:
+            raise DeviceTimeout("MFRC522 %s not answering (TxControlReg 0x%02X, wrote 0x%02X)" % (self.name, got, want))
+
+    # -- one exchange with the tags ----------------------------------------------------------
+    def transceive(self, data, n, tx_last_bits=0, rx_align=0):
+        """Send n bytes (the last one holding tx_last_bits bits when non-zero); the answer lands
+        in self.rx[:self.rx_len]. Returns OK, NO_TAG (timer ran out), COLLISION (self.coll_pos,
+        1-based, RxAlign included) or FRAME."""
+        self.write_reg(_COMMAND, _CMD_IDLE)
+        self.write_reg(_COM_IRQ, 0x7F)  # clear every interrupt request bit
+        self.write_reg(_FIFO_LEVEL, 0x80)  # flush
+        self._write_fifo(data, n)
+        framing = (rx_align << 4) | tx_last_bits
+        self.write_reg(_BIT_FRAMING, framing)
+        self.write_reg(_COMMAND, _CMD_TRANSCEIVE)
+        self.write_reg(_BIT_FRAMING, framing | 0x80)  # StartSend
+        irq = self._wait(_COM_IRQ, 0x31)  # RxIRq | IdleIRq | TimerIRq
+        if not irq & 0x30:
+            return NO_TAG
+        err = self.read_reg(_ERROR)
+        if err & 0x13:  # BufferOvfl | ParityErr | ProtocolErr
+            return FRAME
+        n_rx = self.read_reg(_FIFO_LEVEL) & 0x7F
+        if n_rx > len(self.rx):
+            return FRAME
+        self.rx_len = n_rx
+        self.rx_last_bits = self.read_reg(_CONTROL) & 0x07
+        if n_rx:
+            self._read_fifo(n_rx)
+        if err & 0x08:  # CollErr
+            coll = self.read_reg(_COLL)
+            if coll & 0x20:  # CollPosNotValid
+                return FRAME
+            self.coll_pos = (coll & 0x1F) or 32
+            return COLLISION
+        return OK
+
+    def _wait(self, reg, mask):
+        for _ in range(self.max_spins):
+            v = self.read_reg(reg)
+            if v & mask:
+                return v
+        raise DeviceTimeout("MFRC522 %s not answering (no interrupt in %d reads)" % (self.name, self.max_spins))
+
+    def crc_a(self, data, n, out, at):
+        """CRC_A of data[:n] from the chip's coprocessor, written low byte first at out[at:at+2]."""
+        self.write_reg(_COMMAND, _CMD_IDLE)
+        self.write_reg(_DIV_IRQ, 0x04)  # clear CRCIRq
+        self.write_reg(_FIFO_LEVEL, 0x80)
+        self._write_fifo(data, n)
+        self.write_reg(_COMMAND, _CMD_CALC_CRC)
+        self._wait(_DIV_IRQ, 0x04)
+        self.write_reg(_COMMAND, _CMD_IDLE)
+        out[at] = self.read_reg(_CRC_RESULT_L)
+        out[at + 1] = self.read_reg(_CRC_RESULT_H)
+
+    # -- ISO/IEC 14443-3 type A --------------------------------------------------------------
+    def request(self, wupa=False):
+        """REQA (or WUPA) as a 7-bit short frame. Returns OK when a tag answered (ATQA may carry
+        bit collisions when different tag types answer: that still means 'cards present')."""
+        cmd = bytearray(1)
+        cmd[0] = WUPA if wupa else REQA
+        st = self.transceive(cmd, 1, tx_last_bits=7)
+        if st == COLLISION:
+            return OK
+        if st == OK and (self.rx_len != 2 or self.rx_last_bits):
+            return FRAME
+        return st
+
+    def halt(self):
+        """HLTA + CRC_A; a tag that understood stays silent (NO_TAG is success here)."""
+        frame = bytearray(4)
+        frame[0] = 0x50
+        self.crc_a(frame, 2, frame, 2)
+        return self.transceive(frame, 4)
+
+    def _anticollision(self, sel, known, result):
+        """Bit-frame anticollision in one cascade level; on a collision the bit is taken as 1
+        (ISO/IEC 14443-3 6.5.3.1). Fills known[0:5] (UID CLn + BCC)."""
+        known_bits = 0
+        frame = bytearray(7)
+        frame[0] = sel
+        for _ in range(40):
+            nbytes = known_bits >> 3
+            rbits = known_bits & 7
+            frame[1] = ((2 + nbytes) << 4) | rbits  # NVB
+            frame[2:7] = known
+            st = self.transceive(frame, 2 + nbytes + (1 if rbits else 0), rbits, rbits)
+            if st != OK and st != COLLISION:
+                return st
+            rx = self.rx
+            for i in range(self.rx_len):
+                j = nbytes + i
+                if j < 5:
+                    keep = ((1 << rbits) - 1) if i == 0 else 0
+                    known[j] = (known[j] & keep) | (rx[i] & ~keep & 0xFF)
+            if st == OK:
+                if nbytes + self.rx_len != 5 or self.rx_last_bits:
+                    return FRAME
+                return OK
+            result.collisions += 1
+            at = nbytes * 8 + self.coll_pos - 1  # CollPos counts from bit 0 of the byte RxAlign starts in
+            if at < known_bits or at >= 32:
+                return FRAME
+            byte = at >> 3
+            bit = at & 7
+            known[byte] = (known[byte] & ((1 << bit) - 1)) | (1 << bit)
+            for k in range(byte + 1, 5):
+                known[k] = 0
+            known_bits = at + 1
+        return FRAME
+
+    def _select(self, sel, known):
+        """SELECT (SEL, NVB=0x70, UID CLn, BCC, CRC_A); returns (status, SAK)."""
+        frame = bytearray(9)
+        frame[0] = sel
+        frame[1] = 0x70
+        frame[2:7] = known
+        self.crc_a(frame, 7, frame, 7)
+        st = self.transceive(frame, 9)
+        if st != OK:
+            return st, 0
+        if self.rx_len != 3 or self.rx_last_bits:
+            return FRAME, 0
+        sak = self.rx[0]
+        check = bytearray(3)
+        check[0] = sak
+        got_lo = self.rx[1]
+        got_hi = self.rx[2]
+        self.crc_a(check, 1, check, 1)
+        if check[1] != got_lo or check[2] != got_hi:
+            return CRC, 0
+        return OK, sak
+
+    def select_card(self, result):
+        """Anticollision + SELECT through the cascade levels. Returns (status, uid bytes)."""
+        uid = bytearray()
+        known = bytearray(5)
+        for level in range(3):
+            sel = SEL_CL1 + 2 * level
+            for k in range(5):
+                known[k] = 0
+            st = self._anticollision(sel, known, result)
+            if st != OK:
+                return st, None
+            if known[0] ^ known[1] ^ known[2] ^ known[3] != known[4]:
+                return FRAME, None  # BCC mismatch
+            st, sak = self._select(sel, known)
+            if st != OK:
+                return st, None
+            if sak & 0x04:  # cascade bit: UID not complete
+                if known[0] != CASCADE_TAG:
+                    return FRAME, None
+                uid.extend(known[1:4])
+                continue
+            uid.extend(known[0:4])
+            return OK, bytes(uid)
+        return FRAME, None
+
+    def inventory(self, max_cards=4):
+        """Every tag on the (already powered) antenna: select one, HLTA it, ask again, until
+        nothing answers or max_cards. Card-level errors are counted, not raised; a chip that does
+        not answer raises DeviceTimeout."""
+        result = ScanResult()
+        for _ in range(max_cards):
+            st = self.request()
+            if st == NO_TAG:
+                break
+            if st == OK:
+                st, uid = self.select_card(result)
+            if st == OK:
+                result.uids.append(uid)
+                self.halt()
+                continue
+            if st == CRC:
+                result.crc_errors += 1
+            elif st == FRAME:
+                result.frame_errors += 1
+            break  # a tag that vanished mid-way (NO_TAG) or errored: try again next sweep
+        return result

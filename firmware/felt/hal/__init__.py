@@ -1,0 +1,73 @@
+"""Hardware abstraction layer (hal layer): the one written contract every backend keeps.
+
+Backends: machine_hal (MicroPython `machine`, RP2040 Pico), rpi_hal (Raspberry Pi Linux:
+RPi.GPIO, spidev, pyserial, /dev/i2c-N) and sim_hal (deterministic, scripted by tests).
+Drivers are handed the objects below and never create hardware themselves. The same text, with
+examples, is in hardware/hal.md.
+
+A backend is an object (opened once by firmware/main.py, never at import time) that
+
+MUST implement
+  spi(bus, baud=..., sck=None, mosi=None, miso=None) -> SPIBus
+      SPIBus.device(cs) -> SPIDevice; `cs` is a GPIO number driven LOW for one exchange.
+      SPIDevice.transfer(out_buf, in_buf): full duplex, len(out_buf) == len(in_buf) bytes,
+      SPI mode 0, chip-select held low for the whole transfer and high afterwards. Must not
+      allocate per call when the backend can avoid it (drivers call it in hot loops).
+      SPIDevice.cs is the chip-select pin number.
+  uart(port, baud=..., tx=None, rx=None) -> UART with
+      read(n) -> bytes (possibly empty; never blocks), write(b) -> int, any() -> int (bytes waiting).
+  input_pin(pin, pull=None|"up"|"down") -> InputPin with value() -> 0 or 1.
+  output_pin(pin, value=0) -> OutputPin with value(v) (set) and value() (read back the last set).
+  ticks_ms() -> int: a millisecond clock. ONLY the runtime loop reads it; drivers are given
+      now_ms as an argument. Values only increase within one run (backends that wrap, like
+      MicroPython's ticks, are unwrapped by the backend).
+
+MAY implement (raise ConfigError naming the missing capability otherwise)
+  InputPin.irq(handler, edge="both"|"rising"|"falling"): handler(pin) runs in interrupt (or,
+      on Linux, callback-thread) context: it may only put small ints into a pre-allocated
+      felt.drivers.ringbuf.RingBuffer -- no allocation, no parsing, no clock.
+  i2c(bus, freq=..., scl=None, sda=None) -> I2C with writeto(addr, buf) (raises OSError when
+      no device acknowledges) and optionally readfrom(addr, n).
+  neopixel(pin, count) -> PixelChain with count and write(rgb) where rgb is a bytes-like of
+      3*count values in R, G, B order (the backend reorders to the chain's G, R, B wire order).
+  close(): release pins and buses.
+
+Every backend has `name` ("machine", "rpi", "sim"). Pin numbers are the board's GPIO numbers
+(RP2040 GPn, Raspberry Pi BCM); hardware/boards/*.json hold them.
+"""
+from felt.errors import ConfigError
+
+MUST = ("spi", "uart", "input_pin", "output_pin", "ticks_ms")
+MAY = ("i2c", "neopixel", "close")
+
+PULLS = (None, "up", "down")
+EDGES = ("both", "rising", "falling")
+
+
+def missing(backend):
+    """Names of MUST capabilities `backend` lacks ([] for a conforming backend)."""
+    return [name for name in MUST if not callable(getattr(backend, name, None))]
+
+
+def check_backend(backend):
+    """Raise ConfigError when `backend` does not keep the MUST part of the contract."""
+    gone = missing(backend)
+    if gone:
+        raise ConfigError("HAL backend %r lacks %s" % (getattr(backend, "name", "?"), ", ".join(gone)))
+    return backend
+
+
+def check_pull(pull):
+    if pull not in PULLS:
+        raise ConfigError("pull must be None, 'up' or 'down', got %r" % (pull,))
+    return pull
+
+
+def check_edge(edge):
+    if edge not in EDGES:
+        raise ConfigError("edge must be 'both', 'rising' or 'falling', got %r" % (edge,))
+    return edge
+
+
+def unsupported(backend_name, capability):
+    return ConfigError("HAL backend %r has no %s" % (backend_name, capability))
