@@ -1,0 +1,33 @@
+# `feltctl simboard`: run a simulated MicroPython board on a pty until stopped (host tools).
+# The first line printed is the device path to hand to `feltctl flash`, mpremote, or a terminal.
+import os
+import sys
+import tempfile
+
+from feltctl.simboard import Faults, SimBoard, run_forever
+
+HELP = "run a simulated MicroPython board on a pty (prints the device path first)"
+
+
+def add_arguments(p):
+    p.add_argument("--flash", help="folder standing for the board's flash (default: a new temp folder)")
+    p.add_argument("--link", help="stable symlink to the pty (default: <flash>.tty)")
+    p.add_argument("--baud", type=int, default=None, help="throttle both directions to this baud rate")
+    p.add_argument("--capacity", type=int, default=2 * 1024 * 1024,
+                   help="flash size in bytes; writes beyond it fail with ENOSPC (0 = unlimited)")
+    p.add_argument("--heap", default="1M", help="interpreter heap size, e.g. 192k as on a Pico")
+    p.add_argument("--cut-at", type=int, help="cut the link after this many received bytes")
+    p.add_argument("--reset-at", type=int, help="hard-reset the board after this many received bytes")
+    p.add_argument("--powercut-at-op", type=int, default=0,
+                   help="lose power at the Nth mutating flash operation, then boot again")
+
+
+def run(args):
+    flash = args.flash or tempfile.mkdtemp(prefix="felt-flash-")
+    link = args.link or os.path.abspath(flash.rstrip("/")) + ".tty"
+    board = SimBoard(flash, link=link, baud=args.baud, capacity=args.capacity, heap=args.heap,
+                     faults=Faults(args.cut_at, args.reset_at, args.powercut_at_op))
+    device = board.start(thread=False)
+    print(device, flush=True)
+    print("flash: %s  baud: %s" % (board.flash_dir, args.baud or "unthrottled"), file=sys.stderr, flush=True)
+    return run_forever(board)

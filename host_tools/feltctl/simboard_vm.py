@@ -1,0 +1,250 @@
+# The MicroPython half of the simulated board (host tools, sim-internal): runs in the MicroPython
+# unix port, mounts the board's flash folder as "/" and executes what feltctl/simboard.py sends.
+# Wire to simboard.py: commands on fd CMD ("<kind> <len>\n" + payload), replies on fd CTL (one
+# line each, "err <len>\n<text>" for a traceback); the program's own output goes to stdout.
+import sys
+import os
+import io
+import time
+
+CMD = open("/dev/fd/" + sys.argv[2], "rb")
+CTL = open("/dev/fd/" + sys.argv[3], "wb")
+ENOSPC = 28
+BLOCK = 4096
+
+
+def tell(msg):
+    # SIGINT (Ctrl-C from the host) may land while we report: a pipe write below PIPE_BUF is
+    # all-or-nothing, so retrying after KeyboardInterrupt cannot duplicate or tear a message.
+    while True:
+        try:
+            CTL.write(msg)
+            return
+        except KeyboardInterrupt:
+            pass
+
+
+def halt(why):
+    """The board stops here (power cut / reset); simboard.py kills this process."""
+    tell(why + b"\n")
+    while True:
+        try:
+            time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+
+
+def blocks(n):
+    return (n + BLOCK - 1) // BLOCK * BLOCK
+
+
+class Flash:
+    """A VFS over the flash folder with a capacity (ENOSPC like a full littlefs) and a count of
+    mutating operations, so a test can cut the power exactly at operation K."""
+
+    def __init__(self, root, capacity, cut_at_op):
+        self.v = os.VfsPosix(root)
+        self.root = root
+        self.capacity = capacity
+        self.cut_at_op = cut_at_op
+        self.ops = 0
+
+    def op(self):
+        self.ops += 1
+        return self.cut_at_op and self.ops >= self.cut_at_op
+
+    def mount(self, readonly, mkfs):
+        pass
+
+    def umount(self):
+        pass
+
+    def used(self):
+        total = BLOCK
+        stack = [""]
+        while stack:
+            d = stack.pop()
+            for entry in self.v.ilistdir(d or "/"):
+                name = entry[0]
+                path = d + "/" + name
+                if entry[1] & 0x4000:
+                    total += BLOCK
+                    stack.append(path)
+                else:
+                    total += blocks(self.v.stat(path)[6])
+        return total
+
+    def ilistdir(self, path):
+        return self.v.ilistdir(path)
+
+    def stat(self, path):
+        return self.v.stat(path)
+
+    def chdir(self, path):
+        return self.v.chdir(path)
+
+    def getcwd(self):
+        return self.v.getcwd()
+
+    def statvfs(self, path):
+        cap = self.capacity or 64 * 1024 * 1024
+        free = max(0, cap - self.used()) // BLOCK
+        return (BLOCK, BLOCK, cap // BLOCK, free, free, 0, 0, 0, 0, 255)
+
+    def mkdir(self, path):
+        if self.op():
+            halt(b"powercut")
+        if self.capacity and self.used() + BLOCK > self.capacity:
+            raise OSError(ENOSPC)
+        return self.v.mkdir(path)
+
+    def rmdir(self, path):
+        if self.op():
+            halt(b"powercut")
+        return self.v.rmdir(path)
+
+    def remove(self, path):
+        if self.op():
+            halt(b"powercut")
+        return self.v.remove(path)
+
+    def rename(self, old, new):
+        if self.op():
+            halt(b"powercut")
+        return self.v.rename(old, new)
+
+    def open(self, path, mode):
+        if "r" in mode and "+" not in mode:
+            return self.v.open(path, mode)
+        if self.op():
+            halt(b"powercut")
+        f = self.v.open(path, mode)
+        base = 0
+        if self.capacity:
+            base = self.used() - blocks(self.v.stat(path)[6])
+        return Writer(self, f, base)
+
+
+class Writer:
+    """A file open for writing on the simulated flash: every write is one counted operation and
+    is refused with ENOSPC once the flash is full. A power cut tears the write in half."""
+
+    def __init__(self, fs, f, base):
+        self.fs = fs
+        self.f = f
+        self.base = base
+        self.n = 0
+
+    def write(self, data):
+        fs = self.fs
+        if fs.capacity and self.base + blocks(self.n + len(data)) > fs.capacity:
+            raise OSError(ENOSPC)
+        if fs.op():
+            self.f.write(data[: len(data) // 2])
+            self.f.close()
+            halt(b"powercut")
+        self.n += len(data)
+        return self.f.write(data)
+
+    def read(self, *args):
+        return self.f.read(*args)
+
+    def readinto(self, *args):
+        return self.f.readinto(*args)
+
+    def seek(self, *args):
+        return self.f.seek(*args)
+
+    def tell(self):
+        return self.f.tell()
+
+    def flush(self):
+        return self.f.flush()
+
+    def close(self):
+        return self.f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+class Machine:
+    """`machine` as a board has it: the unix port's own module plus reset()/soft_reset()."""
+
+    def __init__(self, real):
+        for name in dir(real):
+            if not name.startswith("__"):
+                setattr(self, name, getattr(real, name))
+
+    def reset(self):
+        halt(b"reset")
+
+    def soft_reset(self):
+        halt(b"softreset")
+
+    def unique_id(self):
+        return b"FELTSIM1"
+
+    def freq(self, *args):
+        return 125000000
+
+
+def traceback_text(e):
+    buf = io.StringIO()
+    sys.print_exception(e, buf)
+    lines = [ln for ln in buf.getvalue().split("\n") if "simboard_vm" not in ln]
+    text = "\n".join(lines)
+    return text[-3000:]
+
+
+def run(kind, payload, env):
+    if kind == b"file":
+        name = payload.decode()
+        try:
+            os.stat(name)
+        except OSError:
+            return b"done\n"
+        with open(name) as f:
+            payload = f.read()
+        code = compile(payload, name, "exec")
+    else:
+        code = compile(payload, "<stdin>", "single" if kind == b"single" else "exec")
+    exec(code, env)
+    return b"done\n"
+
+
+def main():
+    root, capacity, cut_at_op = sys.argv[1], int(sys.argv[4]), int(sys.argv[5])
+    import machine
+
+    sys.modules["machine"] = Machine(machine)
+    os.umount("/")
+    os.mount(Flash(root, capacity, cut_at_op), "/")
+    os.chdir("/")
+    sys.path[:] = ["", ".frozen", "/lib"]
+    env = {"__name__": "__main__"}
+    tell(b"ready\n")
+    while True:
+        try:
+            header = CMD.readline()
+            if not header:
+                return
+            kind, n = header.split()
+            payload = CMD.read(int(n)) if int(n) else b""
+        except KeyboardInterrupt:
+            # An interrupt that raced the end of the previous command: nothing was running.
+            continue
+        try:
+            reply = run(kind, payload, env)
+        except SystemExit:
+            reply = b"exit\n"
+        except BaseException as e:  # the board's REPL reports every uncaught exception
+            text = traceback_text(e).encode()
+            reply = ("err %d\n" % len(text)).encode() + text
+        tell(reply)
+
+
+main()
