@@ -1,0 +1,223 @@
+"""Round-robin poller over the MFRC522 antennas (one per location) -- drivers layer.
+
+Only one antenna field is on at a time. Each antenna costs two poll(now_ms) steps: field on, then
+(after the ISO/IEC 14443-3 5.1 ms unmodulated-field guard, `settle_ms`) an inventory and field off.
+Reports card arrivals and departures per location, collisions (two or more cards on one antenna)
+as their own event, and reader health. Knows locations by name only ("seat1".., "board", ...).
+
+Events (tuples):
+  ("card-arrived", location, uid_hex)     ("card-left", location, uid_hex)
+  ("collision", location, (uid_hex, ...))  ("collision-cleared", location)
+  ("reader", location, status)             status: "ok" | "degraded" | "not answering"
+"""
+from felt.errors import DeviceTimeout
+from felt.drivers.mfrc522 import air_bits_us
+
+OK = "ok"
+DEGRADED = "degraded"
+NOT_ANSWERING = "not answering"
+
+
+def uid_hex(uid):
+    return "".join("%02X" % b for b in uid)
+
+
+class ReaderHealth:
+    """Counters for one antenna; `status` follows an error score that rises by 4 per CRC/frame
+    error and falls by 1 per clean poll (degraded at >= degraded_score), and the count of
+    consecutive polls where the chip did not answer (not answering at >= dead_after)."""
+
+    def __init__(self, location):
+        self.location = location
+        self.reads = 0  # cards read
+        self.polls = 0
+        self.empty_polls = 0
+        self.empty_poll_us = 0  # modelled antenna time spent on polls that found nothing
+        self.collisions = 0
+        self.crc_errors = 0
+        self.frame_errors = 0
+        self.timeouts = 0
+        self.last_seen_ms = None  # last time a card was read here
+        self.last_answer_ms = None  # last time the chip answered at all
+        self.score = 0
+        self.dead = 0
+        self.status = OK
+
+    def as_dict(self):
+        return {"location": self.location, "status": self.status, "reads": self.reads, "polls": self.polls,
+                "empty_polls": self.empty_polls, "empty_poll_us": self.empty_poll_us,
+                "collisions": self.collisions, "crc_errors": self.crc_errors, "frame_errors": self.frame_errors,
+                "timeouts": self.timeouts, "last_seen_ms": self.last_seen_ms, "last_answer_ms": self.last_answer_ms}
+
+
+class AntennaPoller:
+    """readers: list of (location, MFRC522). Seats are the locations named "seat<N>"; during a
+    hand (set_in_hand(True)) each seat is visited `seat_passes_in_hand` times per cycle.
+    A card counts as gone after `miss_limit` clean polls without it."""
+
+    def __init__(self, readers, settle_ms=6, miss_limit=2, max_cards=4, seat_passes_in_hand=2,
+                 degraded_score=8, dead_after=3):
+        if not readers:
+            raise ValueError("no antennas to poll")
+        self.readers = readers
+        self.settle_ms = settle_ms
+        self.miss_limit = miss_limit
+        self.max_cards = max_cards
+        self.seat_passes_in_hand = seat_passes_in_hand
+        self.degraded_score = degraded_score
+        self.dead_after = dead_after
+        self.health = [ReaderHealth(loc) for loc, _r in readers]
+        self._present = [{} for _ in readers]  # uid_hex -> clean polls missed
+        self._collided = [None] * len(readers)
+        self.in_hand = False
+        self.schedule = self._build_schedule()
+        self._pos = 0
+        self._on = None  # index of the reader whose field is on
+        self._on_ms = 0
+        self.next_due_ms = 0
+        self.sweeps = 0
+
+    # -- scheduling -------------------------------------------------------------------------
+    def _build_schedule(self):
+        seats = []
+        others = []
+        for i in range(len(self.readers)):
+            (seats if self.readers[i][0].startswith("seat") else others).append(i)
+        passes = self.seat_passes_in_hand if self.in_hand else 1
+        if passes <= 1 or not seats:
+            return seats + others
+        out = []
+        per = (len(others) + passes - 1) // passes
+        for p in range(passes):
+            out.extend(seats)
+            out.extend(others[p * per:(p + 1) * per])
+        return out
+
+    def set_in_hand(self, in_hand):
+        if in_hand != self.in_hand:
+            self.in_hand = in_hand
+            self.schedule = self._build_schedule()
+            self._pos %= len(self.schedule)
+
+    def start(self):
+        """Init every chip (field off); a chip that does not answer is reported, not fatal."""
+        events = []
+        for i in range(len(self.readers)):
+            try:
+                self.readers[i][1].init()
+            except DeviceTimeout:
+                self._dead(i, events)
+        return events
+
+    # -- the poll step ----------------------------------------------------------------------
+    def poll(self, now_ms):
+        """One step; returns a list of events. The runtime loop calls it again at next_due_ms."""
+        events = []
+        if self._on is None:
+            self._field_on(now_ms, events)
+            return events
+        if now_ms - self._on_ms < self.settle_ms:
+            return events
+        i = self._on
+        self._on = None
+        reader = self.readers[i][1]
+        try:
+            result = reader.inventory(self.max_cards)
+            reader.field(False)
+        except DeviceTimeout:
+            self._dead(i, events)
+            return events
+        self._record(i, result, now_ms, events)
+        self.next_due_ms = now_ms
+        return events
+
+    def _field_on(self, now_ms, events):
+        # Visit the schedule in order; a chip that fails to switch on is skipped this turn.
+        for _ in range(len(self.schedule)):
+            i = self.schedule[self._pos]
+            self._pos += 1
+            if self._pos >= len(self.schedule):
+                self._pos = 0
+                self.sweeps += 1
+            try:
+                self.readers[i][1].field(True)
+            except DeviceTimeout:
+                self._dead(i, events)
+                continue
+            self._on = i
+            self._on_ms = now_ms
+            self.next_due_ms = now_ms + self.settle_ms
+            return
+        self.next_due_ms = now_ms + self.settle_ms
+
+    def _dead(self, i, events):
+        h = self.health[i]
+        h.timeouts += 1
+        h.dead += 1
+        try:
+            self.readers[i][1].field(False)
+        except DeviceTimeout:
+            pass  # a chip that does not answer cannot be switched off either; it is reported
+        if h.dead >= self.dead_after:
+            self._set_status(i, NOT_ANSWERING, events)
+
+    def _record(self, i, result, now_ms, events):
+        h = self.health[i]
+        loc = self.readers[i][0]
+        h.polls += 1
+        h.dead = 0
+        h.last_answer_ms = now_ms
+        h.crc_errors += result.crc_errors
+        h.frame_errors += result.frame_errors
+        h.collisions += result.collisions
+        if result.errors():
+            h.score += 4 * result.errors()
+        elif h.score:
+            h.score -= 1
+        seen = sorted(uid_hex(u) for u in result.uids)
+        if not seen and not result.errors():
+            h.empty_polls += 1
+            h.empty_poll_us += air_bits_us(7) + self.readers[i][1].timeout_us
+        if seen:
+            h.reads += len(seen)
+            h.last_seen_ms = now_ms
+        present = self._present[i]
+        for u in seen:
+            if u not in present:
+                events.append(("card-arrived", loc, u))
+            present[u] = 0
+        if not result.errors():  # only a clean poll may say a card is gone
+            for u in sorted(present):
+                if u not in seen:
+                    present[u] += 1
+                    if present[u] >= self.miss_limit:
+                        del present[u]
+                        events.append(("card-left", loc, u))
+        self._collision(i, loc, result, seen, events)
+        if h.score >= self.degraded_score:
+            self._set_status(i, DEGRADED, events)
+        elif h.score == 0 or h.status == NOT_ANSWERING:
+            self._set_status(i, OK, events)
+
+    def _collision(self, i, loc, result, seen, events):
+        if result.collisions or len(seen) > 1:
+            key = tuple(seen)
+            if self._collided[i] != key:
+                self._collided[i] = key
+                events.append(("collision", loc, key))
+        elif self._collided[i] is not None and not result.errors():
+            self._collided[i] = None
+            events.append(("collision-cleared", loc))
+
+    def _set_status(self, i, status, events):
+        h = self.health[i]
+        if h.status != status:
+            h.status = status
+            events.append(("reader", self.readers[i][0], status))
+
+    def present(self, location):
+        """UIDs (hex) currently on `location`'s antenna, sorted."""
+        for i in range(len(self.readers)):
+            if self.readers[i][0] == location:
+                return sorted(self._present[i])
+        raise KeyError(location)
