@@ -1,0 +1,254 @@
+# Street betting arithmetic (engine layer, pure): one betting round's state and the legal range
+# of every action -- minimum raise (BET-6/7/20), limit sizes and caps (BET-2..5), pot-limit maximum
+# (BET-24/25), short all-ins and reopening (BET-11, BET-18..23), round completion (GAME-5).
+# The Hand owns stacks and live flags and passes them in; nothing here allocates per action.
+
+# legal-range failure reasons are returned as (rule, message) so the Hand can raise RuleError
+# before touching any state.
+
+LIMIT = "limit"
+POT_LIMIT = "pot_limit"
+NO_LIMIT = "no_limit"
+
+
+class Round:
+    """One street's betting state, positions 0..n-1.
+
+    bets[p]: chips p committed on this street (live blinds included, antes never: GAME-17).
+    high: the amount to match. It can exceed max(bets) preflop when a blind is all-in for less
+      than its size: callers still owe the full blind (BET-23) and pot-limit counts the full
+      blind (BET-25); `phantom` holds that missing part for the pot-limit pot.
+    inc: the current full-raise size (BET-7; in limit the street's bet, BET-2).
+    level: limit only -- the last full bet level; short all-ins below the BET-21 threshold
+      leave it alone, so the next raise goes to level + inc (BET-22).
+    count: limit only -- bets and raises made (the posted BB counts as the bet, BET-4).
+    """
+
+    def __init__(self, n):
+        self.n = n
+        self.bets = [0] * n
+        self.needs = [False] * n  # still has to act before the street can close (GAME-5)
+        self.acted = [False] * n  # acted voluntarily on this street (posting is not acting)
+        self.last = [0] * n  # bets[p] right after p's last action (BET-18 "L")
+        self.seen = [0] * n  # limit: full-raise serial number at p's last action (BET-22)
+        self.reset(LIMIT, 0, 0, None, 0)
+
+    def reset(self, structure, inc, high, cap, count):
+        self.structure = structure
+        self.inc = inc
+        self.high = high
+        self.level = high
+        self.cap = cap  # limit: most bets+raises allowed, None = no cap
+        self.count = count
+        self.full_serial = 0
+        self.phantom = 0
+        self.completion = False  # facing a stud bring-in: a raise "completes" to the bet (GAME-11)
+        self.bring_in_due = False  # the actor must post the bring-in or complete (GAME-11)
+        self.capped_multiway = False  # BET-5: the cap was reached with three or more live hands
+        self.cursor = 0
+        for p in range(self.n):
+            self.needs[p] = False
+            self.acted[p] = False
+            self.last[p] = 0
+            self.seen[p] = 0
+
+    def clear_bets(self):
+        for p in range(self.n):
+            self.bets[p] = 0
+
+    # ---- whose turn ---------------------------------------------------------------------
+
+    def begin(self, opener, live, stacks):
+        """Open the street: everyone live with chips who can still lose something must act,
+        starting at `opener`. If only one such player is left and they already match `high`,
+        the street closes at once (GAME-5 convention, GAME-7)."""
+        n = self.n
+        top = second = 0
+        for p in range(n):
+            if live[p]:
+                t = self.bets[p] + stacks[p]
+                if t > top:
+                    top, second = t, top
+                elif t > second:
+                    second = t
+        count = 0
+        only = -1
+        for p in range(n):
+            # pokerkit's "effective stack": a player nobody can still bet against does not act
+            eff = stacks[p]
+            cover = (second if self.bets[p] + stacks[p] == top else top) - self.bets[p]
+            if cover < eff:
+                eff = cover
+            need = live[p] and stacks[p] > 0 and eff > 0
+            self.needs[p] = need
+            if need:
+                count += 1
+                only = p
+        if count == 1 and self.bets[only] >= self.high:
+            self.needs[only] = False
+        self.cursor = opener % n if n else 0
+
+    def actor(self):
+        """Position to act, or None when the street is closed."""
+        n = self.n
+        p = self.cursor
+        for _ in range(n):
+            if self.needs[p]:
+                return p
+            p += 1
+            if p == n:
+                p = 0
+        return None
+
+    def closed(self):
+        return self.actor() is None
+
+    # ---- legal ranges -------------------------------------------------------------------
+
+    def to_call(self, p, stack):
+        """Chips p must add to call (capped by the stack: an all-in call)."""
+        c = self.high - self.bets[p]
+        if c < 0:
+            c = 0
+        return stack if c > stack else c
+
+    def raise_block(self, p, stack, live, stacks, rules):
+        """Why p may not bet or raise now, as (rule, message), or None when p may."""
+        owe = self.high - self.bets[p]
+        if stack <= owe:
+            return ("GAME-16", "a call puts this player all-in; there is nothing left to raise with")
+        others = False
+        for q in range(self.n):
+            if q != p and live[q] and stacks[q] > 0:
+                others = True
+                break
+        if not others:
+            return ("GAME-7", "every other player is all-in; only a call or fold is possible")
+        if self.acted[p]:
+            if self.structure == LIMIT:
+                if self.seen[p] == self.full_serial:
+                    return ("BET-22", "no full bet or raise since this player acted; call or fold")
+            else:
+                faced = self.high - self.last[p]
+                need = self.inc
+                if rules.nl_short_allin_reopen == "half_raise":
+                    faced *= 2
+                if faced < need:
+                    return ("BET-18", "a short all-in does not reopen the betting; call or fold")
+        if self.structure == LIMIT and self.cap is not None and self.count >= self.cap:
+            if not self._uncapped(live, rules):
+                return ("BET-4", "the betting is capped at %d bets; call or fold" % self.cap)
+        return None
+
+    def _uncapped(self, live, rules):
+        # BET-5: heads-up raises are unlimited (cash: only if heads-up before the cap was hit;
+        # tournament: only once two entrants are left in the event)
+        hands = 0
+        for q in range(self.n):
+            if live[q]:
+                hands += 1
+        if hands != 2:
+            return False
+        if rules.limit_headsup_uncapped == "cash_rule":
+            return not self.capped_multiway
+        return bool(rules.event_heads_up)
+
+    def min_raise_to(self):
+        """The smallest full bet/raise total (ignoring the player's stack)."""
+        if self.structure == LIMIT:
+            to = self.level + self.inc
+            while to <= self.high:
+                to += self.inc
+            return to
+        if self.completion:
+            return self.inc
+        return self.high + self.inc
+
+    def raise_range(self, p, stack, pot):
+        """(min_to, max_to) for a p who may raise; an all-in below the minimum is always legal
+        (BET-11), so min_to drops to the all-in total when the stack is short. pot: chips
+        collected from earlier streets and antes (not counting this street's bets)."""
+        allin = self.bets[p] + stack
+        lo = self.min_raise_to()
+        if self.structure == LIMIT:
+            hi = lo
+        elif self.structure == POT_LIMIT:
+            # BET-24: high + P + C; P counts everything in the pot and in front of players,
+            # and a short blind as if posted in full (BET-25)
+            hi = self.high + pot + self.pot_in_front() + self.phantom + (self.high - self.bets[p])
+            if hi < lo:
+                hi = lo
+        else:
+            hi = allin
+        if hi > allin:
+            hi = allin
+        if lo > allin:
+            lo = allin
+        return lo, hi
+
+    def pot_in_front(self):
+        s = 0
+        for b in self.bets:
+            s += b
+        return s
+
+    # ---- applying (the Hand has validated) ------------------------------------------------
+
+    def _acted(self, p):
+        self.needs[p] = False
+        self.acted[p] = True
+        self.last[p] = self.bets[p]
+        self.seen[p] = self.full_serial
+        self.cursor = p + 1 if p + 1 < self.n else 0
+
+    def call(self, p, amount):
+        self.bets[p] += amount
+        self._acted(p)
+
+    def fold(self, p):
+        self.needs[p] = False
+        self.cursor = p + 1 if p + 1 < self.n else 0
+
+    def post_bring_in(self, p, amount):
+        self.bets[p] += amount
+        if amount > self.high:
+            self.high = amount
+        self.bring_in_due = False
+        self._acted(p)
+
+    def is_full(self, total, rules):
+        """Whether a bet/raise to `total` is a full one (reopens, sets inc/level)."""
+        if self.structure == LIMIT:
+            if total >= self.min_raise_to():
+                return True
+            # BET-21: an all-in of at least half (or more than half) the increment counts
+            twice = 2 * (total - self.high)
+            if rules.limit_short_allin_reopen == "at_least_half":
+                return twice >= self.inc
+            return twice > self.inc
+        if self.completion:
+            return total >= self.inc
+        return total - self.high >= self.inc
+
+    def raise_to(self, p, total, full, live, stacks, live_count):
+        """Apply a bet/raise/completion by p to `total`; `full` from is_full()."""
+        if full:
+            if self.structure == LIMIT:
+                self.level = total
+                self.count += 1
+                if self.cap is not None and self.count >= self.cap and live_count > 2:
+                    self.capped_multiway = True
+            else:
+                by = total - (0 if self.completion else self.high)
+                if by > self.inc:
+                    self.inc = by
+            self.full_serial += 1
+            self.completion = False
+        if total > self.high:
+            self.high = total
+        self.bring_in_due = False
+        self.bets[p] = total
+        self._acted(p)
+        for q in range(self.n):
+            if q != p and live[q] and stacks[q] > 0:
+                self.needs[q] = True

@@ -1,0 +1,676 @@
+# One hand's state machine (engine layer, pure): forced bets, cards from the shoe, betting
+# rounds, draws, run-out and the showdown/award, for every game in games.GAMES (GAME-1..17).
+# Each action has a can_X() twin and raises RuleError(rule, message, legal) before changing
+# anything when illegal; done actions return an Op record. Positions 0..n-1 as in PHH.
+from collections import namedtuple
+
+from felt.errors import ConfigError, DuplicateCard, RuleError
+from felt.engine import betting, games, settle, streets
+from felt.engine.betting import LIMIT, POT_LIMIT
+
+UNKNOWN = -1
+
+# kind: "ante" "blind" "hole" "burn" "board" "discard" "fold" "check" "call" "bet" "raise"
+#   "complete" "bring_in" "return" (uncalled chips back, POT-2) "show" "muck" "win"
+# amount: chips moved from (or, for "return"/"win", back to) the stack; total: street total after
+Op = namedtuple("Op", "kind position amount total cards all_in")
+
+# What the player to act may do (BET-52: the device shows the exact call).
+# call: chips a call costs (0 = check); min_to/max_to: bet/raise totals (0, 0 when no raise);
+# block: (rule, message) why no raise is possible, or None; bring_in: amount due, else 0
+Legal = namedtuple("Legal", "position call min_to max_to can_check can_raise block bring_in")
+
+DEAL = "deal"
+DRAW = "draw"
+BET = "bet"
+SHOWDOWN = "showdown"
+DONE = "done"
+
+
+def _amounts(value, n, what):
+    if isinstance(value, int):
+        return [value] * n
+    out = list(value)
+    if len(out) > n:
+        raise ConfigError("GAME-1: %d %s for %d players" % (len(out), what, n))
+    while len(out) < n:
+        out.append(0)
+    for v in out:
+        if not isinstance(v, int) or v < 0:
+            raise ConfigError("GAME-1: %s must be whole chips >= 0, got %r" % (what, v))
+    return out
+
+
+class Hand:
+    """One hand. Hand(game=GAMES["NT"], stacks=[...], blinds=[50, 100], ...): antes and blinds
+    are posted at once; then the shoe deals (deal_hole/burn/deal_board/draw) and the console
+    acts (fold/check_call/bet_raise_to/post_bring_in/show/muck) for the position in `actor`."""
+
+    def __init__(self, game, stacks, blinds=(), antes=0, bring_in=0, small_bet=0, big_bet=0,
+                 min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False):
+        n = len(stacks)
+        if isinstance(game, str):
+            if game not in games.GAMES:
+                raise ConfigError("GAME-1: unknown game %r" % (game,))
+            game = games.GAMES[game]
+        if n < 2 or n > game.max_players:
+            raise ConfigError("GAME-1: %s takes 2 to %d players, not %d" % (game.name, game.max_players, n))
+        for s in stacks:
+            if not isinstance(s, int) or s <= 0:
+                raise ConfigError("GAME-1: stacks must be whole chips > 0, got %r" % (s,))
+        if unit < 1:
+            raise ConfigError("BET-49: the chip unit must be at least 1")
+        self.game = game
+        self.n = n
+        self.unit = unit
+        self.seats = seats
+        self.event_heads_up = event_heads_up
+        self.rules = settle.house_rules(rules, game)
+        blinds = _amounts(blinds, n, "blinds")
+        antes = _amounts(antes, n, "antes")
+        if n == 2 and self.rules.headsup_blinds == "button_is_sb":
+            # pokerkit/PHH heads-up: lists are written [SB, BB] but the button (position 1)
+            # posts the small blind and position 0 the big blind (BLIND-6)
+            blinds = [blinds[1], blinds[0]]
+            antes = [antes[1], antes[0]]
+        self.nominal_blinds = blinds
+        self.bring_in = bring_in
+        self._configure_bets(game, blinds, small_bet, big_bet, min_bet)
+        self.starting_stacks = list(stacks)
+        self.stacks = list(stacks)
+        self.committed = [0] * n
+        self.live = [True] * n
+        self.mucked = [False] * n
+        self.shown = [False] * n
+        self.hole = [[] for _ in range(n)]
+        self.up = [[] for _ in range(n)]
+        self.board = []
+        self.burns = []
+        self.discards = []
+        self.seen = set()
+        self.pending_hole = [0] * n
+        self.pending_board = 0
+        self.to_draw = [False] * n
+        self.burned = False
+        self.street = 0
+        self.phase = DEAL
+        self.runout = False
+        self.results = None  # [pots.Award] once the hand is over
+        self.reasons = None  # one text per award (showdown.awards_text)
+        self.log = []
+        self.round = betting.Round(n)
+        self._post_forced(antes, blinds)
+        self._start_street(0)
+
+    # ---- configuration ----------------------------------------------------------------
+
+    def _configure_bets(self, game, blinds, small_bet, big_bet, min_bet):
+        self.structure = game.structure
+        if game.forced == "bring_in":
+            if self.bring_in <= 0 and not self._stud5_highest_card():
+                raise ConfigError("GAME-11: %s needs a bring-in" % game.name)
+            if small_bet <= 0:
+                raise ConfigError("BET-1: %s needs a small bet" % game.name)
+            if self.bring_in >= small_bet:
+                raise ConfigError("GAME-11: the bring-in must be less than the small bet")
+        elif max(blinds) <= 0:
+            raise ConfigError("BLIND-12: a blind game needs a big blind")
+        if self.structure == LIMIT:
+            if small_bet <= 0:
+                raise ConfigError("BET-1: fixed limit needs the small bet")
+            self.small_bet = small_bet
+            self.big_bet = big_bet if big_bet > 0 else 2 * small_bet
+            raises = self.rules.limit_raises_per_round
+            if not self.rules_changed("limit_raises_per_round"):
+                raises = game.raises
+            self.cap = 1 + raises
+        else:
+            bb = min_bet or small_bet
+            if not bb:
+                bb = max(blinds[:2]) if self.n > 2 else max(blinds)
+                if bb <= 0:
+                    bb = max(blinds)
+            self.small_bet = self.big_bet = bb
+            self.cap = None
+
+    def rules_changed(self, key):
+        for k, _ in self.rules.changed():
+            if k == "hr." + key:
+                return True
+        return False
+
+    def _stud5_highest_card(self):
+        # GAME-14 home variant: the highest upcard opens and may check; no bring-in
+        return self.game.family == "stud" and len(self.game.streets) == 4 and \
+            self.rules.stud5_first_action == "highest_card"
+
+    def who(self, p):
+        """'seat 4' (when seats are known) or 'position 3' -- for messages."""
+        if self.seats is not None:
+            return "seat %d" % self.seats[p]
+        return "position %d" % p
+
+    def _note(self, kind, p, amount=0, total=0, cards=(), all_in=False):
+        op = Op(kind, p, amount, total, tuple(cards), all_in)
+        self.log.append(op)
+        return op
+
+    def _post_forced(self, antes, blinds):
+        # GAME-17: antes first, dead; BLIND-8: a short stack posts what it has and is all-in
+        for p in range(self.n):
+            a = antes[p] if antes[p] < self.stacks[p] else self.stacks[p]
+            if a:
+                self.stacks[p] -= a
+                self.committed[p] += a
+                self._note("ante", p, a, 0, (), self.stacks[p] == 0)
+        rnd = self.round
+        top_posted = 0
+        for p in range(self.n):
+            b = blinds[p] if blinds[p] < self.stacks[p] else self.stacks[p]
+            if b:
+                self.stacks[p] -= b
+                self.committed[p] += b
+                rnd.bets[p] = b
+                if b > top_posted:
+                    top_posted = b
+                self._note("blind", p, b, b, (), self.stacks[p] == 0)
+        high = max(blinds)
+        if self.n == 2 or high <= top_posted:
+            # BET-23 heads-up exception: the other player matches just the all-in blind
+            high = top_posted
+        if self.structure == LIMIT:
+            count = 1 if high > 0 else 0  # BET-4: the posted big blind counts as the bet
+            rnd.reset(LIMIT, self.small_bet, high, self.cap, count)
+        else:
+            inc = self.small_bet
+            if high > inc:
+                inc = high  # BLIND-20: a straddle works as the big blind of the round
+            rnd.reset(self.structure, inc, high, None, 0)
+        rnd.phantom = high - top_posted  # BET-25
+
+    # ---- queries ------------------------------------------------------------------------
+
+    @property
+    def actor(self):
+        """Position to act in the betting, or None."""
+        if self.phase != BET:
+            return None
+        return self.round.actor()
+
+    @property
+    def finished(self):
+        return self.phase == DONE
+
+    @property
+    def bets(self):
+        return self.round.bets
+
+    def live_count(self):
+        k = 0
+        for p in range(self.n):
+            if self.live[p]:
+                k += 1
+        return k
+
+    def pot_total(self):
+        """Chips in the middle and in front of players (what a pot count shows, BET-26)."""
+        s = 0
+        for c in self.committed:
+            s += c
+        return s
+
+    def collected(self):
+        return self.pot_total() - self.round.pot_in_front()
+
+    def pots(self):
+        """Main and side pots as they stand (pots.build_pots)."""
+        return settle.current_pots(self)
+
+    def finishing_stacks(self):
+        return list(self.stacks)
+
+    def upcards(self, p):
+        return [self.hole[p][i] for i in range(len(self.hole[p])) if self.up[p][i]]
+
+    def legal(self):
+        """Legal record for the player to act, or None."""
+        p = self.actor
+        if p is None:
+            return None
+        rnd = self.round
+        stack = self.stacks[p]
+        if rnd.bring_in_due:
+            lo, hi = self._completion_range(p)
+            return Legal(p, 0, lo, hi, False, lo > 0, None, self._bring_in_amount(p))
+        call = rnd.to_call(p, stack)
+        block = rnd.raise_block(p, stack, self.live, self.stacks, self.rules)
+        if block is not None:
+            return Legal(p, call, 0, 0, call == 0, False, block, 0)
+        lo, hi = rnd.raise_range(p, stack, self.collected())
+        return Legal(p, call, lo, hi, call == 0, True, None, 0)
+
+    def next_hole_position(self):
+        """Whom the next hole card should go to (round-robin from position 0, BLIND-6), or None."""
+        best = -1
+        who = None
+        for p in range(self.n):
+            if self.pending_hole[p] > best and self.pending_hole[p] > 0:
+                best = self.pending_hole[p]
+                who = p
+        return who
+
+    def drawer(self):
+        """Position due to discard next in a draw (GAME-15: from the button's left), or None."""
+        if self.phase != DRAW:
+            return None
+        for p in range(self.n):
+            if self.to_draw[p]:
+                return p
+        return None
+
+    # ---- dealing ------------------------------------------------------------------------
+
+    def _start_street(self, s):
+        self.street = s
+        st = self.game.streets[s]
+        self.burned = False
+        self.pending_board = st.board
+        for p in range(self.n):
+            self.pending_hole[p] = len(st.hole) if self.live[p] else 0
+            self.to_draw[p] = st.draw and self.live[p]
+        self.phase = DRAW if st.draw else DEAL
+        self._dealing_done()
+
+    def _check_card(self, card, fresh=True):
+        if not isinstance(card, int) or card < UNKNOWN or card > 51:
+            raise RuleError("DECK-1", "%r is not a card" % (card,))
+        if card != UNKNOWN and self.game.deck == "short" and card // 4 < 4:
+            raise RuleError("DECK-1", "%s deck has no card below a six" % self.game.name)
+        if fresh and card != UNKNOWN and card in self.seen:
+            raise DuplicateCard("DECK-5", "card %d is already in this hand" % card)
+
+    def _cards_arg(self, cards):
+        if isinstance(cards, int):
+            return [cards]
+        cards = list(cards)
+        known = [c for c in cards if c != UNKNOWN]
+        if len(set(known)) != len(known):
+            raise DuplicateCard("DECK-5", "the same card twice in one entry")
+        return cards
+
+    def _check_dealing(self):
+        if self.phase == DONE:
+            raise RuleError("DEAL-49", "the hand is over; no more cards are dealt")
+        if self.phase not in (DEAL, DRAW):
+            raise RuleError("GAME-2", "no cards are due now: the %s is in progress" %
+                            ("betting" if self.phase == BET else self.phase))
+
+    def check_deal_hole(self, p, cards):
+        self._check_dealing()
+        cards = self._cards_arg(cards)
+        if p < 0 or p >= self.n or not self.live[p]:
+            raise RuleError("GAME-2", "%s holds no live hand" % self.who(p))
+        if len(cards) > self.pending_hole[p]:
+            raise RuleError("GAME-2", "%s is due %d more hole card(s), not %d" %
+                            (self.who(p), self.pending_hole[p], len(cards)), legal=self.pending_hole[p])
+        if self.phase == DRAW and self.to_draw[p]:
+            raise RuleError("GAME-15", "%s has not discarded yet" % self.who(p))
+        for c in cards:
+            self._check_card(c)
+        return cards
+
+    def can_deal_hole(self, p, cards):
+        return self._can(self.check_deal_hole, p, cards)
+
+    def deal_hole(self, p, cards):
+        """Hole card(s) from the shoe to position p (one int or a list)."""
+        cards = self.check_deal_hole(p, cards)
+        st = self.game.streets[self.street]
+        first = len(st.hole) - self.pending_hole[p] if st.hole else 0
+        ups = []
+        for k in range(len(cards)):
+            c = cards[k]
+            up = st.hole[first + k] if st.hole else False
+            self.hole[p].append(c)
+            self.up[p].append(up)
+            ups.append(up)
+            if c != UNKNOWN:
+                self.seen.add(c)
+        self.pending_hole[p] -= len(cards)
+        op = self._note("hole", p, 0, 0, cards, False)
+        self._dealing_done()
+        return op
+
+    def check_burn(self, card):
+        self._check_dealing()
+        st = self.game.streets[self.street]
+        if not st.burn:
+            raise RuleError("GAME-2", "no burn card on this street")
+        if self.burned:
+            raise RuleError("GAME-2", "this street's card is already burned")
+        self._check_card(card)
+
+    def can_burn(self, card):
+        return self._can(self.check_burn, card)
+
+    def burn(self, card):
+        """The burn before a street (recorded; the dealing checks judge missing burns)."""
+        self.check_burn(card)
+        self.burned = True
+        self.burns.append(card)
+        if card != UNKNOWN:
+            self.seen.add(card)
+        return self._note("burn", None, 0, 0, (card,), False)
+
+    def check_deal_board(self, cards):
+        self._check_dealing()
+        cards = self._cards_arg(cards)
+        if len(cards) > self.pending_board or not cards:
+            raise RuleError("GAME-2", "%d board card(s) due, not %d" % (self.pending_board, len(cards)),
+                            legal=self.pending_board)
+        for c in cards:
+            self._check_card(c)
+        return cards
+
+    def can_deal_board(self, cards):
+        return self._can(self.check_deal_board, cards)
+
+    def deal_board(self, cards):
+        cards = self.check_deal_board(cards)
+        for c in cards:
+            self.board.append(c)
+            if c != UNKNOWN:
+                self.seen.add(c)
+        self.pending_board -= len(cards)
+        op = self._note("board", None, 0, 0, cards, False)
+        self._dealing_done()
+        return op
+
+    def check_draw(self, p, discards, new_cards=None):
+        if self.phase != DRAW:
+            raise RuleError("GAME-15", "there is no draw now")
+        if p != self.drawer():
+            raise RuleError("GAME-15", "%s draws next, not %s" % (self.who(self.drawer()), self.who(p)),
+                            legal=self.drawer())
+        discards = self._cards_arg(discards)
+        limit = self.rules.draw_max_replace
+        if len(discards) > limit:
+            raise RuleError("GAME-15", "at most %d cards may be replaced" % limit, legal=(0, limit))
+        left = list(self.hole[p])
+        for c in discards:
+            if c in left:
+                left.remove(c)
+            else:
+                raise RuleError("GAME-15", "%s does not hold card %d" % (self.who(p), c))
+        if new_cards is not None:
+            new_cards = self._cards_arg(new_cards)
+            if len(new_cards) != len(discards):
+                raise RuleError("GAME-15", "%d discarded, %d dealt" % (len(discards), len(new_cards)),
+                                legal=len(discards))
+            for c in new_cards:
+                self._check_card(c)
+        return discards, new_cards
+
+    def can_draw(self, p, discards, new_cards=None):
+        return self._can(self.check_draw, p, discards, new_cards)
+
+    def draw(self, p, discards, new_cards=None):
+        """p discards `discards` (GAME-15); replacements now (new_cards) or later by deal_hole."""
+        discards, new_cards = self.check_draw(p, discards, new_cards)
+        for c in discards:
+            k = self.hole[p].index(c)
+            self.hole[p].pop(k)
+            self.up[p].pop(k)
+            self.discards.append(c)
+        self.to_draw[p] = False
+        self.pending_hole[p] += len(discards)
+        op = self._note("discard", p, 0, 0, discards, False)
+        if new_cards:
+            self.deal_hole(p, new_cards)
+        else:
+            self._dealing_done()
+        return op
+
+    def stand_pat(self, p):
+        return self.draw(p, ())
+
+    def can_stand_pat(self, p):
+        return self.can_draw(p, ())
+
+    def _dealing_done(self):
+        if self.phase not in (DEAL, DRAW) or self.pending_board:
+            return
+        for p in range(self.n):
+            if self.pending_hole[p] or self.to_draw[p]:
+                return
+        self._begin_betting()
+
+    # ---- betting ------------------------------------------------------------------------
+
+    def _begin_betting(self):
+        rnd = self.round
+        s = self.street
+        st = self.game.streets[s]
+        if s > 0:
+            inc = self.big_bet if st.big else self.small_bet
+            rnd.reset(self.structure, inc, 0, self.cap, 0)
+        self.phase = BET
+        if self.runout:
+            self._end_street()
+            return
+        ups = [self.upcards(p) for p in range(self.n)] if self.game.family == "stud" else None
+        if s == 0 and self._stud5_highest_card():
+            first = streets.highest_upcard_opener(ups, self.live)
+        else:
+            first = streets.opener(st, s, self.nominal_blinds, ups, self.live)
+        if s == 0 and self.game.forced == "bring_in" and not self._stud5_highest_card():
+            rnd.completion = True
+            rnd.bring_in_due = True
+        rnd.begin(first, self.live, self.stacks)
+        if rnd.closed():
+            self._end_street()
+
+    def _check_turn(self, p):
+        if self.phase != BET:
+            if self.phase == DONE:
+                raise RuleError("GAME-6", "the hand is over")
+            raise RuleError("GAME-2", "no betting now: cards are due (%s)" % self.phase)
+        a = self.round.actor()
+        if p != a:
+            raise RuleError("BET-38", "%s acted out of turn; %s is to act" % (self.who(p), self.who(a)), legal=a)
+
+    def _can(self, check, *args):
+        try:
+            check(*args)
+        except RuleError:
+            return False
+        return True
+
+    def check_fold(self, p):
+        self._check_turn(p)
+        rnd = self.round
+        if rnd.bring_in_due and p == rnd.cursor:
+            raise RuleError("GAME-11", "%s must post the bring-in or complete" % self.who(p))
+
+    def can_fold(self, p):
+        return self._can(self.check_fold, p)
+
+    def fold(self, p):
+        """BET-43: a fold is binding even when a check was possible."""
+        self.check_fold(p)
+        self.live[p] = False
+        self.round.fold(p)
+        op = self._note("fold", p)
+        self._after_action()
+        return op
+
+    def check_check_call(self, p):
+        self._check_turn(p)
+        if self.round.bring_in_due:
+            raise RuleError("GAME-11", "%s must post the bring-in or complete" % self.who(p))
+
+    def can_check_call(self, p):
+        return self._can(self.check_check_call, p)
+
+    def check_call(self, p):
+        """Check, or call the exact amount (BET-47), all-in for less when short."""
+        self.check_check_call(p)
+        rnd = self.round
+        amount = rnd.to_call(p, self.stacks[p])
+        self.stacks[p] -= amount
+        self.committed[p] += amount
+        rnd.call(p, amount)
+        op = self._note("call" if amount else "check", p, amount, rnd.bets[p], (), self.stacks[p] == 0)
+        self._after_action()
+        return op
+
+    def check_check(self, p):
+        """GAME-16: a check only when nothing is to be called (the BB option included)."""
+        self.check_check_call(p)
+        owe = self.round.to_call(p, self.stacks[p])
+        if owe:
+            raise RuleError("GAME-16", "%s faces %d to call and cannot check" % (self.who(p), owe), legal=owe)
+
+    def can_check(self, p):
+        return self._can(self.check_check, p)
+
+    def check(self, p):
+        self.check_check(p)
+        return self.check_call(p)
+
+    def _bring_in_amount(self, p):
+        return self.bring_in if self.bring_in < self.stacks[p] else self.stacks[p]
+
+    def _completion_range(self, p):
+        # the bring-in player may complete instead of posting the bring-in (GAME-11)
+        rnd = self.round
+        block = rnd.raise_block(p, self.stacks[p], self.live, self.stacks, self.rules)
+        if block is not None:
+            return 0, 0
+        return rnd.raise_range(p, self.stacks[p], self.collected())
+
+    def check_post_bring_in(self, p):
+        self._check_turn(p)
+        if not self.round.bring_in_due:
+            raise RuleError("GAME-11", "no bring-in is due")
+
+    def can_post_bring_in(self, p):
+        return self._can(self.check_post_bring_in, p)
+
+    def post_bring_in(self, p):
+        self.check_post_bring_in(p)
+        amount = self._bring_in_amount(p)
+        self.stacks[p] -= amount
+        self.committed[p] += amount
+        self.round.post_bring_in(p, amount)
+        op = self._note("bring_in", p, amount, amount, (), self.stacks[p] == 0)
+        self._after_action()
+        return op
+
+    def check_bet_raise_to(self, p, total):
+        """Validate a complete/bet/raise to `total` (the new street total, BET-8)."""
+        self._check_turn(p)
+        if not isinstance(total, int):
+            raise RuleError("BET-49", "amounts are whole chips, got %r" % (total,))
+        rnd = self.round
+        stack = self.stacks[p]
+        allin = rnd.bets[p] + stack
+        block = rnd.raise_block(p, stack, self.live, self.stacks, self.rules)
+        if block is not None:
+            raise RuleError(block[0], "%s: %s" % (self.who(p), block[1]))
+        lo, hi = rnd.raise_range(p, stack, self.collected())
+        word = "bet" if rnd.high == 0 or rnd.completion else "raise"
+        if total > allin:
+            raise RuleError("BET-49", "%s has only %d; %s to %d is impossible" % (self.who(p), allin, word, total),
+                            legal=(lo, hi))
+        if total > hi:
+            rule = "BET-3" if self.structure == LIMIT else "BET-24"
+            raise RuleError(rule, "%s to %d is above the maximum %s to %d" % (word, total, word, hi), legal=(lo, hi))
+        if total == allin:
+            if total <= rnd.high:
+                raise RuleError("GAME-16", "all-in for %d does not raise the %d bet; call instead" %
+                                (total, rnd.high), legal=(lo, hi))
+            return  # BET-11: an all-in of any size stands
+        if total < lo:
+            if self.structure == LIMIT:
+                rule = "BET-3"
+            elif rnd.high == 0 or rnd.completion:
+                rule = "BET-6"
+            else:
+                rule = "BET-7"
+            raise RuleError(rule, "%s to %d is below the minimum %s to %d" % (word, total, word, lo), legal=(lo, hi))
+        if total % self.unit:
+            raise RuleError("BET-49", "%d is not a multiple of the %d chip" % (total, self.unit), legal=(lo, hi))
+
+    def can_bet_raise_to(self, p, total):
+        return self._can(self.check_bet_raise_to, p, total)
+
+    def bet_raise_to(self, p, total):
+        """Complete, bet or raise to `total` (PHH "cbr")."""
+        self.check_bet_raise_to(p, total)
+        rnd = self.round
+        kind = "complete" if rnd.completion and self.game.forced == "bring_in" else (
+            "bet" if rnd.high == 0 else "raise")
+        full = rnd.is_full(total, self.rules)
+        amount = total - rnd.bets[p]
+        self.stacks[p] -= amount
+        self.committed[p] += amount
+        rnd.raise_to(p, total, full, self.live, self.stacks, self.live_count())
+        op = self._note(kind, p, amount, total, (), self.stacks[p] == 0)
+        self._after_action()
+        return op
+
+    def _after_action(self):
+        if self.live_count() <= 1 or self.round.closed():
+            self._end_street()
+
+    def _end_street(self):
+        rnd = self.round
+        back = settle.uncalled(rnd.bets)
+        if back is not None:
+            p, chips = back
+            self.stacks[p] += chips
+            self.committed[p] -= chips
+            rnd.bets[p] -= chips
+            self._note("return", p, chips, rnd.bets[p])
+        rnd.clear_bets()
+        rnd.phantom = 0
+        if self.live_count() <= 1:
+            settle.settle(self)
+            return
+        if not self.runout:
+            with_chips = 0
+            for p in range(self.n):
+                if self.live[p] and self.stacks[p] > 0:
+                    with_chips += 1
+            later_draw = False
+            for st in self.game.streets[self.street + 1:]:
+                later_draw = later_draw or st.draw
+            if with_chips <= 1 and not later_draw:
+                self.runout = True  # GAME-7: no more betting; deal the rest
+        if self.street + 1 >= len(self.game.streets):
+            self.phase = SHOWDOWN
+            settle.maybe_settle(self)
+        else:
+            self._start_street(self.street + 1)
+
+    # ---- showdown -----------------------------------------------------------------------
+
+    def check_show(self, p, cards=None):
+        return settle.check_show(self, p, cards)
+
+    def can_show(self, p, cards=None):
+        return self._can(self.check_show, p, cards)
+
+    def show(self, p, cards=None):
+        """p tables the hand (cards reveal any the shoe recorded as unknown)."""
+        return settle.show(self, p, cards)
+
+    def check_muck(self, p):
+        return settle.check_muck(self, p)
+
+    def can_muck(self, p):
+        return self._can(self.check_muck, p)
+
+    def muck(self, p):
+        return settle.muck(self, p)

@@ -1,0 +1,203 @@
+# The end of a hand (engine layer, pure): showing and mucking, evaluating the tabled hands with
+# evaluate.py, and dividing the pots with pots.py (GAME-6, GAME-7, GAME-9, GAME-13). Works on a
+# Hand's fields; hand.py calls in here so that the state machine stays one concern.
+from felt.errors import DuplicateCard, RuleError
+from felt.engine import pots as potlib
+from felt.engine import settings, showdown
+
+UNKNOWN = -1
+
+# evaluator name per Game.hi / Game.lo, and the kind evaluate.describe() takes
+_DESCRIBE = {"high": "high", "omaha": "high", "short": "short", "low27": "low27", "lowA5": "lowA5",
+             "badugi": "badugi", "low8": "low8"}
+
+
+def house_rules(rules, game):
+    """None, a dict of hr.* values (may carry "mode") or a settings.HouseRules."""
+    if isinstance(rules, settings.HouseRules):
+        return rules
+    if rules is None:
+        return settings.HouseRules(settings.CASH, game.code)
+    values = {}
+    mode = settings.CASH
+    for k in rules:
+        if k == "mode":
+            mode = rules[k]
+        else:
+            values[k] = rules[k]
+    return settings.HouseRules(mode, game.code, values)
+
+
+def uncalled(bets):
+    return potlib.uncalled(bets)
+
+
+def contenders(hand):
+    return [hand.live[p] and not hand.mucked[p] for p in range(hand.n)]
+
+
+def current_pots(hand):
+    return potlib.build_pots(hand.committed, contenders(hand))
+
+
+# ---- showing and mucking ------------------------------------------------------------------
+
+def _showdown_open(hand):
+    # the final showdown, or an all-in run-out where hands may be tabled early (GAME-7)
+    return hand.phase == "showdown" or (hand.runout and hand.phase in ("deal", "bet"))
+
+
+def check_show(hand, p, cards):
+    if not _showdown_open(hand):
+        raise RuleError("SHOW-1", "hands are shown only at the showdown or in an all-in run-out")
+    if p < 0 or p >= hand.n or not hand.live[p] or hand.mucked[p]:
+        raise RuleError("SHOW-1", "%s holds no live hand" % hand.who(p))
+    hole = hand.hole[p]
+    if cards is None:
+        for c in hole:
+            if c == UNKNOWN:
+                raise RuleError("SHOW-1", "%s's cards were not read; enter them" % hand.who(p))
+        return list(hole)
+    cards = hand._cards_arg(cards)
+    if len(cards) != len(hole):
+        raise RuleError("SHOW-1", "%s holds %d cards, %d shown" % (hand.who(p), len(hole), len(cards)),
+                        legal=len(hole))
+    unknown = 0
+    for c in hole:
+        if c == UNKNOWN:
+            unknown += 1
+    fresh = 0
+    for c in cards:
+        hand._check_card(c, False)
+        if c == UNKNOWN:
+            raise RuleError("SHOW-1", "a shown card must be known")
+        if c not in hole:
+            if c in hand.seen:
+                raise DuplicateCard("DECK-5", "card %d is already elsewhere in this hand" % c)
+            fresh += 1
+    if fresh > unknown:
+        raise RuleError("DECK-5", "%s shows cards that differ from those the shoe dealt" % hand.who(p))
+    return cards
+
+
+def show(hand, p, cards):
+    cards = check_show(hand, p, cards)
+    hole = hand.hole[p]
+    # keep the dealt order (and so the up flags); fill the unknown slots with the new cards
+    fresh = [c for c in cards if c not in hole]
+    k = 0
+    for i in range(len(hole)):
+        if hole[i] == UNKNOWN:
+            hole[i] = fresh[k]
+            hand.seen.add(fresh[k])
+            k += 1
+    hand.shown[p] = True
+    op = hand._note("show", p, 0, 0, hole, False)
+    maybe_settle(hand)
+    return op
+
+
+def check_muck(hand, p):
+    if not _showdown_open(hand):
+        raise RuleError("SHOW-1", "a hand is mucked at the showdown; before it, fold")
+    if p < 0 or p >= hand.n or not hand.live[p] or hand.mucked[p]:
+        raise RuleError("SHOW-1", "%s holds no live hand" % hand.who(p))
+
+
+def muck(hand, p):
+    check_muck(hand, p)
+    hand.mucked[p] = True
+    op = hand._note("muck", p)
+    maybe_settle(hand)
+    return op
+
+
+# ---- settling -----------------------------------------------------------------------------
+
+def maybe_settle(hand):
+    """Settle when one contender is left (GAME-6), or at the showdown once every contender
+    has shown."""
+    left = 0
+    for p in range(hand.n):
+        if hand.live[p] and not hand.mucked[p]:
+            left += 1
+    if left <= 1:
+        settle(hand)
+        return
+    if hand.phase != "showdown":
+        return
+    for p in range(hand.n):
+        if hand.live[p] and not hand.mucked[p] and not hand.shown[p]:
+            return
+    settle(hand)
+
+
+def _values(hand, who):
+    from felt.engine import evaluate  # the evaluator helper's module (ENGINE_CONTRACT.md)
+
+    game = hand.game
+    hi = [None] * hand.n
+    lo = None if game.lo is None else [None] * hand.n
+    for p in range(hand.n):
+        if not who[p]:
+            continue
+        hole = hand.hole[p]
+        board = hand.board
+        kind = game.hi
+        if kind == "omaha":
+            hi[p] = evaluate.omaha_high(hole, board)
+        elif kind == "high":
+            hi[p] = evaluate.high(hole + board)
+        elif kind == "short":
+            hi[p] = evaluate.short_deck_high(hole + board)
+        elif kind == "low27":
+            hi[p] = evaluate.low27(hole + board)
+        elif kind == "lowA5":
+            hi[p] = evaluate.lowA5(hole + board)
+        else:
+            hi[p] = evaluate.badugi(hole)
+        if lo is not None:
+            v = evaluate.omaha_low8(hole, board) if kind == "omaha" else evaluate.low8(hole + board)
+            lo[p] = None if v < 0 else v
+    return hi, lo
+
+
+def settle(hand):
+    """Divide every pot among the contenders and finish the hand."""
+    who = contenders(hand)
+    left = [p for p in range(hand.n) if who[p]]
+    pots = potlib.build_pots(hand.committed, who)
+    if len(left) == 1:
+        hi = [0 if who[p] else None for p in range(hand.n)]  # GAME-6: wins unshown
+        lo = None
+    else:
+        hi, lo = _values(hand, who)
+    odd = None
+    if hand.game.family == "stud":
+        tops = [None] * hand.n
+        for p in left:
+            # POT-12 approximation: the highest card the player holds stands for the highest
+            # card of the five-card hand (tied hands have the same ranks, so this only matters
+            # when the five cards leave out a higher card)
+            top = -1
+            for c in hand.hole[p]:
+                if c > top:
+                    top = c
+            tops[p] = top
+        odd = potlib.odd_order_by_card(tops)
+    awards = potlib.award(pots, hi, lo, odd, hand.unit,
+                          hilo_identical_scoop=hand.rules.hilo_identical_scoop)
+    if len(left) == 1:
+        for a in awards:
+            a.value = None  # GAME-6 / POT-8: taken uncontested, no hand value to name
+    hand.results = awards
+    unshown = []
+    for p in range(hand.n):
+        if who[p] and not hand.shown[p]:
+            unshown.append(p)
+    for a in awards:
+        for p, chips in a.shares:
+            hand.stacks[p] += chips
+            hand._note("win", p, chips, 0)
+    hand.reasons = showdown.awards_text(awards, hand.seats, None, _DESCRIBE[hand.game.hi], "low8", unshown)
+    hand.phase = "done"

@@ -1,0 +1,150 @@
+# Who opens a street (engine layer, pure): position order for blind games (GAME-3/4, BLIND-6),
+# the stud bring-in by lowest upcard (GAME-11, GAME-14) and the best showing hand on later
+# streets (GAME-12, RANK-20), razz the other way round (as pokerkit 0.7.7, since RULES.md
+# leaves razz out). Cards are ints rank*4+suit (cards.py), so int order is DECK-4 order.
+from felt.engine import games
+
+UNKNOWN = -1
+
+
+def position_opener(street_index, nominal_blinds):
+    """GAME-3: preflop the first player left of the largest blind or straddle (ties: the later
+    position, as pokerkit); GAME-4: later streets (and blind-less games) position 0."""
+    if street_index != 0:
+        return 0
+    best = -1
+    who = -1
+    for p in range(len(nominal_blinds)):
+        if nominal_blinds[p] > 0 and nominal_blinds[p] >= best:
+            best = nominal_blinds[p]
+            who = p
+    if who < 0:
+        return 0
+    return (who + 1) % len(nominal_blinds)
+
+
+def _razz_rank(card):
+    # ace low for razz: A=0, 2=1 ... K=12
+    return (card // 4 + 1) % 13
+
+
+def low_card_opener(upcards, live):
+    """GAME-11: the lowest upcard, ace high, clubs lowest -- the smallest card int."""
+    who = 0
+    best = None
+    for p in range(len(upcards)):
+        if not live[p]:
+            continue
+        for c in upcards[p]:
+            if c != UNKNOWN and (best is None or c < best):
+                best = c
+                who = p
+    return who
+
+
+def high_card_opener(upcards, live):
+    """Razz 3rd street: the highest upcard with the ace low, ties by suit (pokerkit)."""
+    who = 0
+    best = None
+    for p in range(len(upcards)):
+        if not live[p]:
+            continue
+        for c in upcards[p]:
+            if c == UNKNOWN:
+                continue
+            key = _razz_rank(c) * 4 + c % 4
+            if best is None or key > best:
+                best = key
+                who = p
+    return who
+
+
+def highest_upcard_opener(upcards, live):
+    """GAME-14 under hr.stud5_first_action = highest_card: the highest upcard by rank opens;
+    a tie in rank goes to the tied player first clockwise from the button."""
+    who = 0
+    best = -1
+    for p in range(len(upcards)):
+        if not live[p]:
+            continue
+        for c in upcards[p]:
+            if c != UNKNOWN and c // 4 > best:
+                best = c // 4
+                who = p
+    return who
+
+
+def partial_key(cards, ace_low):
+    """Order of a partial (1..4 card) showing hand as in RANK-20: quads > trips > two pair >
+    pair > high cards, then the ranks of the groups (bigger groups first, then higher rank).
+    Straights and flushes do not count. Returns a tuple; larger is the stronger high hand."""
+    counts = [0] * 13
+    for c in cards:
+        if c != UNKNOWN:
+            r = _razz_rank(c) if ace_low else c // 4
+            counts[r] += 1
+    groups = []
+    for r in range(12, -1, -1):
+        if counts[r]:
+            groups.append((counts[r], r))
+    groups.sort(key=lambda g: (-g[0], -g[1]))  # full keys: no reliance on a stable sort
+    shape = [g[0] for g in groups]
+    if 4 in shape:
+        cat = 5
+    elif 3 in shape:
+        cat = 4
+    elif shape.count(2) >= 2:
+        cat = 3
+    elif 2 in shape:
+        cat = 2
+    else:
+        cat = 1
+    return (cat,) + tuple(g[1] for g in groups)
+
+
+def high_hand_opener(upcards, live):
+    """GAME-12: the best showing hand acts first (RANK-20); ties go to the hand holding the
+    highest single upcard by suit (DECK-4)."""
+    who = 0
+    best = None
+    for p in range(len(upcards)):
+        if not live[p]:
+            continue
+        top = -1
+        for c in upcards[p]:
+            if c > top:
+                top = c
+        key = (partial_key(upcards[p], False), top)
+        if best is None or key > best:
+            best = key
+            who = p
+    return who
+
+
+def low_hand_opener(upcards, live):
+    """Razz later streets: the lowest showing hand (ace low, pairs bad); ties to the first
+    position, as pokerkit does."""
+    who = 0
+    best = None
+    for p in range(len(upcards)):
+        if not live[p]:
+            continue
+        key = partial_key(upcards[p], True)
+        if best is None or key < best:
+            best = key
+            who = p
+    return who
+
+
+def opener(street, street_index, nominal_blinds, upcards, live):
+    """Position that opens the betting of `street` (a games.Street)."""
+    kind = street.opening
+    if kind == games.OPEN_POSITION:
+        return position_opener(street_index, nominal_blinds)
+    if kind == games.OPEN_LOW_CARD:
+        return low_card_opener(upcards, live)
+    if kind == games.OPEN_HIGH_CARD:
+        return high_card_opener(upcards, live)
+    if kind == games.OPEN_HIGH_HAND:
+        return high_hand_opener(upcards, live)
+    return low_hand_opener(upcards, live)
