@@ -90,3 +90,22 @@ def test_errors_are_frame_errors_with_raw_line():
     with raises(AsciiLineError, match="uid_length"):
         ascii_reader.parse_line(b"0102")
     eq(ascii_reader.parse_line(b"   "), None)
+
+
+def test_every_example_in_ascii_reader_md_parses():
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    with open(here + "/../../hardware/protocols/ascii-reader.md") as f:
+        lines = f.read().split("\n")
+    found = 0
+    for text in lines:
+        if "->" not in text or not text[:2].strip() or text[2:3] != " ":
+            continue
+        hexpart = text.split('"')[0].split("STX")[0].split()
+        wire = bytes.fromhex("".join(hexpart))
+        (event,) = ascii_reader.Parser().feed(wire)
+        assert isinstance(event, TagLine), text
+        want = text.split("->")[1].strip()
+        if want.startswith("uid "):
+            eq(event.uid.hex(), want[4:].replace(" ", "").lower())
+        found += 1
+    eq(found, 5)

@@ -235,3 +235,19 @@ def test_error_reply_to_a_bad_line_names_its_seq():
     reply = console.error_reply(6, err)
     assert "re" not in reply.opts
     console.encode(reply)
+
+
+def _doc_lines(name):
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    with open(here + "/../../hardware/protocols/" + name) as f:
+        return f.read().split("\n")
+
+
+def test_every_line_quoted_in_console_md_decodes():
+    found = 0
+    for text in _doc_lines("console.md"):
+        if text.startswith("FELT1 "):
+            msg = console.decode_line(text.encode())
+            eq(console.encode(msg), text.encode() + b"\r\n", "re-encoded doc line")
+            found += 1
+    assert found >= 40, found

@@ -223,3 +223,31 @@ def test_in_list_passive_target_argument_checks():
     eq(pn532.in_list_passive_target(2), h("00 00 FF 04 FC D4 4A 02 00 E0 00"))
     with raises(ValueError):
         pn532.in_list_passive_target(3)
+
+
+def _doc_hex_lines(name):
+    """Leading runs of hex byte tokens of the lines in a protocol note (the byte-level examples)."""
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    with open(here + "/../../hardware/protocols/" + name) as f:
+        lines = f.read().split("\n")
+    out = []
+    for text in lines:
+        tokens = text.split()
+        run = []
+        for tok in tokens:
+            if len(tok) == 2 and tok[0] in "0123456789ABCDEF" and tok[1] in "0123456789ABCDEF":
+                run.append(tok)
+            else:
+                break
+        if len(run) >= 6 and (len(run) == len(tokens) or tokens[len(run)] != "..."):
+            out.append(bytes.fromhex("".join(run)))
+    return out
+
+
+def test_every_frame_quoted_in_pn532_md_parses_cleanly():
+    frames = [b for b in _doc_hex_lines("pn532-hsu.md") if b[:3] == b"\x00\x00\xff"]
+    assert len(frames) >= 12, len(frames)
+    for wire in frames:
+        got = feed_whole(wire)
+        eq(len(got), 1, wire.hex())
+        assert not isinstance(got[0], FrameError), (wire.hex(), got)
