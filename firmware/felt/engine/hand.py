@@ -156,12 +156,20 @@ class Hand:
         return op
 
     def _post_forced(self, antes, blinds):
-        # GAME-17: antes first, dead; BLIND-8: a short stack posts what it has and is all-in
+        # GAME-17: antes first, dead; BLIND-8: a short stack posts what it has and is all-in.
+        # Equal antes are layered like bets (a short ante wins only what it matched, GAME-17);
+        # a single table ante (the big-blind ante) is dead money for whoever wins the main pot.
+        self.antes_posted = [0] * self.n
+        self.table_ante = False
+        for p in range(1, self.n):
+            if antes[p] != antes[0]:
+                self.table_ante = True
         for p in range(self.n):
             a = antes[p] if antes[p] < self.stacks[p] else self.stacks[p]
             if a:
                 self.stacks[p] -= a
                 self.committed[p] += a
+                self.antes_posted[p] = a
                 self._note("ante", p, a, 0, (), self.stacks[p] == 0)
         rnd = self.round
         top_posted = 0

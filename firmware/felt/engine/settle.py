@@ -36,8 +36,20 @@ def contenders(hand):
     return [hand.live[p] and not hand.mucked[p] for p in range(hand.n)]
 
 
+def _build(hand, who):
+    if not hand.table_ante:
+        return potlib.build_pots(hand.committed, who)
+    # a big-blind ante is posted for the whole table: dead money in the main pot (GAME-17)
+    dead = 0
+    rest = [0] * hand.n
+    for p in range(hand.n):
+        dead += hand.antes_posted[p]
+        rest[p] = hand.committed[p] - hand.antes_posted[p]
+    return potlib.build_pots(rest, who, dead)
+
+
 def current_pots(hand):
-    return potlib.build_pots(hand.committed, contenders(hand))
+    return _build(hand, contenders(hand))
 
 
 # ---- showing and mucking ------------------------------------------------------------------
@@ -166,7 +178,7 @@ def settle(hand):
     """Divide every pot among the contenders and finish the hand."""
     who = contenders(hand)
     left = [p for p in range(hand.n) if who[p]]
-    pots = potlib.build_pots(hand.committed, who)
+    pots = _build(hand, who)
     if len(left) == 1:
         hi = [0 if who[p] else None for p in range(hand.n)]  # GAME-6: wins unshown
         lo = None
