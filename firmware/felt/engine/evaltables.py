@@ -1,0 +1,131 @@
+# Lookup tables of the hand evaluator (engine layer, pure): built once at import, about 17 KB
+# on a 32-bit board (measured in the bench). Only evaluate.py reads them.
+#
+# Each card adds one entry of RANK_KEY and one of SUIT_KEY to two running sums that stay
+# below 2**30, so they remain MicroPython small ints (no heap) even on a 32-bit port:
+#   r: a 3-bit count field per rank 2..T (ranks 0..8, bits 3*rank)
+#   x: a 3-bit count field per rank J..A (bits 0..11) and a 4-bit count per suit (bits 12..27)
+# CHUNK0..4 turn three count fields at a time into D | P << 13 | SHAPE << 26, where D has a
+# bit per rank present, P a bit per rank held twice or more, and SHAPE = sum of (count-1)**2,
+# which tells the count pattern of 5..7 cards apart (2111=1, 221=2, 2221=3, 311=4, 3211=5,
+# 322=6, 331=8, 41=9, 421=10, 43=13). Adding the five chunk entries gives the whole hand.
+import array
+import sys
+
+_CPYTHON = sys.implementation.name != "micropython"
+FLUSH_ADD = 0x3333 << 12  # a suit field reaches 8 (bit 3) exactly when it holds 5+ cards
+FLUSH_BITS = 0x8888 << 12
+
+
+def _table(code, values):
+    # MicroPython keeps packed arrays (4 bytes an entry); CPython reads tuples faster.
+    return tuple(values) if _CPYTHON else array.array(code, values)
+
+
+def _card_keys(rank_of):
+    rk = []
+    xk = []
+    for c in range(52):
+        r = rank_of(c >> 2)
+        rk.append((1 << (3 * r)) if r < 9 else 0)
+        xk.append(((1 << (3 * (r - 9))) if r >= 9 else 0) + (1 << (12 + 4 * (c & 3))))
+    return _table("I", rk), _table("I", xk)
+
+
+RANK_KEY, SUIT_KEY = _card_keys(lambda r: r)  # ranks 2..A -> 0..12 (high hands, 2-7)
+RANK_KEY_A5, SUIT_KEY_A5 = _card_keys(lambda r: (r + 1) % 13)  # ace low: A..K -> 0..12
+
+
+def _chunk(first, fields):
+    out = []
+    for i in range(1 << (3 * fields)):
+        v = 0
+        for j in range(fields):
+            n = (i >> (3 * j)) & 7
+            if n > 4:
+                n = 4  # never happens with one deck; keeps the table total
+            if n:
+                v += (1 << (first + j)) + ((n - 1) * (n - 1) << 26)
+            if n >= 2:
+                v += 1 << (13 + first + j)
+        out.append(v)
+    return _table("I", out)
+
+
+CHUNK0 = _chunk(0, 3)  # r bits 0..8: ranks 2 3 4
+CHUNK1 = _chunk(3, 3)  # r bits 9..17: ranks 5 6 7
+CHUNK2 = _chunk(6, 3)  # r bits 18..26: ranks 8 9 T
+CHUNK3 = _chunk(9, 3)  # x bits 0..8: ranks J Q K
+CHUNK4 = _chunk(12, 1)  # x bits 9..11: rank A
+
+
+def _straights():
+    # STRAIGHT[mask of ranks] = 1 + rank of the top card of the best straight, 0 = none;
+    # the wheel A-2-3-4-5 is a five-high straight (4), DECK-2 / RANK-7 (no wrap-around).
+    t = bytearray(8192)
+    for top in range(4, 13):
+        m = 31 << (top - 4)
+        for d in range(8192):
+            if d & m == m:
+                t[d] = top + 1
+    for d in range(8192):
+        if not t[d] and d & 0x100F == 0x100F:
+            t[d] = 4
+    return tuple(t) if _CPYTHON else t
+
+
+STRAIGHT = _straights()
+
+# BIT_INDEX[(1 << i) % 37] == i: 2 is a primitive root mod 37, so i < 36 never collide.
+_bi = bytearray(37)
+for _i in range(30):
+    _bi[(1 << _i) % 37] = _i
+BIT_INDEX = bytes(_bi)
+
+# 8-or-better lows: LOW_BIT[card] = bit of its rank with the ace as bit 0 (A..8), 0 for 9..K;
+# LOWEST5/LOWEST3[mask] = the 5 (3) lowest bits of the mask, 0 when it has fewer.
+LOW_BIT = bytes([(1 << ((c >> 2) + 1)) if (c >> 2) < 7 else (1 if (c >> 2) == 12 else 0)
+                 for c in range(52)])
+
+
+def _lowest(k):
+    t = bytearray(256)
+    for m in range(256):
+        got = 0
+        left = m
+        for _ in range(k):
+            if not left:
+                got = 0
+                break
+            b = left & -left
+            got |= b
+            left ^= b
+        t[m] = got
+    return bytes(t)
+
+
+LOWEST5 = _lowest(5)
+LOWEST3 = _lowest(3)
+
+
+def _combos(n, k):
+    # every k-subset of range(n) as consecutive index bytes, in lexicographic order
+    out = bytearray()
+    idx = list(range(k))
+    while True:
+        out.extend(bytes(idx))
+        i = k - 1
+        while i >= 0 and idx[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            return bytes(out)
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
+
+
+COMBOS = {}
+for _n in range(2, 8):
+    for _k in (2, 3, 5):
+        if _k <= _n:
+            COMBOS[_n * 8 + _k] = _combos(_n, _k)
