@@ -261,3 +261,36 @@ def test_health_as_dict_has_the_counters():
     drv.poll(10)
     d = drv.health.as_dict()
     eq((d["reads"], d["frame_errors"], d["timeouts"], d["last_seen_ms"], d["stopped"]), (1, 0, 0, 10, False))
+
+
+def test_shoe_over_the_sim_hal_uart():
+    # The same models attached to the sim backend's UART (felt.hal.sim_hal), as `feltctl sim` does.
+    from felt.hal.sim_hal import SimHAL
+
+    hal = SimHAL()
+    uart = hal.uart(1, baud=115200)
+    chip = uart.attach(SimPN532())
+    drv = shoe.Shoe(uart, "pn532")
+    eq(kinds(drv.poll(0)), [READY])
+    chip.present(UID_B)
+    eq(cards(drv.poll(10)), [(UID_B, False)])
+    assert bytes(uart.sent).startswith(pn532.WAKEUP)
+    reader_uart = hal.uart(2, baud=9600)
+    reader = reader_uart.attach(SimAsciiReader())
+    line_drv = shoe.Shoe(reader_uart, "ascii")
+    eq(line_drv.poll(0), [])
+    reader.present(UID_A)
+    eq(cards(line_drv.poll(5)), [(UID_A, False)])
+
+
+def test_sim_models_read_contract():
+    chip = SimPN532(asleep=False)
+    eq(chip.read(4), b"")
+    chip.write(pn532.get_firmware_version())
+    eq(chip.read(-1)[:6], pn532.ACK)
+    eq(chip.any(), 0)
+    reader = SimAsciiReader()
+    reader.present(UID_A)
+    eq(reader.read(4), b"DEAD")
+    eq(reader.read(), b"BEEF\r\n")
+    eq(reader.read(1), b"")

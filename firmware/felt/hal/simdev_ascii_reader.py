@@ -53,10 +53,9 @@ class SimAsciiReader:
     def any(self):
         return len(self._out)
 
-    def read(self, n=None):
-        if not self._out:
-            return None
-        if n is None or n >= len(self._out):
+    def read(self, n=-1):
+        """Up to n bytes the device sent (all with n < 0 or None); b"" when there are none."""
+        if n is None or n < 0 or n > len(self._out):
             n = len(self._out)
         chunk = bytes(self._out[0:n])
         self._out[0:n] = b""
