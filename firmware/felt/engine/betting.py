@@ -31,6 +31,7 @@ class Round:
         self.acted = [False] * n  # acted voluntarily on this street (posting is not acting)
         self.last = [0] * n  # bets[p] right after p's last action (BET-18 "L")
         self.seen = [0] * n  # limit: full-raise serial number at p's last action (BET-22)
+        self.event_heads_up = False  # BET-5: only two entrants are left in the event
         self.reset(LIMIT, 0, 0, None, 0)
 
     def reset(self, structure, inc, high, cap, count):
@@ -151,7 +152,7 @@ class Round:
             return False
         if rules.limit_headsup_uncapped == "cash_rule":
             return not self.capped_multiway
-        return bool(rules.event_heads_up)
+        return self.event_heads_up
 
     def min_raise_to(self):
         """The smallest full bet/raise total (ignoring the player's stack)."""

@@ -99,6 +99,7 @@ class Hand:
         self.reasons = None  # one text per award (showdown.awards_text)
         self.log = []
         self.round = betting.Round(n)
+        self.round.event_heads_up = bool(event_heads_up)
         self._post_forced(antes, blinds)
         self._start_street(0)
 
