@@ -212,6 +212,7 @@ def test_encoder_refuses_what_decoder_would_refuse():
         Message(1, "alert", ["warn"]),
         Message(1, "alert", ["warn"], None, "tab\there"),
         Message(1, "bet", [3, 10 ** 10]),
+        Message(1, "alert", ["warn"], None, "x" * 300),  # longer than a line may be
     ):
         with raises(ValueError):
             console.encode(msg)

@@ -298,7 +298,10 @@ def encode(message):
         raise ValueError("%s needs a text" % message.verb)
     body = " ".join(parts) + " "
     line = body.encode() + ("*%04X" % crc16(body.encode())).encode()
-    decode_line(line)  # the encoder never emits what the decoder would refuse
+    try:
+        decode_line(line)  # the encoder never emits what the decoder would refuse (e.g. too long)
+    except ConsoleError as e:
+        raise ValueError("cannot encode %s: %s" % (message.verb, e))
     return line + b"\r\n"
 
 
