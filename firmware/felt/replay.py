@@ -1,0 +1,208 @@
+# Replays PHH hand histories through the engine's Hand and reports the outcome as a plain dict
+# (firmware layer above the engine: text in, records out, no I/O). The same code runs on CPython
+# and MicroPython, and dumps() writes canonical JSON (sorted keys, no spaces, ASCII) so the two
+# interpreters print byte-identical lines.
+#
+# Output amounts are in the file's own units: plain ints when the file uses whole amounts
+# (scale 1), else exact decimal strings with the file's decimal places ("1259450.25"). Players
+# are named by their PHH labels "p1".."pN" (file order); `players` gives their names if known.
+from felt import phh
+from felt.engine.cards import UNKNOWN, parse_card
+from felt.engine.games import GAMES
+from felt.engine.hand import Hand
+from felt.errors import FeltError, FormatError, RuleError
+
+# -- canonical JSON (MicroPython's json has no sort_keys and orders dicts by hash) -------------
+
+_JSON_ESC = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _json_str(s):
+    out = ['"']
+    for c in s:
+        o = ord(c)
+        if c in _JSON_ESC:
+            out.append(_JSON_ESC[c])
+        elif o < 32 or o > 126:
+            if o > 0xFFFF:
+                o -= 0x10000
+                out.append("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)))
+            else:
+                out.append("\\u%04x" % o)
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def dumps(obj):
+    """JSON text with sorted keys and no spaces; ints, strings, bools, None, lists, dicts only."""
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, str):
+        return _json_str(obj)
+    if isinstance(obj, (list, tuple)):
+        return "[" + ",".join([dumps(x) for x in obj]) + "]"
+    if isinstance(obj, dict):
+        return "{" + ",".join([_json_str(k) + ":" + dumps(obj[k]) for k in sorted(obj)]) + "}"
+    raise TypeError("not JSON: %r" % (obj,))
+
+
+# -- replay -------------------------------------------------------------------------------------
+
+
+def _label(p):
+    return "p%d" % (p + 1)
+
+
+def _cards(texts):
+    return [UNKNOWN if t == "??" else parse_card(t) for t in texts]
+
+
+def _error(message, line=None, rule=None, action=None):
+    r = {"error": message}
+    if line is not None:
+        r["line"] = line
+    if rule is not None:
+        r["rule"] = rule
+    if action is not None:
+        r["action"] = action
+    return r
+
+
+def _apply(hand, a):
+    """One parsed PHH action -> the Hand method. Burns are not written in PHH (automatic)."""
+    v = a.verb
+    if v == "":
+        return
+    if v == "dh":
+        hand.deal_hole(_player_of_deal(a), _cards(a.cards))
+    elif v == "db":
+        hand.deal_board(_cards(a.cards))
+    elif v == "f":
+        hand.fold(a.actor)
+    elif v == "cc":
+        hand.check_call(a.actor)
+    elif v == "cbr":
+        hand.bet_raise_to(a.actor, a.amount)
+    elif v == "pb":
+        hand.post_bring_in(a.actor)
+    elif v == "sm":
+        if a.cards:
+            hand.show(a.actor, _cards(a.cards))
+        else:
+            hand.muck(a.actor)
+    elif v == "sd":
+        # discards now; PHH deals the replacements later with 'd dh pN' (Hand.deal_hole)
+        hand.draw(a.actor, _cards(a.cards))
+
+
+def _player_of_deal(a):
+    # 'd dh pN CARDS': the dealee is in the action text
+    w = a.text.split("#", 1)[0].split()
+    return int(w[2][1:]) - 1
+
+
+def replay(h, rules=None):
+    """History -> result dict: finishing_stacks, pots, or an error naming the rule or line."""
+    game = GAMES.get(h.variant)
+    if game is None:
+        return _error("unknown variant %r" % h.variant)
+    n = len(h.starting_stacks)
+    try:
+        hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,
+                    antes=h.antes, bring_in=h.bring_in or 0, small_bet=h.small_bet or 0,
+                    big_bet=h.big_bet or 0, min_bet=h.min_bet or 0, unit=1, rules=rules)
+    except RuleError as e:
+        return _error(e.message, h.line, e.rule)
+    except FeltError as e:
+        return _error(getattr(e, "message", str(e)), h.line)
+    for k, text in enumerate(h.actions):
+        line = h.action_line(k)
+        try:
+            a = phh.parse_action(text, h.scale, line)
+            _apply(hand, a)
+        except RuleError as e:
+            return _error(e.message, line, e.rule, text)
+        except FeltError as e:
+            return _error(getattr(e, "message", str(e)), line, None, text)
+    if not hand.finished and hand.phase == "showdown":
+        _finish_showdown(hand)
+    if not hand.finished:
+        return _error("the hand is not finished after its last action", h.action_line(len(h.actions) - 1))
+    return _result(h, hand)
+
+
+def _finish_showdown(hand):
+    # A history may stop before every contender has tabled (PokerKit then shows known cards and
+    # mucks unknown ones); do the same, in position order.
+    for p in range(hand.n):
+        if hand.finished:
+            return
+        if hand.live[p] and not hand.mucked[p] and not hand.shown[p]:
+            if UNKNOWN in hand.hole[p]:
+                hand.muck(p)
+            else:
+                hand.show(p)
+
+
+def _amount(chips, scale):
+    return phh.format_amount(chips, scale)
+
+
+def _result(h, hand):
+    s = h.scale
+    out = {
+        "variant": h.variant,
+        "finishing_stacks": [_amount(c, s) for c in hand.finishing_stacks()],
+        "pots": _pots(hand, s),
+    }
+    if h.players is not None:
+        out["players"] = h.players
+    return out
+
+
+def _pots(hand, s):
+    pots = hand.pots()
+    by_pot = {}
+    texts = hand.reasons or []
+    for k, award in enumerate(hand.results):
+        by_pot.setdefault(award.pot_index, []).append((award, texts[k] if k < len(texts) else ""))
+    out = []
+    for pot in pots:
+        winners = []
+        reasons = []
+        for award, reason in by_pot.get(pot.index, []):
+            for p, chips in award.shares:
+                winners.append({"player": _label(p), "amount": _amount(chips, s), "half": award.half})
+            if reason:
+                reasons.append(reason)
+        out.append({
+            "index": pot.index,
+            "amount": _amount(pot.amount, s),
+            "eligible": [_label(p) for p in pot.eligible],
+            "winners": winners,
+            "reason": "; ".join(reasons),
+        })
+    return out
+
+
+def replay_text(text, rules=None):
+    """PHH or PHHS text -> [result dict], one per hand (a .phhs hand also gets `hand`)."""
+    try:
+        hands = phh.read_all(text)
+    except FormatError as e:
+        return [_error(e.message, e.line)]
+    out = []
+    for h in hands:
+        r = replay(h, rules)
+        if h.name is not None:
+            r["hand"] = h.name
+        out.append(r)
+    return out

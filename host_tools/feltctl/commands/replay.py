@@ -1,0 +1,99 @@
+# `feltctl replay`: replay PHH hand histories through the Felt engine and print JSON -- on the host
+# (CPython) or inside the MicroPython unix port with the device's heap size. Both runtimes run the
+# same module, felt.replay_main, and print byte-identical lines.
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from feltctl.paths import FIRMWARE, micropython_binary, mpy_cross_binary
+
+HELP = "replay PHH hand histories with the Felt engine (JSON out)"
+SUFFIXES = (".phh", ".phhs")
+
+
+def add_arguments(parser):
+    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help=".phh/.phhs files or folders of them")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="one file, one JSON object (the default)")
+    mode.add_argument("--jsonl", action="store_true", help="many files, one JSON object a line, each with `file`")
+    parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
+                        help="run the replay here or inside the MicroPython interpreter")
+    parser.add_argument("--heapsize", default="128K", help="MicroPython heap (default 128K, as on the device)")
+
+
+def expand(paths):
+    """Files as given, folders walked (sorted) for .phh/.phhs files."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs.sort()
+                for f in sorted(files):
+                    if f.endswith(SUFFIXES):
+                        out.append(os.path.join(root, f))
+        else:
+            out.append(p)
+    return out
+
+
+def compiled_firmware():
+    """The felt package precompiled with mpy-cross into a cache folder (keyed by the sources'
+    hash), so the MicroPython heap holds bytecode, not the compiler's work. Returns its path."""
+    digest = hashlib.sha256()
+    sources = []
+    for root, dirs, files in os.walk(os.path.join(FIRMWARE, "felt")):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(".py"):
+                path = os.path.join(root, f)
+                sources.append(path)
+                with open(path, "rb") as fh:
+                    digest.update(path.encode() + b"\0" + fh.read())
+    out = os.path.join(tempfile.gettempdir(), "felt-mpy-" + digest.hexdigest()[:16])
+    if os.path.isdir(out):
+        return out
+    tmp = out + ".%d" % os.getpid()
+    for path in sources:
+        rel = os.path.relpath(path, FIRMWARE)
+        target = os.path.join(tmp, rel[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        subprocess.run([mpy_cross_binary(), "-o", target, "-s", rel, path], check=True,
+                       capture_output=True, cwd=FIRMWARE)
+    try:
+        os.rename(tmp, out)
+    except OSError:  # another process made it first
+        pass
+    return out
+
+
+def run_micropython(module, argv, heapsize="128K", timeout_s=600):
+    """Runs `micropython -m module argv...` on the precompiled firmware; returns CompletedProcess."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = compiled_firmware()
+    cmd = [micropython_binary(), "-X", "heapsize=" + heapsize, "-m", module] + list(argv)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s)
+
+
+def run(args):
+    mode = "--jsonl" if args.jsonl else "--json"
+    files = expand(args.paths)
+    if mode == "--json" and len(files) != 1:
+        sys.stdout.write('{"error":"--json replays exactly one file; use --jsonl for %d"}\n' % len(files))
+        return 2
+    if args.runtime == "micropython":
+        out = run_micropython("felt.replay_main", [mode] + files, args.heapsize)
+        sys.stdout.write(out.stdout)
+        if out.returncode not in (0, 1) or (out.returncode and out.stderr.strip()):
+            # the interpreter itself failed (e.g. MemoryError while importing the engine)
+            last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "exit %d" % out.returncode
+            sys.stdout.write(json.dumps({"error": "micropython failed: " + last, "heapsize": args.heapsize},
+                                        sort_keys=True, separators=(",", ":")) + "\n")
+            sys.stderr.write(out.stderr)
+            return 2
+        return out.returncode
+    from felt import replay_main
+
+    return replay_main.run(files, mode, sys.stdout.write)
