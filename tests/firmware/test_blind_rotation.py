@@ -114,6 +114,10 @@ def test_BLIND_6_heads_up_button_is_bb_house_rule():
     eq(blinds(h), (2, 7, 2))
     eq(sorted([(p.seat, p.amount) for p in h.posts]), [(2, 100), (7, 50)])
     eq(h.first_to_act, 0)  # the non-button player acts first on every street
+    eq(h.seats, (7, 2))
+    eq(h.blinds_or_straddles, [50, 100])  # plain per position: PHH has no form for this rule
+    h2 = next_hand(h.table, h, sb=50, bb=100, rules={"hr.headsup_blinds": "button_is_bb"})
+    eq(blinds(h2), (7, 2, 7))
 
 
 def test_BLIND_7_going_heads_up_nobody_takes_the_bb_twice():

@@ -74,3 +74,49 @@ def test_SHOW_19_nut_value_enumerates_every_two_card_holding():
     eq(nut_value([50, 51], lambda h, b: h[0] + h[1]), 49 + 48)
     eq(nut_value([50, 51], lambda h, b: h[0] + h[1], dead=[49]), 48 + 47)
 
+
+
+def card(t):
+    return "23456789TJQKA".index(t[0]) * 4 + "cdhs".index(t[1])
+
+
+def cards(text):
+    return [card(text[i:i + 2]) for i in range(0, len(text), 2)]
+
+
+def test_SHOW_19_real_board_with_the_evaluator():
+    # Board Ad 2c 7h 8s Jd: seat 6 (Th 9c) holds the J-high straight, the exclusive nuts,
+    # and checks last on the river: flagged for the floor.
+    from felt.engine import evaluate
+
+    board = cards("Ad2c7h8sJd")
+    nuts = nut_value(board, lambda h, b: evaluate.high(h + b))
+    mine = evaluate.high(cards("Th9c") + board)
+    eq(mine, nuts)
+    other = evaluate.high(cards("AcAs") + board)
+    eq(nut_check(1, True, True, [other, mine], [T, T], nuts), "flag")
+    got = award([Pot(0, 400, (0, 1))], [other, mine])
+    eq(award_text(got[0], [2, 6]), "seat 6 wins the main pot with a straight, jack high")
+
+
+def test_SHOW_text_with_the_real_describe_side_pot_and_hilo():
+    from felt.engine import evaluate
+
+    # Seat 3 takes side pot 1 with a flush, ace high (the brief's wording).
+    board = cards("Ah9h4h2cKd")
+    flush = evaluate.high(cards("Th3h") + board)
+    pair = evaluate.high(cards("KsQc") + board)
+    shorty = evaluate.high(cards("2d2s") + board)
+    pots = build_pots([300, 900, 900], [T, T, T])
+    got = award(pots, [shorty, flush, pair])
+    eq(awards_text(got, [7, 3, 5]),
+       ["seat 3 wins side pot 1 with a flush, ace high", "seat 3 wins the main pot with a flush, ace high"])
+    # Omaha/8 halves: the low is named by evaluate's low8 wording.
+    board = cards("Ac2d7h9sKc")
+    hi0 = evaluate.omaha_high(cards("KhKs5c6c"), board)
+    hi1 = evaluate.omaha_high(cards("3h4dQsQd"), board)
+    lo1 = evaluate.omaha_low8(cards("3h4dQsQd"), board)
+    got = award([Pot(0, 1000, (0, 1))], [hi0, hi1], lo=[evaluate.omaha_low8(cards("KhKs5c6c"), board), lo1])
+    eq(awards_text(got, [4, 8]),
+       ["seat 4 wins the high half of the main pot with three of a kind, kings",
+        "seat 8 wins the low half of the main pot with a 7-4-3-2-A low"])

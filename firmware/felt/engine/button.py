@@ -98,7 +98,8 @@ class HandSetup:
     seats: seat per position, position 0 = first dealt seat left of the button ... button
     last (PHH order; heads-up that is [big blind, button] as in pokerkit 0.7.7).
     posts: every forced post. blinds_or_straddles, antes: per position in PHH form (heads-up
-    pokerkit reads them swapped: position i posts entry 1 - i, so they are written that way).
+    pokerkit reads them swapped: position i posts entry 1 - i, so they are written that way;
+    not under hr.headsup_blinds = button_is_bb, which PHH cannot express).
     dead: dead money per position (POT-17: into the main pot, not the payer's contribution).
     bb_position, first_to_act: preflop. absent: positions of absent seats whose cards are
     killed after the deal (BLIND-23). waiting: occupied seats not dealt in. table: the seat
@@ -465,8 +466,10 @@ def _record(k):
             live[i] += p.amount
         else:
             dead[i] += p.amount
-    if m == 2:
+    if m == 2 and not getattr(k, "button_is_bb", False):
         # pokerkit 0.7.7 heads-up: position i posts blinds_or_straddles[1 - i] and antes[1 - i].
+        # hr.headsup_blinds = button_is_bb has no PHH form: plain per position (hand.py reads
+        # it that way).
         live = live[::-1]
         antes = antes[::-1]
     h.blinds_or_straddles = live

@@ -2,11 +2,13 @@
 # winners with odd chips (RULES.md POT-1..20). Engine layer: pure integer arithmetic on
 # positions (0 = first player left of the button ... button last); no Hand import.
 #
-# Where we differ from pokerkit 0.7.7 (on purpose, following POT-*): pokerkit merges pots
-# whose eligible players are the same and hands every odd chip of a split to one winner;
-# we never merge (POT-6: each pot is divided on its own) and hand odd units out one at a
-# time in odd-chip order (POT-10..13). Our layers always have distinct eligible sets anyway
-# (POT-3 takes one layer per distinct live total), so only the odd-chip results differ.
+# Where we differ from pokerkit 0.7.7 (on purpose, following POT-*): pokerkit hands every
+# odd chip of a split to one winner, we hand odd units out one at a time in odd-chip order
+# (POT-10..13); pokerkit splits the low half of a hi-lo pot nobody in it qualifies for among
+# all its players, we give the whole pot to the high hand (POT-14). We never merge pots
+# (POT-6); our layers have distinct eligible sets anyway (one per distinct live total, POT-3).
+# Checked against 1,199 pokerkit-played NT/PO/FO8 hands: identical pots (antes passed as
+# `dead` when PHH ante_trimming_status is false, POT-17); stacks differ only in those cases.
 from felt.errors import RuleError
 
 WHOLE = "whole"
