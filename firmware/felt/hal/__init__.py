@@ -9,7 +9,9 @@ A backend is an object (opened once by firmware/main.py, never at import time) t
 
 MUST implement
   spi(bus, baud=..., sck=None, mosi=None, miso=None) -> SPIBus
-      SPIBus.device(cs) -> SPIDevice; `cs` is a GPIO number driven LOW for one exchange.
+      SPIBus.device(cs) -> SPIDevice; `cs` is a GPIO number driven LOW for one exchange, or a
+      chip-select object with value(0|1) and a hashable `key` (DecodedChipSelect below: ten
+      seats need 13 chip-selects, more than a Pico has pins to spare, so a 74HC154 decodes them).
       SPIDevice.transfer(out_buf, in_buf): full duplex, len(out_buf) == len(in_buf) bytes,
       SPI mode 0, chip-select held low for the whole transfer and high afterwards. Must not
       allocate per call when the backend can avoid it (drivers call it in hot loops).
@@ -71,3 +73,42 @@ def check_edge(edge):
 
 def unsupported(backend_name, capability):
     return ConfigError("HAL backend %r has no %s" % (backend_name, capability))
+
+
+class Decoder:
+    """A 74HC154 4-to-16 line decoder driving chip-selects: output Yn is low while the address
+    pins hold n and /E (enable_pin, with the second enable tied low) is low. Pins are OutputPins
+    of any backend; line(n) gives the chip-select object for SPIBus.device()."""
+
+    def __init__(self, address_pins, enable_pin, name="74HC154"):
+        if not 1 <= len(address_pins) <= 4:
+            raise ConfigError("a 74HC154 has 4 address inputs, got %d" % len(address_pins))
+        self.address_pins = address_pins
+        self.enable_pin = enable_pin
+        self.name = name
+        self.lines = 1 << len(address_pins)
+        enable_pin.value(1)
+
+    def line(self, n):
+        if not 0 <= n < self.lines:
+            raise ConfigError("%s has lines 0..%d, not %d" % (self.name, self.lines - 1, n))
+        return DecodedChipSelect(self, n)
+
+
+class DecodedChipSelect:
+    """Chip-select n of a Decoder; value(0) selects (address first, then enable), value(1) ends."""
+
+    def __init__(self, decoder, n):
+        self.decoder = decoder
+        self.line = n
+        self.key = (decoder.name, n)
+
+    def value(self, v):
+        d = self.decoder
+        if v:
+            d.enable_pin.value(1)
+            return
+        pins = d.address_pins
+        for i in range(len(pins)):
+            pins[i].value((self.line >> i) & 1)
+        d.enable_pin.value(0)

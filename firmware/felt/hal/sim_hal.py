@@ -36,9 +36,13 @@ class SimClock:
             self.now_us = t_us
 
 
+HISTORY = 64  # pin changes kept per pin (a long simulation must not grow without bound)
+
+
 class SimPin:
     """A GPIO. Input: the test drives the outside world with set(level), which fires the irq
-    handler on a matching edge. Output: value(v) records (time_us, v) in `history`."""
+    handler on a matching edge. Output: value(v) records (time_us, v) in `history` (the last
+    HISTORY changes); `changes` counts them all."""
 
     def __init__(self, hal, pin, mode, pull=None, value=0):
         self.hal = hal
@@ -47,6 +51,7 @@ class SimPin:
         self.pull = pull
         self.level = (1 if pull == "up" else 0) if mode == "in" else value
         self.history = [] if mode == "in" else [(hal.clock.now_us, value)]
+        self.changes = 0
         self._handler = None
         self._edge = None
 
@@ -56,8 +61,14 @@ class SimPin:
         if self.mode != "out":
             raise ConfigError("pin %d is an input; it cannot be driven" % self.pin)
         self.level = 1 if v else 0
-        self.history.append((self.hal.clock.now_us, self.level))
+        self._record()
         return None
+
+    def _record(self):
+        self.changes += 1
+        self.history.append((self.hal.clock.now_us, self.level))
+        if len(self.history) > HISTORY:
+            self.history.pop(0)
 
     def irq(self, handler, edge="both"):
         if self.mode != "in":
@@ -70,7 +81,7 @@ class SimPin:
         level = 1 if level else 0
         old = self.level
         self.level = level
-        self.history.append((self.hal.clock.now_us, level))
+        self._record()
         if self._handler is None or old == level:
             return
         if self._edge == "both" or (self._edge == "rising") == (level == 1):
@@ -78,17 +89,19 @@ class SimPin:
 
 
 class SimSPIDevice:
-    def __init__(self, bus, cs_pin):
+    """cs_pin: a SimPin (key: its number) or a chip-select object with value() and key."""
+
+    def __init__(self, bus, cs_pin, key):
         self.bus = bus
-        self.cs = cs_pin.pin
+        self.cs = key
         self._cs_pin = cs_pin
 
     def transfer(self, out_buf, in_buf):
-        self._cs_pin.level = 0
+        self._cs_pin.value(0)
         try:
             self.bus._transfer(self.cs, out_buf, in_buf)
         finally:
-            self._cs_pin.level = 1
+            self._cs_pin.value(1)
 
 
 class SimSPIBus:
@@ -107,11 +120,14 @@ class SimSPIBus:
         self.bytes_moved = 0
 
     def attach(self, cs, model):
+        """cs: a pin number, or the key of a decoded chip-select (e.g. ("74HC154", 3))."""
         self.models[cs] = model
         return model
 
     def device(self, cs):
-        return SimSPIDevice(self, self.hal.output_pin(cs, value=1))
+        if isinstance(cs, int):
+            return SimSPIDevice(self, self.hal.output_pin(cs, value=1), cs)
+        return SimSPIDevice(self, cs, cs.key)
 
     def _transfer(self, cs, out_buf, in_buf):
         n = len(out_buf)

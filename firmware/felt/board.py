@@ -1,0 +1,216 @@
+"""Board pin maps as data (hardware/boards/*.json), checked at start -- sits between hal and drivers.
+
+load(dict) checks a pin map and returns a Board: every seat wired (antenna chip-select and button),
+board/burn/muck antennas present, every pin a valid GPIO of that board and valid for its function
+(SPI/I2C/UART pins from the board's own "functions" table), no pin used twice (reserved pins count
+as used). Any problem raises ConfigError naming it. open_*() build HAL objects from a Board.
+"""
+from felt.errors import ConfigError
+from felt.hal import Decoder
+
+MAX_SEATS = 10
+TABLE_ANTENNAS = ("board", "burn", "muck")
+DECODER_ADDRESS_PINS = {"74HC154": 4, "74HC138": 3}  # 16 and 8 active-low outputs
+
+
+def _need(data, key, kind, where):
+    if key not in data:
+        raise ConfigError("%s: missing %r" % (where, key))
+    value = data[key]
+    if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ConfigError("%s: %r must be a whole number, got %r" % (where, key, value))
+    if kind is not int and not isinstance(value, kind):
+        raise ConfigError("%s: %r has the wrong type (%r)" % (where, key, value))
+    return value
+
+
+class Board:
+    """A checked pin map. Attributes: name, board, hal, seats, spi (dict), decoder (dict or None),
+    antennas (list of (location, chip-select: GPIO or decoder line) in poll order), buttons (list
+    of (seat, GPIO)), buttons_active_low, buttons_pull, neopixel, i2c, uarts (dicts), pins
+    ({GPIO: what uses it})."""
+
+    def __init__(self, data):
+        self.data = data
+        self.board = data.get("board", "?")
+        self.name = data.get("name", self.board)
+        self.hal = data.get("hal")
+        self.pins = {}
+        self._gpio = None
+
+
+def _use(board, pin, what):
+    if not isinstance(pin, int) or isinstance(pin, bool):
+        raise ConfigError("%s: pin %r is not a GPIO number" % (what, pin))
+    if pin not in board._gpio:
+        raise ConfigError("%s: GPIO %d is not a usable pin on %s" % (what, pin, board.board))
+    if pin in board.pins:
+        raise ConfigError("GPIO %d used twice: %s and %s" % (pin, board.pins[pin], what))
+    board.pins[pin] = what
+
+
+def _function(board, bus_name, role, pin, what):
+    table = board.data.get("functions", {}).get(bus_name)
+    if table is None:
+        raise ConfigError("%s: %s has no %s" % (what, board.board, bus_name))
+    if pin not in table.get(role, ()):
+        raise ConfigError("%s: GPIO %d cannot be %s %s (allowed: %s)" % (
+            what, pin, bus_name, role.upper(), ", ".join(str(p) for p in table.get(role, ()))))
+    _use(board, pin, what)
+
+
+def load(data):
+    """Check a pin map (a dict, as json.load gives it) and return a Board."""
+    if not isinstance(data, dict):
+        raise ConfigError("a board file must hold a JSON object")
+    b = Board(data)
+    where = "board %s" % b.board
+    gpio = _need(data, "gpio", list, where)
+    b._gpio = set(gpio)
+    b.seats = _need(data, "seats", int, where)
+    if not 1 <= b.seats <= MAX_SEATS:
+        raise ConfigError("%s: seats must be 1..%d, got %d" % (where, MAX_SEATS, b.seats))
+    reserved = data.get("reserved", {})
+    for key in sorted(reserved):
+        _use(b, int(key), "reserved (%s)" % reserved[key])
+    _spi(b, where)
+    _antennas(b, where)
+    _buttons(b, where)
+    _peripherals(b, where)
+    return b
+
+
+def _spi(b, where):
+    spi = _need(b.data, "spi", dict, where)
+    bus = "spi%d" % _need(spi, "bus", int, "spi")
+    for role in ("sck", "mosi", "miso"):
+        _function(b, bus, role, _need(spi, role, int, "spi"), "SPI %s" % role.upper())
+    b.spi = spi
+    cs = b.data.get("chip_select", "direct")
+    b.decoder = None
+    if cs == "direct":
+        return
+    if not isinstance(cs, dict) or cs.get("decoder") not in DECODER_ADDRESS_PINS:
+        raise ConfigError("%s: chip_select must be \"direct\" or a decoder (%s)" % (
+            where, ", ".join(sorted(DECODER_ADDRESS_PINS))))
+    address = _need(cs, "address", list, "chip_select")
+    if len(address) != DECODER_ADDRESS_PINS[cs["decoder"]]:
+        raise ConfigError("chip_select: a %s needs %d address pins, got %d" % (
+            cs["decoder"], DECODER_ADDRESS_PINS[cs["decoder"]], len(address)))
+    for i in range(len(address)):
+        _use(b, address[i], "chip-select decoder A%d" % i)
+    _use(b, _need(cs, "enable", int, "chip_select"), "chip-select decoder enable")
+    b.decoder = cs
+
+
+def _locations(seats):
+    return ["seat%d" % s for s in range(1, seats + 1)] + list(TABLE_ANTENNAS)
+
+
+def _antennas(b, where):
+    ant = _need(b.data, "antennas", dict, where)
+    wanted = _locations(b.seats)
+    for loc in sorted(ant):
+        if loc not in wanted:
+            raise ConfigError("antennas: %r is not a location of a %d-seat table" % (loc, b.seats))
+    lines = {}
+    b.antennas = []
+    for loc in wanted:
+        if loc not in ant:
+            raise ConfigError("antennas: %s is not wired" % loc)
+        cs = ant[loc]
+        if b.decoder is None:
+            _use(b, cs, "chip-select of antenna %s" % loc)
+        else:
+            top = 1 << len(b.decoder["address"])
+            if not isinstance(cs, int) or not 0 <= cs < top:
+                raise ConfigError("antennas: %s on decoder line %r, lines are 0..%d" % (loc, cs, top - 1))
+            if cs in lines:
+                raise ConfigError("decoder line %d used twice: antenna %s and antenna %s" % (cs, lines[cs], loc))
+            lines[cs] = loc
+        b.antennas.append((loc, cs))
+
+
+def _buttons(b, where):
+    btn = _need(b.data, "buttons", dict, where)
+    pins = _need(btn, "pins", dict, "buttons")
+    for key in sorted(pins):
+        if not key.isdigit() or not 1 <= int(key) <= b.seats:
+            raise ConfigError("buttons: %r is not a seat of a %d-seat table" % (key, b.seats))
+    b.buttons = []
+    for seat in range(1, b.seats + 1):
+        if str(seat) not in pins:
+            raise ConfigError("buttons: seat %d is not wired" % seat)
+        _use(b, pins[str(seat)], "button of seat %d" % seat)
+        b.buttons.append((seat, pins[str(seat)]))
+    b.buttons_active_low = btn.get("active_low", True)
+    b.buttons_pull = btn.get("pull", "up")
+    if b.buttons_pull not in (None, "up", "down"):
+        raise ConfigError("buttons: pull must be up, down or null, got %r" % (b.buttons_pull,))
+
+
+def _peripherals(b, where):
+    neo = _need(b.data, "neopixel", dict, where)
+    _use(b, _need(neo, "pin", int, "neopixel"), "NeoPixel data")
+    if _need(neo, "count", int, "neopixel") < 5 * b.seats:
+        raise ConfigError("neopixel: %d LEDs, a %d-seat table needs %d (5 per seat)" % (neo["count"], b.seats, 5 * b.seats))
+    b.neopixel = neo
+    i2c = _need(b.data, "i2c", dict, where)
+    bus = "i2c%d" % _need(i2c, "bus", int, "i2c")
+    _function(b, bus, "sda", _need(i2c, "sda", int, "i2c"), "I2C SDA")
+    _function(b, bus, "scl", _need(i2c, "scl", int, "i2c"), "I2C SCL")
+    b.i2c = i2c
+    uarts = _need(b.data, "uarts", dict, where)
+    for name in ("shoe", "console"):
+        u = _need(uarts, name, dict, "uarts")
+        if "port" not in u:
+            raise ConfigError("uarts: %s has no port" % name)
+        if "tx" in u or "rx" in u:
+            bus = "uart%s" % u["port"] if isinstance(u["port"], int) else _uart_of(b, u)
+            _function(b, bus, "tx", _need(u, "tx", int, name), "UART %s TX" % name)
+            _function(b, bus, "rx", _need(u, "rx", int, name), "UART %s RX" % name)
+    b.uarts = uarts
+
+
+def _uart_of(b, u):
+    # A Linux port name (/dev/serial0) says nothing of pins: find the UART whose TX is u["tx"].
+    funcs = b.data.get("functions", {})
+    for name in sorted(funcs):
+        if name.startswith("uart") and u.get("tx") in funcs[name].get("tx", ()):
+            return name
+    return "uart?"
+
+
+def load_file(path):
+    import json
+
+    with open(path) as f:
+        try:
+            data = json.load(f)
+        except ValueError as e:
+            raise ConfigError("%s: not valid JSON (%s)" % (path, e))
+    return load(data)
+
+
+# -- building HAL objects from a checked board ---------------------------------------------------
+
+def chip_selects(board, hal):
+    """{location: chip-select for SPIBus.device()} -- a GPIO number or a decoded line."""
+    if board.decoder is None:
+        return dict(board.antennas)
+    address = [hal.output_pin(p, value=0) for p in board.decoder["address"]]
+    decoder = Decoder(address, hal.output_pin(board.decoder["enable"], value=1), board.decoder["decoder"])
+    return {loc: decoder.line(line) for loc, line in board.antennas}
+
+
+def open_antenna_devices(board, hal):
+    """[(location, SPIDevice)] in the board's poll order."""
+    spi = board.spi
+    bus = hal.spi(spi["bus"], baud=spi.get("baud", 4000000), sck=spi["sck"], mosi=spi["mosi"], miso=spi["miso"])
+    cs = chip_selects(board, hal)
+    return [(loc, bus.device(cs[loc])) for loc, _line in board.antennas]
+
+
+def open_buttons(board, hal):
+    """[(seat, InputPin)] with the board's pull."""
+    return [(seat, hal.input_pin(pin, pull=board.buttons_pull)) for seat, pin in board.buttons]
