@@ -157,3 +157,10 @@ def test_BLIND_12_fewer_than_two_players_is_refused():
         next_hand(table_of([A, E, A]), button=2, sb=1, bb=2)
     with raises(ConfigError):
         next_hand(table_of([A] * 11), button=1, sb=1, bb=2)
+
+
+def test_BLIND_22_previous_hand_record_is_validated():
+    # The dealer may correct the button for the next hand (BLIND-22) with previous(...).
+    with raises(ConfigError):
+        next_hand(table_of([A] * 6), previous(1, 2, 9), sb=1, bb=2)
+    eq(blinds(next_hand(table_of([A] * 6), previous(3, 4, 5), sb=1, bb=2)), (4, 5, 6))

@@ -111,3 +111,26 @@ def test_SHOW_6_errors_leave_state_unchanged():
         sd.muck(1)
     eq(sd.pending(), [0])
     assert sd.complete
+
+
+def test_SHOW_11_asking_to_see_a_hand():
+    from felt.engine.showdown import show_request
+
+    # River: A bets 800, B calls, C raises to 3,000, A, B and D call. B tables trips and D
+    # mucks. Under tda2019 A and B may demand C's hand but D may not.
+    a, b, c, d, e = 0, 1, 2, 3, 4
+    dealt = (a, b, c, d, e)
+    kw = dict(in_hand=dealt, mucked=(d,), called=(c,), river_aggressor=c, river_bet=True)
+    eq([show_request("tda2019", p, c, **kw) for p in (a, b, d)], ["yes", "yes", "no"])
+    eq(show_request("tda2019", a, b, **kw), "floor")  # anything else is the floor's call
+    kw2 = dict(kw, river_bet=False)
+    eq(show_request("tda2019", a, c, **kw2), "floor")
+    # club_cash: a conceded hand mucked face down may not be requested by anyone.
+    eq(show_request("club_cash", a, d, **kw), "no")
+    eq(show_request("club_cash", a, c, **kw), "floor")
+    # any_caller: anyone dealt in may see a called hand; the winner's request makes it live.
+    eq(show_request("any_caller", d, c, **kw), "yes")
+    eq(show_request("any_caller", a, c, winner=a, **kw), "live")
+    eq(show_request("any_caller", 7, c, **kw), "no")
+    with raises(RuleError, match="SHOW-11"):
+        show_request("always", a, c, **kw)

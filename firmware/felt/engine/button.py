@@ -247,6 +247,9 @@ def next_hand(table, prev=None, button=None, sb=0, bb=0, ante=0, mode=settings.C
     if prev is None:
         _first_positions(k, button)
     else:
+        for s in (prev.button, prev.sb_seat, prev.bb):
+            if not isinstance(s, int) or not 1 <= s <= n:
+                raise ConfigError("previous hand's button/SB/BB seat %r is not a seat 1..%d" % (s, n))
         _next_positions(k, prev)
     _deal_list(k)
     if len(k.dealt) < 2:

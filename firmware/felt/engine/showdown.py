@@ -278,3 +278,26 @@ def nut_check(position, passive, last_to_act, hi, live, nuts, rule=FLAG_ONLY):
         if p != position and live[p] and hi[p] is not None and hi[p] >= nuts:
             return None
     return "flag" if rule == FLAG_ONLY else "refuse"
+
+
+def show_request(rule, requester, target, in_hand, mucked, called=(), river_aggressor=None,
+                 river_bet=False, winner=None):
+    """SHOW-11: may `requester` see `target`'s hand? rule = hr.show_request.
+
+    in_hand: positions dealt into the hand; mucked: positions whose hands were thrown away
+    (a tabled or still-held hand is not mucked); called: positions whose hands were called
+    at the showdown. Returns "yes", "no", "floor" (the floor decides) or "live" (any_caller:
+    the pot winner asked, so the requested hand plays and can win)."""
+    if rule == "tda2019":
+        if requester not in in_hand or requester in mucked:
+            return "no"  # players who mucked or were not in the hand lose any right to ask
+        if river_bet and target == river_aggressor and requester != target:
+            return "yes"
+        return "floor"
+    if rule == "club_cash":
+        return "no" if target in mucked else "floor"
+    if rule == "any_caller":
+        if requester not in in_hand or target not in called:
+            return "no"
+        return "live" if requester == winner else "yes"
+    raise RuleError("SHOW-11", "unknown hr.show_request %r" % (rule,), legal=("tda2019", "club_cash", "any_caller"))
