@@ -37,6 +37,7 @@ ACTIONS = ("fold", "check", "call", "bet", "raise", "complete", "allin")
 FORCED = ("post", "bring_in")  # forced bets are not actions for SA (DEAL-6)
 _CHIP_ACTIONS = ("call", "bet", "raise", "complete", "allin")
 
+_FOREIGN_KINDS = ("foreign_replace", "foreign_scrap", "void_hand")
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
 
@@ -147,7 +148,7 @@ class DealCheck:
         self._stud_up = {}  # seat -> count of exposed downcards that became upcards (DEAL-42)
         self._problems = {}  # key -> derived proposal
         self._rejected = {}
-        self._premature = None
+        self._early_f = None  # the open premature-cards proposal
         self._rebuild = None  # pending DEAL-28/29 proposal of the current street
         self._four = None
         self._complete_draw = 0  # draw count when the current street's cards were complete
@@ -452,7 +453,7 @@ class DealCheck:
 
     def _premature(self, t, n, card, seat, out):
         # DEAL-30/31/32/45 (+ DEAL-33): cards for street t before the betting on t-1 is complete
-        f = self._premature
+        f = self._early_f
         if seat is None:
             self._early_board.append(card)
         else:
@@ -496,7 +497,7 @@ class DealCheck:
                                                       "without a burn" if burn else "with its burn"))
         f = self._propose(kind, rules, text, remedy, out, draw=n, seat=seat, cards=(card,))
         f.street = t
-        self._premature = f
+        self._early_f = f
 
     def _seat_draw(self, n, card, seat, out):
         s = self.street
@@ -666,8 +667,12 @@ class DealCheck:
         in_progress = self.phase == DEALING and self.street > 0 and (plan.hole or plan.draw)
         over = []
         under = []
+        foreign = {}
+        for f in self.findings:  # a pending foreign-card proposal settles that seat's count itself
+            if f.status == PROPOSED and f.seat is not None and (f.kind in _FOREIGN_KINDS or "DEAL-13" in f.rules):
+                foreign[f.seat] = True
         for seat in self.plan.seats:
-            if seat in self._killed:
+            if seat in self._killed or seat in foreign:
                 continue
             have = len(self.holes[seat]) + self._owed.get(seat, 0)
             if have > self._expect[seat]:
@@ -1213,7 +1218,7 @@ class DealCheck:
         if f.key is not None:
             self._rejected[f.key] = True
             self._forget_problem(f)
-        if f is self._premature:
+        if f is self._early_f:
             self._keep_early[f.street] = True
             if f.street == self.street:
                 self._adopt_early(f.street)
