@@ -3,7 +3,7 @@
 # Hand's fields; hand.py calls in here so that the state machine stays one concern.
 from felt.errors import DuplicateCard, RuleError
 from felt.engine import pots as potlib
-from felt.engine import settings, showdown
+from felt.engine import evaluate, settings, showdown
 
 UNKNOWN = -1
 
@@ -145,8 +145,6 @@ def maybe_settle(hand):
 
 
 def _values(hand, who):
-    from felt.engine import evaluate  # the evaluator helper's module (ENGINE_CONTRACT.md)
-
     game = hand.game
     hi = [None] * hand.n
     lo = None if game.lo is None else [None] * hand.n

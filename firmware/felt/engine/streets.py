@@ -2,7 +2,7 @@
 # the stud bring-in by lowest upcard (GAME-11, GAME-14) and the best showing hand on later
 # streets (GAME-12, RANK-20), razz the other way round (as pokerkit 0.7.7, since RULES.md
 # leaves razz out). Cards are ints rank*4+suit (cards.py), so int order is DECK-4 order.
-from felt.engine import games
+from felt.engine import evaluate, games
 
 UNKNOWN = -1
 
@@ -75,14 +75,13 @@ def highest_upcard_opener(upcards, live):
 
 
 def partial_key(cards, ace_low):
-    """Order of a partial (1..4 card) showing hand as in RANK-20: quads > trips > two pair >
-    pair > high cards, then the ranks of the groups (bigger groups first, then higher rank).
-    Straights and flushes do not count. Returns a tuple; larger is the stronger high hand."""
+    """Razz order of a partial (1..4 card) showing hand, as pokerkit's low-hand opening:
+    quads > trips > two pair > pair > high cards, then the ranks of the groups (bigger groups
+    first, then higher rank), ace low. Returns a tuple; the smallest is the best razz hand."""
     counts = [0] * 13
     for c in cards:
         if c != UNKNOWN:
-            r = _razz_rank(c) if ace_low else c // 4
-            counts[r] += 1
+            counts[_razz_rank(c) if ace_low else c // 4] += 1
     groups = []
     for r in range(12, -1, -1):
         if counts[r]:
@@ -103,20 +102,19 @@ def partial_key(cards, ace_low):
 
 
 def high_hand_opener(upcards, live):
-    """GAME-12: the best showing hand acts first (RANK-20); ties go to the hand holding the
-    highest single upcard by suit (DECK-4)."""
+    """GAME-12: the best showing hand acts first (RANK-20, evaluate.showing: ties go to the
+    hand holding the highest single upcard by suit, DECK-4)."""
     who = 0
-    best = None
+    best = -1
     for p in range(len(upcards)):
         if not live[p]:
             continue
-        top = -1
-        for c in upcards[p]:
-            if c > top:
-                top = c
-        key = (partial_key(upcards[p], False), top)
-        if best is None or key > best:
-            best = key
+        known = [c for c in upcards[p] if c != UNKNOWN]
+        if not known:
+            continue
+        v = evaluate.showing(known)
+        if v > best:
+            best = v
             who = p
     return who
 
