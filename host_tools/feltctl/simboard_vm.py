@@ -111,7 +111,15 @@ class Flash:
     def rename(self, old, new):
         if self.op():
             halt(b"powercut")
-        return self.v.rename(old, new)
+        # VfsPosix.rename joins the root onto both absolute paths in one shared buffer, so the
+        # second overwrites the first; relative paths (from the current folder) avoid that.
+        return self.v.rename(self.relative(old), self.relative(new))
+
+    def relative(self, path):
+        if not path.startswith("/"):
+            return path
+        depth = len([p for p in self.v.getcwd().split("/") if p])
+        return "../" * depth + path[1:] if depth or path[1:] else "."
 
     def open(self, path, mode):
         if "r" in mode and "+" not in mode:

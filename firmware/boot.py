@@ -1,0 +1,27 @@
+# Felt boot loader (firmware, runs first on every reset of a MicroPython board): follows the
+# pointer file /felt.slot written by `feltctl flash` and makes that firmware tree (/felt_a or
+# /felt_b) the current folder, so the board's own lookup of "main.py" and every import come
+# from it. Keep it tiny and stable: it is shared by the old and the new tree during a deploy.
+import os
+
+
+def _felt_boot():
+    try:
+        with open("/felt.slot") as f:
+            slot = f.read().strip()
+    except OSError:
+        return  # not flashed by feltctl: the board runs /main.py as usual
+    # A slot is bootable once its marker exists (written last by the deploy); the pointer only
+    # ever names a bootable slot, the fallback covers a hand-edited or damaged pointer.
+    for name in (slot, "b" if slot == "a" else "a"):
+        root = "/felt_" + name
+        try:
+            os.stat(root + "/.felt-ok")
+        except OSError:
+            continue
+        os.chdir(root)
+        return
+
+
+_felt_boot()
+del _felt_boot

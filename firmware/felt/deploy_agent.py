@@ -1,0 +1,368 @@
+# Device side of `feltctl flash` (firmware; no hardware, only the filesystem): manifests and
+# SHA-256 of firmware trees, inflating and verifying staged files, and atomic activation by
+# renaming one pointer file. Two slots /felt_a and /felt_b hold the active and the previous tree;
+# /felt.slot names the active one; /boot.py (firmware/boot.py) follows it. The host calls these
+# functions through the raw REPL; each answer is one printed line "FELT <json>".
+import os
+import io
+import sys
+import json
+import hashlib
+import binascii
+
+try:
+    import deflate
+except ImportError:  # CPython (tests, Raspberry Pi): the host never flashes through this path
+    deflate = None
+
+POINTER = "/felt.slot"
+SLOTS = ("a", "b")
+MARKER = ".felt-ok"     # written last into a slot; holds its tree hash; no marker = not bootable
+TMP = ".tmp"            # suffix of a file being written; renamed once its SHA-256 verifies
+ZTMP = ".z"             # suffix of compressed bytes gathered across several calls
+_BUF = 1024
+_IS_DIR = 0x4000
+_cur = None             # the file being received by begin()/more()/end()
+
+
+def answer(obj):
+    print("FELT " + json.dumps(obj))
+
+
+def slot_dir(name):
+    return "/felt_" + name
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _is_dir(path):
+    try:
+        return bool(os.stat(path)[0] & _IS_DIR)
+    except OSError:
+        return False
+
+
+def _read_text(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def active():
+    """Name of the slot the board boots, or None (no Felt layout yet)."""
+    name = _read_text(POINTER)
+    return name if name in SLOTS else None
+
+
+def other(name):
+    return SLOTS[1] if name == SLOTS[0] else SLOTS[0]
+
+
+def valid(name):
+    return name in SLOTS and _exists(slot_dir(name) + "/" + MARKER)
+
+
+def file_hash(path):
+    """(size, sha256 hex) of a file, read in small pieces so a big file needs no big buffer."""
+    h = hashlib.sha256()
+    buf = bytearray(_BUF)
+    mv = memoryview(buf)
+    size = 0
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            h.update(mv[:n])
+            size += n
+    return size, binascii.hexlify(h.digest()).decode()
+
+
+def walk(root):
+    """Relative paths of every file under root except deploy bookkeeping, sorted."""
+    out = []
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        try:
+            entries = list(os.ilistdir(root + "/" + rel if rel else root))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry[0]
+            path = rel + "/" + name if rel else name
+            if entry[1] & _IS_DIR:
+                stack.append(path)
+            elif not (name == MARKER or name.endswith(TMP) or name.endswith(ZTMP)):
+                out.append(path)
+    out.sort()
+    return out
+
+
+def manifest(root):
+    """[[path, size, sha256 hex], ...] of a tree, sorted by path."""
+    return [[rel] + list(file_hash(root + "/" + rel)) for rel in walk(root)]
+
+
+def tree_hash(entries):
+    """One SHA-256 over a whole manifest; the host computes the same from its files."""
+    h = hashlib.sha256()
+    for rel, size, digest in entries:
+        h.update(("%s\0%d\0%s\n" % (rel, size, digest)).encode())
+    return binascii.hexlify(h.digest()).decode()
+
+
+def free_bytes():
+    try:
+        st = os.statvfs("/")
+        return st[0] * st[3]
+    except (OSError, AttributeError):
+        return -1
+
+
+def _board():
+    try:
+        return os.uname().machine
+    except AttributeError:
+        return sys.platform
+
+
+def hello(expect):
+    """State of the board; the active manifest too unless its tree hash equals `expect`."""
+    name = active()
+    entries = manifest(slot_dir(name)) if valid(name) else []
+    th = tree_hash(entries)
+    root_boot = file_hash("/boot.py")[1] if _exists("/boot.py") else None
+    answer({"active": name if valid(name) else None, "tree": th,
+            "previous": other(name) if name and valid(other(name)) else None,
+            "manifest": None if th == expect else entries, "boot": root_boot,
+            "free": free_bytes(), "board": _board(), "impl": sys.implementation.name,
+            "mpy": getattr(sys.implementation, "_mpy", 0)})
+
+
+def _makedirs(path):
+    cut = path.rfind("/")
+    if cut <= 0:
+        return
+    parent = path[:cut]
+    if not _is_dir(parent):
+        _makedirs(parent)
+        os.mkdir(parent)
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _target(rel):
+    """Absolute paths (the loader /boot.py) go where they say; others into the staging slot."""
+    if rel.startswith("/"):
+        return rel
+    return slot_dir(other(active())) + "/" + rel
+
+
+def _copy(src, dst):
+    buf = bytearray(_BUF)
+    mv = memoryview(buf)
+    with open(src, "rb") as fin:
+        with open(dst, "wb") as fout:
+            while True:
+                n = fin.readinto(buf)
+                if not n:
+                    break
+                fout.write(mv[:n])
+
+
+def _finish(tmp, path, size, digest):
+    got = file_hash(tmp)
+    if got != (size, digest):
+        _remove(tmp)
+        raise ValueError("felt-deploy: hash mismatch for %s: wrote %d bytes sha256 %s, expected %d bytes %s"
+                         % (path, got[0], got[1], size, digest))
+    os.rename(tmp, path)
+
+
+def stage(all_z, keep_z):
+    """Open the staging slot (the one not booted): invalidate it, so it stops being a rollback
+    target; delete every file the new tree lacks (all_z: zlib+base64 of the new tree's paths,
+    one a line); copy in from the active slot the unchanged files (keep_z) unless identical."""
+    cur = active()
+    dst = slot_dir(other(cur))
+    _remove(dst + "/" + MARKER)
+    if not _is_dir(dst):
+        os.mkdir(dst)
+    wanted = {}
+    for rel in _paths(all_z):
+        wanted[rel] = True
+    removed = 0
+    for rel in walk(dst):
+        if rel not in wanted:
+            os.remove(dst + "/" + rel)
+            removed += 1
+    _prune_dirs(dst)
+    copied = 0
+    for rel in _paths(keep_z):
+        target = dst + "/" + rel
+        want = file_hash(slot_dir(cur) + "/" + rel)
+        if _exists(target) and file_hash(target) == want:
+            continue
+        _makedirs(target)
+        _copy(slot_dir(cur) + "/" + rel, target + TMP)
+        _finish(target + TMP, target, want[0], want[1])
+        copied += 1
+    answer({"slot": other(cur), "copied": copied, "removed": removed})
+
+
+def _paths(blob):
+    if not blob:
+        return []
+    return [p for p in _inflate_bytes(binascii.a2b_base64(blob)).decode().split("\n") if p]
+
+
+def _prune_dirs(path):
+    empty = True
+    for entry in list(os.ilistdir(path)):
+        sub = path + "/" + entry[0]
+        if entry[1] & _IS_DIR:
+            if _prune_dirs(sub):
+                os.rmdir(sub)
+            else:
+                empty = False
+        else:
+            empty = False
+    return empty
+
+
+def _inflate_bytes(data):
+    return deflate.DeflateIO(io.BytesIO(data), deflate.ZLIB).read()
+
+
+def _inflate_to(stream, tmp):
+    z = deflate.DeflateIO(stream, deflate.ZLIB)
+    buf = bytearray(_BUF)
+    mv = memoryview(buf)
+    with open(tmp, "wb") as out:
+        while True:
+            n = z.readinto(buf)
+            if not n:
+                break
+            out.write(mv[:n])
+
+
+def put(rel, size, digest, data_b64):
+    """One whole file: inflate into <path>.tmp, verify size and SHA-256, rename into place."""
+    path = _target(rel)
+    _makedirs(path)
+    try:
+        _inflate_to(io.BytesIO(binascii.a2b_base64(data_b64)), path + TMP)
+    except OSError:
+        _remove(path + TMP)
+        raise
+    _finish(path + TMP, path, size, digest)
+
+
+def begin(rel, size, digest):
+    """A file too big for one call: compressed pieces gather in <path>.z (see more/end)."""
+    global _cur
+    path = _target(rel)
+    _makedirs(path)
+    with open(path + ZTMP, "wb"):
+        pass
+    _cur = (path, size, digest)
+
+
+def more(data_b64):
+    with open(_cur[0] + ZTMP, "ab") as f:
+        f.write(binascii.a2b_base64(data_b64))
+
+
+def end():
+    global _cur
+    path, size, digest = _cur
+    _cur = None
+    try:
+        with open(path + ZTMP, "rb") as z:
+            _inflate_to(z, path + TMP)
+    except OSError:
+        _remove(path + TMP)
+        raise
+    finally:
+        _remove(path + ZTMP)
+    _finish(path + TMP, path, size, digest)
+
+
+def _write_atomic(path, text):
+    with open(path + TMP, "w") as f:
+        f.write(text)
+    os.rename(path + TMP, path)
+
+
+def commit(expect):
+    """Verify the whole staged tree against `expect` (its tree hash), mark it bootable, then
+    switch to it with one rename of the pointer file. Before that rename the board boots the
+    old tree, after it the new one: there is no moment in between."""
+    cur = active()
+    name = other(cur)
+    entries = manifest(slot_dir(name))
+    got = tree_hash(entries)
+    if got != expect:
+        raise ValueError("felt-deploy: staged tree does not verify: tree hash %s, expected %s" % (got, expect))
+    _write_atomic(slot_dir(name) + "/" + MARKER, got)
+    _write_atomic(POINTER, name)
+    answer({"active": name, "previous": cur if valid(cur) else None, "tree": got})
+
+
+def rollback():
+    """Boot the previous tree again (one rename); the current one stays for a later rollback."""
+    cur = active()
+    prev = other(cur)
+    if not valid(prev):
+        raise ValueError("felt-deploy: no previous firmware on the board to roll back to")
+    _write_atomic(POINTER, prev)
+    answer({"active": prev, "previous": cur, "tree": _read_text(slot_dir(prev) + "/" + MARKER)})
+
+
+def _version(root):
+    text = _read_text(root + "/felt/__init__.py") or ""
+    for line in text.split("\n"):
+        if line.startswith("VERSION"):
+            return line.split("=", 1)[1].strip().strip("\"'")
+    return None
+
+
+def info():
+    name = active()
+    ok = valid(name)
+    answer({"active": name if ok else None,
+            "tree": _read_text(slot_dir(name) + "/" + MARKER) if ok else None,
+            "version": _version(slot_dir(name)) if ok else None,
+            "previous": other(name) if name and valid(other(name)) else None,
+            "free": free_bytes(), "board": _board(), "impl": sys.implementation.name,
+            "platform": sys.platform, "cwd": os.getcwd()})
+
+
+def files(folder):
+    """Manifest of a data folder (e.g. /hands) for `feltctl export`; [] when it is absent."""
+    if not _is_dir(folder):
+        answer([])
+        return
+    answer(manifest(folder))
+
+
+def read(path, offset, n):
+    """Up to n bytes of a file from offset, base64 (binary-safe through the REPL)."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        data = f.read(n)
+    answer(binascii.b2a_base64(data).decode().strip())

@@ -1,0 +1,71 @@
+# `feltctl flash PORT`: deploy the firmware tree to a MicroPython board -- only what changed,
+# compressed, verified by SHA-256 on the board, activated atomically (host tools).
+# `--rollback` boots the previous tree again; `--dry-run` lists the changes.
+import sys
+
+from felt.errors import FeltError
+from feltctl.deploy import Deployer, build_tree
+from feltctl.paths import FIRMWARE
+from feltctl.transport import Transport
+
+HELP = "deploy the firmware to a board: fast, verified, atomic (--rollback, --dry-run, --mpy)"
+
+
+def add_arguments(p):
+    p.add_argument("port", help="serial port (/dev/ttyACM0, a simboard link, socket://host:port)")
+    p.add_argument("--src", default=FIRMWARE, help="tree to deploy (default: the repo's firmware/)")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--mpy", action="store_true", help="precompile modules with mpy-cross (less RAM on the board)")
+    p.add_argument("--dry-run", action="store_true", help="list what would change, change nothing")
+    p.add_argument("--rollback", action="store_true", help="boot the previously deployed tree again")
+    p.add_argument("--no-reset", action="store_true", help="leave the board in the raw REPL afterwards")
+    p.add_argument("--timeout", type=float, default=3.0, help="seconds of silence before giving up")
+    p.add_argument("--progress", action="store_true", default=None, help="progress bar (default: on a terminal)")
+
+
+def progress_bar(stream):
+    def show(done, total):
+        width = 30
+        filled = width * done // total
+        stream.write("\r[%s%s] %3d%% %d/%d bytes" % ("#" * filled, "." * (width - filled),
+                                                   100 * done // total, done, total))
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+    return show
+
+
+def run(args):
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    try:
+        tree = None if args.rollback else build_tree(args.src, mpy=args.mpy)
+        with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
+            d = Deployer(t, progress=progress_bar(sys.stderr) if show else None)
+            if args.rollback:
+                r = d.rollback(reset=not args.no_reset)
+                print("rolled back: now booting slot %s (tree %s); slot %s kept" % (
+                    r["active"], (r["tree"] or "?")[:12], r["previous"]))
+                return 0
+            rep = d.deploy(tree, dry_run=args.dry_run, reset=not args.no_reset)
+    except FeltError as e:
+        print("feltctl flash: error: %s" % e, file=sys.stderr)
+        return 1
+    plan = rep.plan
+    if args.dry_run:
+        for line in plan.lines(tree):
+            print(line)
+        if not rep.loader_ok:
+            print("~ /boot.py (the Felt boot loader)")
+        print("dry run: %d to add, %d to change, %d to remove, %d unchanged; nothing written" % (
+            len(plan.added), len(plan.changed), len(plan.removed), len(plan.kept)))
+        return 0
+    if rep.up_to_date:
+        print("up to date: %d files, tree %s (slot %s); %.2f s" % (len(tree.entries), tree.hash[:12],
+                                                                 rep.active, rep.seconds))
+        return 0
+    print("flashed %d files (%d added, %d changed, %d removed, %d kept) -> slot %s, tree %s; "
+          "%d bytes over the wire in %.2f s%s" % (
+              len(tree.entries), len(plan.added), len(plan.changed), len(plan.removed), len(plan.kept),
+              rep.active, tree.hash[:12], rep.bytes_sent, rep.seconds,
+              "; previous tree kept in slot %s (feltctl flash --rollback)" % rep.previous if rep.previous else ""))
+    return 0

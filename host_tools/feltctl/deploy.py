@@ -1,0 +1,298 @@
+# Host side of `feltctl flash` (host tools): builds the tree to deploy (optionally precompiled by
+# mpy-cross), diffs it against the board's manifest, sends only what changed (zlib + base64 in
+# big raw-paste chunks) and has felt/deploy_agent.py on the board stage, verify and activate it.
+# Every step and its bytes are described in hardware/flashing.md.
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+import time
+import zlib
+
+from felt.errors import FeltError
+from feltctl.paths import FIRMWARE, mpy_cross_binary
+from feltctl.transport import DeviceError
+
+AGENT_FILE = os.path.join(FIRMWARE, "felt", "deploy_agent.py")
+LOADER_FILE = os.path.join(FIRMWARE, "boot.py")
+KEEP_AS_SOURCE = ("boot.py", "main.py")   # the board looks these up by name, as .py
+CHUNK = 8000          # characters of base64 per raw-paste command (a Pico parses this easily)
+WBITS = 12            # 4 KB deflate window: the board needs only 4 KB to inflate
+
+
+class DeployError(FeltError):
+    """A deploy step failed; the board still boots the firmware it booted before."""
+
+
+class FlashFull(DeployError):
+    """The board's filesystem has no room (it must hold the active and the staged tree)."""
+
+
+class HashMismatch(DeployError):
+    """What the board stored differs from what was sent (bad link, bad flash)."""
+
+
+def sha256_hex(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def tree_hash(entries):
+    """Same as deploy_agent.tree_hash: one SHA-256 over `path\\0size\\0sha\\n` lines in path order."""
+    h = hashlib.sha256()
+    for rel, size, digest in entries:
+        h.update(("%s\0%d\0%s\n" % (rel, size, digest)).encode())
+    return h.hexdigest()
+
+
+def _skip(name):
+    return name.startswith(".") or name == "__pycache__" or name.endswith((".pyc", "~", ".swp"))
+
+
+class Tree:
+    """The files to deploy: relative path -> bytes, with their manifest and tree hash."""
+
+    def __init__(self, files):
+        self.files = dict(sorted(files.items()))
+        self.entries = [(rel, len(data), sha256_hex(data)) for rel, data in self.files.items()]
+        self.hash = tree_hash(self.entries)
+
+    @property
+    def size(self):
+        return sum(e[1] for e in self.entries)
+
+
+def build_tree(src=FIRMWARE, mpy=False):
+    """Every file under src (skipping caches and hidden files); with mpy=True each module except
+    boot.py/main.py is precompiled to .mpy, which loads without the compiler's RAM peak."""
+    files = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for root, dirs, names in os.walk(src):
+            dirs[:] = sorted(d for d in dirs if not _skip(d))
+            for name in sorted(names):
+                if _skip(name):
+                    continue
+                path = os.path.join(root, name)
+                rel = os.path.relpath(path, src).replace(os.sep, "/")
+                if mpy and rel.endswith(".py") and rel not in KEEP_AS_SOURCE:
+                    out = os.path.join(tmp, "out.mpy")
+                    done = subprocess.run([mpy_cross_binary(), "-o", out, "-s", rel, path],
+                                          capture_output=True, text=True, timeout=60)
+                    if done.returncode:
+                        raise DeployError("mpy-cross failed on %s: %s" % (rel, done.stderr.strip()))
+                    with open(out, "rb") as f:
+                        files[rel[:-3] + ".mpy"] = f.read()
+                else:
+                    with open(path, "rb") as f:
+                        files[rel] = f.read()
+    return Tree(files)
+
+
+def mpy_cross_version():
+    """(major, minor) of the .mpy format mpy-cross emits, from `mpy-cross --version`."""
+    out = subprocess.run([mpy_cross_binary(), "--version"], capture_output=True, text=True, timeout=30).stdout
+    tail = out.rsplit("mpy v", 1)[-1].strip()
+    major, minor = tail.split(".")[:2]
+    return int(major), int(minor)
+
+
+class Plan:
+    """What a deploy changes on the board: paths added, changed, removed and kept."""
+
+    def __init__(self, tree, device_manifest):
+        have = {rel: (size, digest) for rel, size, digest in device_manifest or []}
+        self.added = [e[0] for e in tree.entries if e[0] not in have]
+        self.changed = [e[0] for e in tree.entries if e[0] in have and have[e[0]] != (e[1], e[2])]
+        self.kept = [e[0] for e in tree.entries if have.get(e[0]) == (e[1], e[2])]
+        self.removed = sorted(set(have) - set(tree.files))
+
+    @property
+    def empty(self):
+        return not (self.added or self.changed or self.removed)
+
+    def lines(self, tree):
+        out = ["+ %s (%d bytes)" % (rel, len(tree.files[rel])) for rel in self.added]
+        out += ["~ %s (%d bytes)" % (rel, len(tree.files[rel])) for rel in self.changed]
+        out += ["- %s" % rel for rel in self.removed]
+        return out
+
+
+def _blob(data):
+    """zlib (small window) then base64: what the board's `deflate` and `binascii` undo."""
+    c = zlib.compressobj(9, zlib.DEFLATED, WBITS)
+    return base64.b64encode(c.compress(data) + c.flush()).decode()
+
+
+def _paths_blob(paths):
+    return _blob("\n".join(paths).encode()) if paths else ""
+
+
+class Report:
+    def __init__(self):
+        self.up_to_date = False
+        self.plan = None
+        self.active = None
+        self.previous = None
+        self.bytes_sent = 0
+        self.seconds = 0.0
+        self.loader_updated = False
+        self.loader_ok = True
+        self.copied = 0
+
+
+class Deployer:
+    """Runs deploy / rollback / info on a board through an open feltctl Transport."""
+
+    def __init__(self, transport, progress=None, chunk=CHUNK):
+        self.t = transport
+        self.progress = progress
+        self.chunk = chunk
+        self.agent_pasted = False
+
+    # ---- talking to the agent ----------------------------------------------------------
+    def call(self, code, timeout_s=None):
+        try:
+            out = self.t.exec(code, timeout_s)
+        except DeviceError as e:
+            raise self._explain(e)
+        for line in reversed(out.decode("utf-8", "replace").splitlines()):
+            if line.startswith("FELT "):
+                return json.loads(line[5:])
+        return None
+
+    @staticmethod
+    def _explain(e):
+        text = e.traceback
+        if "ENOSPC" in text or "Errno 28" in text or "OSError: 28" in text:
+            return FlashFull("the board's flash is full (%s); a deploy needs room for the active tree "
+                             "and the staged one -- remove data files or deploy with --mpy" % e.last)
+        if "hash mismatch" in text or "does not verify" in text:
+            return HashMismatch(e.last.replace("ValueError: felt-deploy: ", ""))
+        if "felt-deploy:" in text:
+            return DeployError(e.last.replace("ValueError: felt-deploy: ", ""))
+        return e
+
+    def connect(self, tree=None):
+        """Raw REPL with a clean heap, and the agent: the board's own copy if it is the same
+        code as ours, else ours pasted in compressed (first flash, or the agent changed)."""
+        self.t.enter_raw(soft_reset=True)
+        known = {sha256_hex(open(AGENT_FILE, "rb").read())}
+        if tree is not None:
+            for rel in ("felt/deploy_agent.py", "felt/deploy_agent.mpy"):
+                if rel in tree.files:
+                    known.add(sha256_hex(tree.files[rel]))
+        try:
+            have = self.call("try:\n from felt.deploy_agent import *\n import felt.deploy_agent as _a\n"
+                             " answer(file_hash(_a.__file__)[1])\nexcept ImportError:\n print('FELT null')\n")
+        except DeviceError:
+            have = None
+        if have not in known:
+            with open(AGENT_FILE, "rb") as f:
+                packed = _blob(f.read())
+            self.call("import deflate,io,binascii\nexec(deflate.DeflateIO(io.BytesIO(binascii.a2b_base64("
+                      "'%s')),deflate.ZLIB).read())\n" % packed)
+            self.agent_pasted = True
+
+    # ---- deploy ----------------------------------------------------------------------------
+    def deploy(self, tree, dry_run=False, loader=LOADER_FILE, reset=True):
+        start = time.monotonic()
+        sent0 = self.t.bytes_out
+        report = Report()
+        self.connect(tree)
+        hello = self.call("hello(%r)" % tree.hash)
+        if tree_has_mpy(tree) and hello.get("mpy"):
+            _check_mpy(hello["mpy"])
+        with open(loader, "rb") as f:
+            loader_bytes = f.read()
+        loader_ok = hello.get("boot") == sha256_hex(loader_bytes)
+        report.plan = plan = Plan(tree, hello["manifest"] if hello["manifest"] is not None else tree.entries)
+        report.active, report.previous = hello["active"], hello["previous"]
+        if dry_run or (plan.empty and hello["active"] and loader_ok):
+            report.up_to_date = plan.empty and bool(hello["active"]) and loader_ok
+            if reset:
+                self.t.soft_reset_to_friendly()
+            report.bytes_sent = self.t.bytes_out - sent0
+            report.seconds = time.monotonic() - start
+            report.loader_ok = loader_ok
+            return report
+        if not hello["active"]:
+            plan = report.plan = Plan(tree, [])
+        staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]), _paths_blob(plan.kept)))
+        uploads = [(rel, tree.files[rel]) for rel in plan.added + plan.changed]
+        if not loader_ok:
+            uploads.insert(0, ("/boot.py", loader_bytes))
+            report.loader_updated = True
+        self._upload(uploads)
+        done = self.call("commit(%r)" % tree.hash)
+        report.active, report.previous = done["active"], done["previous"]
+        report.copied = staged["copied"]
+        if reset:
+            self.t.soft_reset_to_friendly()
+        report.bytes_sent = self.t.bytes_out - sent0
+        report.seconds = time.monotonic() - start
+        return report
+
+    def _upload(self, uploads):
+        """Several small files per command; a big one across commands via begin/more/end."""
+        total = sum(len(d) for _, d in uploads)
+        done = 0
+        batch = []
+        size = 0
+        for rel, data in uploads:
+            blob = _blob(data)
+            digest = sha256_hex(data)
+            if len(blob) > self.chunk:
+                if batch:
+                    self.call("\n".join(batch))
+                    batch, size = [], 0
+                self.call("begin(%r,%d,%r)" % (rel, len(data), digest))
+                for i in range(0, len(blob), self.chunk):
+                    self.call("more('%s')" % blob[i:i + self.chunk])
+                    self._tick(done + len(data) * min(1.0, (i + self.chunk) / len(blob)), total)
+                self.call("end()")
+            else:
+                line = "put(%r,%d,%r,'%s')" % (rel, len(data), digest, blob)
+                if size + len(line) > self.chunk and batch:
+                    self.call("\n".join(batch))
+                    self._tick(done, total)
+                    batch, size = [], 0
+                batch.append(line)
+                size += len(line) + 1
+            done += len(data)
+        if batch:
+            self.call("\n".join(batch))
+        self._tick(total, total)
+
+    def _tick(self, done, total):
+        if self.progress and total:
+            self.progress(int(done), total)
+
+    # ---- other operations ------------------------------------------------------------------
+    def rollback(self, reset=True):
+        self.connect()
+        r = self.call("rollback()")
+        if reset:
+            self.t.soft_reset_to_friendly()
+        return r
+
+    def info(self):
+        self.connect()
+        r = self.call("info()")
+        hello = self.call("hello('')")
+        r["manifest_files"] = len(hello["manifest"] or [])
+        r["manifest_hash"] = hello["tree"]
+        return r
+
+
+def tree_has_mpy(tree):
+    return any(rel.endswith(".mpy") for rel in tree.files)
+
+
+def _check_mpy(device_mpy):
+    major, minor = mpy_cross_version()
+    dev_major, dev_minor = device_mpy & 0xFF, (device_mpy >> 8) & 3
+    if (major, minor) != (dev_major, dev_minor):
+        raise DeployError("mpy-cross emits .mpy v%d.%d but the board loads v%d.%d: install the mpy-cross "
+                          "matching the board's MicroPython, or deploy without --mpy"
+                          % (major, minor, dev_major, dev_minor))

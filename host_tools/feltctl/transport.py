@@ -1,0 +1,209 @@
+# The host end of MicroPython's raw REPL and raw-paste protocols over pyserial (host tools), with
+# a deadline on every wait: a silent, busy or missing board is a clear error within seconds.
+# Protocol: MicroPython shared/runtime/pyexec.c; bytes are described in hardware/flashing.md.
+import time
+
+import serial
+
+from felt.errors import DeviceTimeout, FeltError
+
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+FRIENDLY_BANNER = b'Type "help()" for more information.'
+
+
+class TransportError(FeltError):
+    """The serial link or the board's REPL did not behave as the protocol says."""
+
+
+class PortBusy(TransportError):
+    """Another program (a terminal, mpremote, another feltctl) holds the port."""
+
+
+class NoPort(TransportError):
+    """There is no such serial port (board unplugged, wrong path)."""
+
+
+class BoardReset(TransportError):
+    """The board rebooted in the middle of a command (power cut, watchdog, reset button)."""
+
+
+class DeviceError(TransportError):
+    """Code run on the board raised; `traceback` is the board's text, `last` its final line."""
+
+    def __init__(self, traceback):
+        self.traceback = traceback
+        lines = [ln for ln in traceback.strip().splitlines() if ln.strip()]
+        self.last = lines[-1] if lines else traceback
+        super().__init__(self.last)
+
+
+class Transport:
+    """One open port. `timeout_s` bounds every wait for the board's next byte."""
+
+    def __init__(self, port, baud=115200, timeout_s=3.0, exclusive=True):
+        self.port = port
+        self.timeout_s = timeout_s
+        self.bytes_out = 0
+        self.in_raw = False
+        self._rbuf = bytearray()
+        try:
+            self.ser = serial.serial_for_url(port, baudrate=baud, timeout=0.02, write_timeout=timeout_s,
+                                             exclusive=exclusive)
+        except serial.SerialException as e:
+            text = str(e)
+            if "exclusively lock" in text or "Resource temporarily unavailable" in text:
+                raise PortBusy("%s is in use by another program (close the terminal, mpremote or "
+                               "other feltctl using it)" % port)
+            if "No such file" in text or "could not open port" in text:
+                raise NoPort("no serial port %s (is the board plugged in? try `ls /dev/ttyACM*`)" % port)
+            raise TransportError("cannot open %s: %s" % (port, text))
+
+    def close(self):
+        try:
+            if self.in_raw:
+                self.write(b"\r\x02")
+        except TransportError:
+            pass
+        self.ser.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- bytes with deadlines -------------------------------------------------------------
+    def write(self, data):
+        try:
+            self.ser.write(data)
+        except serial.SerialTimeoutException:
+            raise DeviceTimeout("%s: the board stopped accepting data for %.1f s" % (self.port, self.timeout_s))
+        except serial.SerialException as e:
+            raise TransportError("%s: write failed: %s" % (self.port, e))
+        self.bytes_out += len(data)
+
+    def _fill(self):
+        """Move whatever the port has into the read buffer; False if nothing came."""
+        try:
+            n = self.ser.in_waiting
+            chunk = self.ser.read(max(1, n))
+        except serial.SerialException as e:
+            raise TransportError("%s: read failed (board unplugged?): %s" % (self.port, e))
+        self._rbuf += chunk
+        return bool(chunk)
+
+    def read_until(self, ending, what, timeout_s=None, watch_reset=True):
+        """Bytes up to and including `ending`; DeviceTimeout naming `what` if the board falls
+        silent for timeout_s; BoardReset if the board's boot banner shows up instead."""
+        limit = self.timeout_s if timeout_s is None else timeout_s
+        last = time.monotonic()
+        start = 0
+        while True:
+            cut = self._rbuf.find(ending, start)
+            if cut >= 0:
+                data = bytes(self._rbuf[:cut + len(ending)])
+                del self._rbuf[:cut + len(ending)]
+                return data
+            if watch_reset and FRIENDLY_BANNER in self._rbuf:
+                raise BoardReset("%s: the board rebooted while %s" % (self.port, what))
+            start = max(0, len(self._rbuf) - len(ending) - len(FRIENDLY_BANNER))
+            if self._fill():
+                last = time.monotonic()
+            elif time.monotonic() - last > limit:
+                raise DeviceTimeout("%s: no answer from the board for %.1f s while %s (got %r)"
+                                    % (self.port, limit, what, bytes(self._rbuf[-60:])))
+
+    def read_exact(self, n, what):
+        last = time.monotonic()
+        while len(self._rbuf) < n:
+            if self._fill():
+                last = time.monotonic()
+            elif time.monotonic() - last > self.timeout_s:
+                raise DeviceTimeout("%s: no answer from the board for %.1f s while %s (got %r)"
+                                    % (self.port, self.timeout_s, what, bytes(self._rbuf[-60:])))
+        data = bytes(self._rbuf[:n])
+        del self._rbuf[:n]
+        return data
+
+    def drain(self, quiet_s=0.05):
+        """Discard whatever the board is printing until it has been quiet for quiet_s."""
+        end = time.monotonic() + self.timeout_s
+        last = time.monotonic()
+        self._rbuf.clear()
+        while time.monotonic() - last < quiet_s and time.monotonic() < end:
+            if self.ser.in_waiting:
+                self.ser.read(self.ser.in_waiting)
+                last = time.monotonic()
+            else:
+                time.sleep(0.005)
+
+    # ---- raw REPL --------------------------------------------------------------------------
+    def enter_raw(self, soft_reset=True):
+        """Stop the running program (Ctrl-C), enter the raw REPL (Ctrl-A) and optionally
+        soft-reset (Ctrl-D) for a clean heap; boot.py runs again, main.py does not."""
+        self.write(b"\r\x03\x03")
+        self.drain()
+        self.write(b"\r\x01")
+        try:
+            self.read_until(RAW_BANNER + b">", "entering the raw REPL", watch_reset=False)
+        except DeviceTimeout:
+            raise DeviceTimeout("%s: no MicroPython REPL answered within %.1f s (is a board connected "
+                                "on this port, at this baud rate, with a program that lets Ctrl-C through?)"
+                                % (self.port, self.timeout_s))
+        if soft_reset:
+            self.write(b"\x04")
+            self.read_until(b"soft reboot\r\n", "soft-resetting", watch_reset=False)
+            self.read_until(RAW_BANNER + b">", "waiting for the raw REPL after soft reset", watch_reset=False)
+        self.in_raw = True
+
+    def exec(self, code, timeout_s=None):
+        """Run code in the raw REPL through raw-paste; returns stdout bytes, raises DeviceError
+        with the board's traceback if it raised."""
+        if isinstance(code, str):
+            code = code.encode()
+        self.write(b"\x05A\x01")
+        reply = self.read_exact(2, "starting raw-paste mode")
+        if reply == b"R\x01":
+            self._paste(code)
+        elif reply == b"R\x00":
+            # A board without raw-paste (before MicroPython 1.14): plain raw REPL, then "OK".
+            self.read_until(b">", "leaving raw-paste refusal")
+            self.write(code + b"\x04")
+            if self.read_exact(2, "starting the command") != b"OK":
+                raise TransportError("%s: the board refused the command" % self.port)
+        else:
+            raise TransportError("%s: not in the raw REPL (got %r)" % (self.port, reply))
+        out = self.read_until(b"\x04", "running the command", timeout_s)[:-1]
+        err = self.read_until(b"\x04", "reading the command's errors", timeout_s)[:-1]
+        self.read_until(b">", "waiting for the raw REPL prompt", timeout_s)
+        if err:
+            raise DeviceError(err.decode("utf-8", "replace"))
+        return out
+
+    def _paste(self, code):
+        window = int.from_bytes(self.read_exact(2, "reading the flow-control window"), "little")
+        credit = window  # the window size itself grants one window (pyexec.c)
+        i = 0
+        while i < len(code):
+            # Window credit: each \x01 from the board frees another `window` bytes.
+            while credit == 0 or self._rbuf or self.ser.in_waiting:
+                c = self.read_exact(1, "waiting for flow-control credit")
+                if c == b"\x01":
+                    credit += window
+                elif c == b"\x04":
+                    # The board stopped reading early (e.g. a syntax error): acknowledge.
+                    self.write(b"\x04")
+                    return
+                else:
+                    raise TransportError("%s: unexpected byte %r during raw paste" % (self.port, c))
+            piece = code[i:i + credit]
+            self.write(piece)
+            credit -= len(piece)
+            i += len(piece)
+        self.write(b"\x04")
+        self.read_until(b"\x04", "finishing raw paste")
+
+    def soft_reset_to_friendly(self):
+        """Leave the raw REPL and soft-reset, so boot.py and main.py run as after power-up."""
+        self.write(b"\r\x02\x04")
+        self.in_raw = False
