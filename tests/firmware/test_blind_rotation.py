@@ -164,3 +164,21 @@ def test_BLIND_22_previous_hand_record_is_validated():
     with raises(ConfigError):
         next_hand(table_of([A] * 6), previous(1, 2, 9), sb=1, bb=2)
     eq(blinds(next_hand(table_of([A] * 6), previous(3, 4, 5), sb=1, bb=2)), (4, 5, 6))
+
+
+def test_TOUR_19_games_without_blinds_keep_the_button_and_post_only_antes():
+    # Stud (antes and a bring-in, no blinds): the button stays frozen; everyone seated and
+    # not sitting out is dealt in; missed-blind marks wait for the next blind game.
+    from felt.engine.button import BACK, OUT
+
+    t = table_of([A, A, OUT, A, E, A])
+    t[3] = Seat(BACK, missed_bb=True)
+    h = next_hand(t, previous(4, 6, 1), ante=10, bb=0)
+    eq((h.button, h.sb, h.bb, h.first_to_act), (4, None, None, None))
+    eq(h.seats, (6, 1, 2, 4))
+    eq(h.antes, [10, 10, 10, 10])
+    eq([p.kind for p in h.posts], ["ante"] * 4)
+    eq(h.table[3], Seat(BACK, missed_bb=True))
+    eq(next_hand(h.table, h, ante=10, bb=0).button, 4)
+    with raises(ConfigError):
+        next_hand(t, previous(4, 6, 1), sb=5, bb=0)

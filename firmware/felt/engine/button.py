@@ -231,8 +231,8 @@ def next_hand(table, prev=None, button=None, sb=0, bb=0, ante=0, mode=settings.C
         raise ConfigError("a table has 2..10 seats, got %d" % n)
     if mode not in settings.MODES:
         raise ConfigError("mode must be cash or tournament, got %r" % (mode,))
-    if bb <= 0 or sb < 0 or ante < 0:
-        raise ConfigError("blinds must be sb >= 0, bb > 0, ante >= 0 (BLIND-2)")
+    if bb < 0 or sb < 0 or ante < 0 or (bb == 0 and sb > 0):
+        raise ConfigError("blinds must be sb >= 0, bb >= 0 (0: a game without blinds), ante >= 0 (BLIND-2)")
     k = _Plan()
     k.n = n
     k.mode = mode
@@ -244,6 +244,8 @@ def next_hand(table, prev=None, button=None, sb=0, bb=0, ante=0, mode=settings.C
     k.makeup = _hr(rules, "missed_blind_makeup", mode)
     k.straddle_rule = _hr(rules, "straddle", mode)
     k.amounts = (sb, bb, ante)
+    if bb == 0:
+        return _without_blinds(k, prev, button)
     if prev is None:
         _first_positions(k, button)
     else:
@@ -262,6 +264,24 @@ def next_hand(table, prev=None, button=None, sb=0, bb=0, ante=0, mode=settings.C
         k.button = [s for s in _ring(k.sb_seat, n)[::-1] if s in k.dealt and s not in (k.bb, k.sb_seat)][0]
     if prev is not None and mode == settings.CASH:
         _mark_missed(k, prev)
+    return _record(k)
+
+
+def _without_blinds(k, prev, button):
+    # Stud and other ante-only games (GAME-10..14): no blinds to rotate, so the button stays
+    # where it is (TOUR-19: frozen through the stud rounds of a mixed game; the controller
+    # moves it when a blind game resumes). Everyone seated and not sitting out is dealt in;
+    # missed-blind marks are kept for the next blind game.
+    b = prev.button if prev is not None else button
+    if b is None or not 1 <= b <= k.n:
+        raise RuleError("BLIND-1", "a button seat is needed to start the deal", legal=(1, k.n))
+    k.button = b
+    k.sb_seat = None
+    k.sb_live = False
+    k.bb = None
+    k.dealt = [s for s in range(1, k.n + 1) if _status(k, s) in (ACTIVE, ABSENT, NEW, BACK)]
+    if len(k.dealt) < 2:
+        raise RuleError("BLIND-12", "fewer than two players can be dealt in", legal=(2, k.n))
     return _record(k)
 
 
@@ -394,11 +414,12 @@ def _posts(k, seats):
     posts = []
     if k.sb_live and sb > 0:
         posts.append(Post(k.sb_seat, SB, sb, True))
-    posts.append(Post(k.bb, BB, bb, True))
+    if bb > 0:
+        posts.append(Post(k.bb, BB, bb, True))
     for s in seats:
         seat = k.table[s - 1]
         st = _status(k, s)
-        if s not in (k.bb, k.button, k.sb_seat) and k.mode == settings.CASH:
+        if s not in (k.bb, k.button, k.sb_seat) and k.mode == settings.CASH and bb > 0:
             if st == NEW:
                 posts.append(Post(s, POST_BB, bb, True))  # BLIND-16
             elif st == BACK:
@@ -430,7 +451,7 @@ def _straddle(k, seats, posts):
     asked = [s for s in range(1, k.n + 1) if k.table[s - 1].straddle and k.table[s - 1].status != EMPTY]
     if not asked:
         return None
-    if k.straddle_rule != "utg_2x":
+    if k.straddle_rule != "utg_2x" or k.bb is None:
         raise RuleError("BLIND-20", "straddles are off (hr.straddle)", legal=())
     utg = None
     if len(seats) > 2:
@@ -478,12 +499,16 @@ def _record(k):
     h.blinds_or_straddles = live
     h.antes = antes
     h.dead = dead
-    h.bb_position = seats.index(k.bb)
-    last_forced = seats.index(h.straddle) if h.straddle else h.bb_position
-    if m == 2:
+    if k.bb is None:
+        # No blinds: the bring-in decides who acts first (GAME-11).
+        h.bb_position = h.first_to_act = None
+    elif m == 2:
         # Button first preflop (BLIND-6); under button_is_bb the non-button acts first.
         h.first_to_act = 0 if getattr(k, "button_is_bb", False) else 1
+        h.bb_position = seats.index(k.bb)
     else:
+        h.bb_position = seats.index(k.bb)
+        last_forced = seats.index(h.straddle) if h.straddle else h.bb_position
         h.first_to_act = (last_forced + 1) % m
     h.absent = tuple(i for i in range(m) if _status(k, seats[i]) == ABSENT)
     h.waiting = tuple(s for s in range(1, k.n + 1) if k.table[s - 1].status != EMPTY and s not in seats)
@@ -495,7 +520,9 @@ def _after_table(k, seats):
     out = []
     for s in range(1, k.n + 1):
         seat = k.table[s - 1].copy(straddle=False)
-        if s in seats:
+        if s in seats and k.bb is None:
+            seat.dead_owed = 0  # no blinds were due: statuses and marks wait for a blind game
+        elif s in seats:
             if seat.status in (NEW, BACK):
                 seat.status = ACTIVE  # posted, or took the BB in rotation (BLIND-13, 15)
                 seat.post = False
