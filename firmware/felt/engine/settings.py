@@ -424,3 +424,24 @@ def check_short_buy_in(amount, full_buy_in, bought_full_before, short_buys_befor
         raise RuleError("CASH-2", "short buy-in %r is below half the full buy-in (%d)" % (amount, half),
                         legal=(half, full_buy_in))
     return amount
+
+
+# ---- CASH-11: bad-beat jackpot distribution ----
+
+
+def jackpot_shares(jackpot, others, unit=1):
+    """CASH-11: 40 % to the losing hand, 25 % to the winning hand, 15 % shared equally by the `others`
+    dealt in, 20 % kept as the next seed. Every share is rounded down to a multiple of `unit`; what
+    rounding leaves over stays in the seed (Convention). Returns (loser, winner, each_other, seed)."""
+    from felt.errors import RuleError
+
+    if isinstance(jackpot, bool) or not isinstance(jackpot, int) or jackpot < 0 or others < 0 or unit < 1:
+        raise RuleError("CASH-11", "jackpot, players and unit must be whole numbers >= 0 (unit >= 1)")
+    loser = jackpot * 40 // 100
+    loser -= loser % unit
+    winner = jackpot * 25 // 100
+    winner -= winner % unit
+    each = (jackpot * 15 // 100) // others if others else 0
+    each -= each % unit
+    seed = jackpot - loser - winner - each * others
+    return loser, winner, each, seed

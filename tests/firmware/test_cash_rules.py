@@ -1,0 +1,80 @@
+# Cash-game rules the engine decides from configuration (RULES.md CASH-1/2/7/11/12/13, POT-20).
+from check import eq, raises
+from felt.engine import settings
+from felt.engine.clock import ActionClock
+from felt.engine.dealing import PROPOSED
+from felt.engine.settings import CASH, HouseRules, Rake
+from felt.errors import RuleError
+
+
+def test_CASH_7_rake_example():
+    rake = HouseRules(CASH, values={"rake": {"percent": 5, "cap": 150}}).rake
+    eq(rake.take(1000), 50)
+    eq(rake.take(4000), 150)
+
+
+def test_POT_20_rake_and_jackpot_drop_example():
+    # Pot 2,400 with 5 % rake capped at 150 and a 0.5 % drop: rake 120, drop 12, 2,268 awarded.
+    rake = Rake(500, 150)
+    pot = 2400
+    taken = rake.take(pot) + settings.JACKPOT_DROP.take(pot)
+    eq((rake.take(pot), settings.JACKPOT_DROP.take(pot), pot - taken), (120, 12, 2268))
+
+
+def test_CASH_12_jackpot_drop_example():
+    eq(settings.JACKPOT_DROP.take(3000), 15)
+
+
+def test_POT_20_rake_rounds_down_to_unit():
+    eq(Rake(500).take(1990, unit=25), 75)  # 99.5 -> 99 -> 75
+
+
+def test_CASH_1_buy_in_examples():
+    with raises(RuleError, match="CASH-1") as e:
+        settings.check_buy_in(300, 400)  # L 20/40, minimum 400
+    eq(e.value.legal, (400, None))
+    eq(settings.check_buy_in(5000, 4000), 5000)  # NL 100/200, minimum 4,000
+    with raises(RuleError, match="at most 10000"):
+        settings.check_buy_in(12000, 4000, 10000)
+
+
+def test_CASH_2_short_buy_in_example():
+    eq(settings.check_short_buy_in(2000, 4000, bought_full_before=True), 2000)
+    with raises(RuleError, match="CASH-2") as e:
+        settings.check_short_buy_in(1500, 4000, bought_full_before=True)
+    eq(e.value.legal, (2000, 4000))
+    with raises(RuleError, match="earlier full buy-in"):
+        settings.check_short_buy_in(2000, 4000, bought_full_before=False)
+
+
+def test_CASH_2_short_buyin_once_house_rule():
+    once = HouseRules(CASH, values={"short_buyin_once": True})
+    with raises(RuleError, match="only one short buy-in"):
+        settings.check_short_buy_in(2000, 4000, True, short_buys_before=1, rules=once)
+    eq(settings.check_short_buy_in(2000, 4000, True, short_buys_before=1, rules=HouseRules(CASH)), 2000)
+
+
+def test_CASH_11_example_jackpot_distribution():
+    # jackpot 20,000, 6 other players dealt in: 8,000 / 5,000 / 500 each / 4,000 seed
+    eq(settings.jackpot_shares(20000, 6), (8000, 5000, 500, 4000))
+
+
+def test_CASH_11_rounding_leftovers_stay_in_the_seed():
+    loser, winner, each, seed = settings.jackpot_shares(10001, 7, unit=5)
+    eq((loser, winner, each), (4000, 2500, 210))
+    eq(loser + winner + each * 7 + seed, 10001)
+
+
+def test_CASH_13_example_timer_expiry_proposes_the_kill():
+    clock = ActionClock(HouseRules(CASH, values={"hr.cash_action_timer": 60}))
+    clock.start(2, now_ms=0, facing_bet=True)
+    eq(clock.poll(59999), [])
+    out = clock.poll(60000)
+    eq([(f.kind, f.status, f.rules[0]) for f in out], [("clock_expired", PROPOSED, "CASH-13")])
+
+
+def test_CASH_13_timer_off_by_default():
+    clock = ActionClock(HouseRules(CASH))
+    eq(clock.enabled(), False)
+    with raises(RuleError, match="CASH-13"):
+        clock.start(2, now_ms=0, facing_bet=False)
