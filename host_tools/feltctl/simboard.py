@@ -518,9 +518,13 @@ class SimBoard:
             elif self._cont and not current.strip():
                 self._exec_friendly()
             elif self._cont or current.rstrip().endswith(b":"):
+                # Continuation with auto-indent, as the board's readline does.
+                indent = len(current) - len(current.lstrip(b" "))
+                if current.rstrip().endswith(b":"):
+                    indent += 4
                 self._cont = True
-                self._line.append(10)
-                self._out(b"... ")
+                self._line += b"\n" + b" " * indent
+                self._out(b"... " + b" " * indent)
             else:
                 self._exec_friendly()
         elif c >= 32 or c == 9:

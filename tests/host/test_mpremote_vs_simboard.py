@@ -1,0 +1,80 @@
+# The real mpremote (the MicroPython project's tool) works against the simulated board:
+# fs ls, fs cp (both ways, recursive, hash-skipping), exec, run, reset. mpremote waits forever
+# on a silent port, so every call runs under `timeout`.
+import os
+import subprocess
+import sys
+
+import pytest
+
+from feltctl.simboard import SimBoard
+
+MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
+
+
+@pytest.fixture
+def board(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "boot.py").write_text("print('boot ran')\n")
+    b = SimBoard(str(flash), link=str(tmp_path / "board.tty"), capacity=1024 * 1024)
+    b.start()
+    b.wait_idle()
+    yield b
+    b.stop()
+
+
+def mpremote(board, *args):
+    out = subprocess.run(["timeout", "20", MPREMOTE, "connect", board.device] + list(args),
+                         capture_output=True, text=True)
+    assert out.returncode != 124, "mpremote hung: %s" % (out.stdout + out.stderr)
+    return out
+
+
+def test_mpremote_exec_prints_the_board_output(board):
+    out = mpremote(board, "exec", "print(6 * 7)")
+    assert out.returncode == 0 and out.stdout == "42\n"
+
+
+def test_mpremote_exec_error_exits_nonzero_with_the_traceback(board):
+    out = mpremote(board, "exec", "import nosuchmodule")
+    assert out.returncode == 1 and "ImportError: no module named 'nosuchmodule'" in out.stdout + out.stderr
+
+
+def test_mpremote_fs_cp_recursive_then_ls_then_cp_back(board, tmp_path):
+    src = tmp_path / "pkg"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.py").write_text("A = 1\n")
+    (src / "sub" / "b.bin").write_bytes(bytes(range(256)) * 20)
+    assert mpremote(board, "fs", "cp", "-r", str(src), ":").returncode == 0
+    assert (tmp_path / "flash" / "pkg" / "sub" / "b.bin").read_bytes() == bytes(range(256)) * 20
+    ls = mpremote(board, "fs", "ls", ":pkg")
+    assert ls.returncode == 0 and "a.py" in ls.stdout and "sub/" in ls.stdout
+    again = mpremote(board, "fs", "cp", "-r", str(src), ":")
+    assert "Up to date: ./pkg/a.py" in again.stdout        # its sha256 check ran on the board
+    back = tmp_path / "back.bin"
+    assert mpremote(board, "fs", "cp", ":pkg/sub/b.bin", str(back)).returncode == 0
+    assert back.read_bytes() == bytes(range(256)) * 20
+
+
+def test_mpremote_run_executes_a_local_script_on_the_board(board, tmp_path):
+    script = tmp_path / "hello.py"
+    script.write_text("import sys\nprint('hello from', sys.implementation.name)\n")
+    out = mpremote(board, "run", str(script))
+    assert out.returncode == 0 and out.stdout == "hello from micropython\n"
+
+
+def test_mpremote_reset_hard_resets_the_board(board):
+    out = mpremote(board, "reset")
+    assert out.returncode == 0
+    board.wait_idle()
+    assert board.resets == 1
+    assert mpremote(board, "exec", "print('back')").stdout == "back\n"
+
+
+def test_mpremote_sees_a_full_filesystem_as_an_error(board, tmp_path):
+    (tmp_path / "flash" / "filler.bin").write_bytes(bytes(1000 * 1024))   # 1 MB flash nearly full
+    src = tmp_path / "more.bin"
+    src.write_bytes(bytes(40 * 1024))
+    out = mpremote(board, "fs", "cp", str(src), ":more.bin")
+    assert out.returncode != 0 and "No space left on device" in out.stderr
