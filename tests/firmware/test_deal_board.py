@@ -420,3 +420,17 @@ def test_DEAL_37_40_48_tag_log_identifies_cards():
     t.flop()
     eq(t.d.where(20), BURN)
     eq(t.d.where(21), BOARD)
+
+
+def test_DEAL_17_boxed_card_found_in_the_stub_on_the_flop_is_not_the_burn():
+    t = Table()
+    t.d.betting_closed()
+    t.draw(None)  # draw 13 is face up in the stub
+    f = t.d.mark_boxed(13)[0]
+    eq(f.rules, ("DEAL-17",))
+    t.d.confirm(f.id)
+    eq(t.d.where(20), "aside")
+    out = t.flop()  # burn and flop follow as if it were not there
+    eq(out, [])
+    eq(t.d.burns, [21])
+    eq(t.d.phase, BETTING)

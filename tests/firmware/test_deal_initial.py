@@ -424,3 +424,39 @@ def test_status_flow_of_a_confirmed_proposal():
     eq(f.status, PROPOSED)
     d.confirm(f.id)
     eq(f.status, CONFIRMED)
+
+
+def test_DEAL_8_DEAL_9_first_card_to_a_seat_not_dealt_in_is_one_misdeal():
+    d = holdem(seats=[1, 2, 4, 5], button=5)
+    out = d.card(C("Ah"), 3)
+    eq(kinds(out), ["misdeal"])
+    eq(out[0].rules, ("DEAL-8", "DEAL-9"))
+
+
+def test_DEAL_9_cash_seat_skipped_entirely_is_a_misdeal_not_a_correction():
+    d = holdem(mode=CASH)
+    out = deal(d, [4, 5, 6, 1, 3, 4, 5, 6, 1, 3])  # seat 2 gets nothing
+    out += d.end_of_deal()
+    ms = [f for f in out if f.kind == "misdeal"]
+    eq(len(ms), 1)
+    assert "DEAL-9" in ms[0].rules
+    eq([f for f in out if f.kind == "give_card"], [])
+
+
+def test_DEAL_39_cash_absent_seat_cards_removed():
+    d = holdem(mode=CASH)
+    deal(d, SIX * 2)
+    f = d.absent(1)[0]
+    assert "not dealt in" in f.remedy
+    d.confirm(f.id)
+    eq(d.holding(1), ())
+    eq(d.redeal_plan().dead, ())  # cash: nobody is dealt in again and killed
+
+
+def test_DEAL_22_exposed_hole_card_after_the_deal_is_a_floor_record():
+    d = holdem(mode=TOURNAMENT)
+    deal(d, SIX * 2)
+    d.action(6, "call", 100)
+    d.action(1, "call", 100)
+    out = d.mark_exposed(5)
+    eq([(f.kind, f.cls) for f in out], [("exposed_recorded", "FLOOR")])

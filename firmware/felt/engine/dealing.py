@@ -504,9 +504,7 @@ class DealCheck:
         if seat not in self.plan.seats:
             self.holes.setdefault(seat, []).append(card)
             if self._first_seat is None and s == 0:
-                self._first_seat = seat
-                self._misdeal(("DEAL-8", "DEAL-9"), "the first card (draw %d) went to seat %d, which is not dealt "
-                              "in; the deal starts at seat %d" % (n, seat, self.plan.seats[0]), out, draw=n, seat=seat)
+                self._first_seat = seat  # the derived DEAL-9 misdeal names DEAL-8 as well
             return
         if seat in self._killed and s > 0:
             self.aside.append(card)
@@ -705,7 +703,8 @@ class DealCheck:
                     want[("button_dead", seat)] = self._builder_dead(seat, "acted holding too few cards", ("DEAL-24",))
                 else:
                     want[("button_short", seat)] = self._builder_give(seat, k, ("DEAL-24",))
-            elif self.rules.mode == CASH and not over:
+            elif self.rules.mode == CASH and not over and self.holes[seat]:
+                # DEAL-10 cash exception; a seat left with no card at all was skipped (DEAL-9)
                 want[("give", seat)] = self._builder_give(seat, k, ("DEAL-10",))
             else:
                 misdeal.append((seat, -k))
@@ -720,7 +719,8 @@ class DealCheck:
             if self.sa:
                 return self._add(Finding("not_dealt_in", ("DEAL-5",), ENGINE, "seat %d is not dealt in but holds "
                                          "cards" % seat, "take the cards away from seat %d" % seat, seat=seat), out)
-            return self._misdeal(("DEAL-9",), "a card went to seat %d, which is not dealt in" % seat, out, seat=seat)
+            rules = ("DEAL-8", "DEAL-9") if seat == self._first_seat else ("DEAL-9",)
+            return self._misdeal(rules, "a card went to seat %d, which is not dealt in" % seat, out, seat=seat)
         return build
 
     def _builder_dead(self, seat, why, rules):
@@ -1079,6 +1079,8 @@ class DealCheck:
     def kill(self, seat, rule="DEAL-38"):
         """A hand killed by a console ruling (DEAL-38 and others): it gets no further cards (DEAL-44)."""
         self._alive()
+        if seat not in self.plan.seats:
+            raise RuleError(rule, "seat %r is not dealt in" % (seat,), legal=self.plan.seats)
         out = []
         self._kill(seat)
         self._add(Finding("hand_killed", (rule,), ENGINE, "seat %d's hand is dead" % seat, "", seat=seat,
@@ -1283,6 +1285,7 @@ class DealCheck:
         c = f.cards[0]
         where = self._remove_logical(c)
         self.aside.append(c)
+        self._street_draws = [x for x in self._street_draws if x[1] != c]  # as if it were not there
         if isinstance(where, int):
             self._owed[where] = self._owed.get(where, 0) + 1
         self._instruct(f, "move_card", "%s is set aside" % card_text(c), out, cards=(c,))
