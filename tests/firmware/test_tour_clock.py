@@ -175,3 +175,35 @@ def test_TOUR_17_minutes_unit():
     eq(p.hand_started(now_ms=10 * MIN), [])
     with raises(ConfigError):
         Penalties("orbits")
+
+
+def C(text):
+    return "23456789TJQKA".index(text[0]) * 4 + "cdhs".index(text[1])
+
+
+def test_TOUR_3_example_chip_race():
+    from felt.engine.clock import chip_race
+
+    odd = {1: 3, 3: 2, 4: 1, 6: 3, 8: 1}  # 250 in 25-chips
+    cards = {1: [C("Kc"), C("4d"), C("2c")], 3: [C("9h"), C("3s")], 4: [C("Qh")],
+             6: [C("As"), C("Kd"), C("5c")], 8: [C("Jc")]}
+    race = chip_race(odd, cards, 25, 100)
+    eq(race.races, 3)  # 250 / 100 = 2.5, rounded half up
+    eq(race.winners, [1, 4, 6])
+    eq(race.order[:4], [(C("As"), 6), (C("Kd"), 6), (C("Kc"), 1), (C("Qh"), 4)])
+
+
+def test_TOUR_3_race_cards_must_match_odd_chips():
+    from felt.engine.clock import chip_race
+
+    with raises(RuleError, match="TOUR-3"):
+        chip_race({1: 2}, {1: [C("As")]}, 25, 100)
+
+
+def test_TOUR_4_example_nobody_is_raced_out():
+    from felt.engine.clock import chip_race
+
+    odd = {2: 1, 8: 1}
+    race = chip_race(odd, {2: [C("Ah")], 8: [C("3c")]}, 25, 100, stacks={2: 5025, 8: 25})
+    eq(race.winners, [2])  # 50 / 100 rounds half up to 1 chip
+    eq(race.rescued, [8])  # seat 8's whole stack was one 25-chip: it gets one 100-chip

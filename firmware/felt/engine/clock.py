@@ -1,7 +1,8 @@
 # Tournament level clock and the player action clock (engine layer, pure): levels change for the
 # next hand (TOUR-1, DEAL-1), wrong-level hands (TOUR-2), hand-for-hand (TOUR-8), no dealer push near
 # a change (TOUR-11), antes never reduced (TOUR-21), the clock on a player (TOUR-6, CASH-13), penalty
-# hands (TOUR-17). Time only arrives as now_ms arguments; nothing here reads a clock.
+# hands (TOUR-17), the chip race of a scheduled color-up (TOUR-3/4). Time only arrives as now_ms
+# arguments; nothing here reads a clock.
 from felt.engine.dealing import APPLIED, ASSIST, ENGINE, INFO, PROPOSED, Finding
 from felt.engine.settings import CASH
 from felt.errors import ConfigError, RuleError
@@ -329,3 +330,53 @@ class Penalties:
 
     def left(self, seat):
         return self._left.get(seat, 0)
+
+
+# ---------------------------------------------------------------- scheduled color-up (TOUR-3, TOUR-4)
+
+class ChipRace:
+    """Result of a chip race: races (new chips raced), winners (sorted seats, one chip each), order
+    [(card, seat)] best first as ranked, rescued (sorted seats given one chip under TOUR-4)."""
+
+    def __init__(self, races, winners, order, rescued):
+        self.races = races
+        self.winners = winners
+        self.order = order
+        self.rescued = rescued
+
+
+def chip_race(odd_chips, cards, old_value, new_value, stacks=None):
+    """TOUR-3: odd_chips {seat: odd chips of the removed denomination left after exchanging complete
+    sets}; cards {seat: [card ints]}, one card per odd chip (dealt from seat 1). The new chips raced are
+    the odd value / new value rounded half up; the highest card by rank then suit (DECK-4, so plain int
+    order) wins the first chip, the next highest of another player the second, at most one per player.
+    TOUR-4: `stacks` {seat: whole stack value}; a player whose stack was only odd chips and who wins none
+    is given one chip of the smallest denomination still used (new_value)."""
+    if old_value <= 0 or new_value <= old_value:
+        raise RuleError("TOUR-3", "the new chip must be worth more than the removed one", legal=(old_value + 1, None))
+    total = 0
+    order = []
+    for seat in sorted(odd_chips):
+        n = odd_chips[seat]
+        got = cards.get(seat, ())
+        if len(got) != n:
+            raise RuleError("TOUR-3", "seat %d has %d odd chip(s) but %d race card(s)" % (seat, n, len(got)),
+                            legal=(n, n))
+        total += n * old_value
+        for c in got:
+            order.append((c, seat))
+    order.sort(key=lambda x: -x[0])  # cards are distinct: the order is total
+    races = (2 * total + new_value) // (2 * new_value)  # rounded half up
+    winners = []
+    for c, seat in order:
+        if len(winners) >= races:
+            break
+        if seat not in winners:
+            winners.append(seat)
+    winners.sort()
+    rescued = []
+    if stacks:
+        for seat in sorted(odd_chips):
+            if seat not in winners and odd_chips[seat] and stacks.get(seat, 0) <= odd_chips[seat] * old_value:
+                rescued.append(seat)
+    return ChipRace(races, winners, order, rescued)
