@@ -53,9 +53,10 @@ class ReaderHealth:
 class AntennaPoller:
     """readers: list of (location, MFRC522). Seats are the locations named "seat<N>"; during a
     hand (set_in_hand(True)) each seat is visited `seat_passes_in_hand` times per cycle.
-    A card counts as gone after `miss_limit` clean polls without it."""
+    A card counts as gone after `miss_limit` clean polls without it; an antenna reports at most
+    `max_cards` cards per poll (the board holds 5)."""
 
-    def __init__(self, readers, settle_ms=6, miss_limit=2, max_cards=4, seat_passes_in_hand=2,
+    def __init__(self, readers, settle_ms=6, miss_limit=2, max_cards=8, seat_passes_in_hand=2,
                  degraded_score=8, dead_after=3):
         if not readers:
             raise ValueError("no antennas to poll")
