@@ -94,6 +94,8 @@ def _apply(hand, a):
     elif v == "pb":
         hand.post_bring_in(a.actor)
     elif v == "sm":
+        if a.cards and _shown_again(hand, a.actor, _cards(a.cards)):
+            return
         if a.cards:
             hand.show(a.actor, _cards(a.cards))
         else:
@@ -101,6 +103,17 @@ def _apply(hand, a):
     elif v == "sd":
         # discards now; PHH deals the replacements later with 'd dh pN' (Hand.deal_hole)
         hand.draw(a.actor, _cards(a.cards))
+
+
+def _shown_again(hand, p, cards):
+    # PHH stud run-outs table a hand, deal more cards, then table it again: a repeat of cards
+    # already face up (all held now) is no new action
+    if not (0 <= p < hand.n) or not hand.shown[p]:
+        return False
+    for c in cards:
+        if c not in hand.hole[p]:
+            return False
+    return True
 
 
 def _player_of_deal(a):

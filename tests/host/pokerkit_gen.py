@@ -7,6 +7,11 @@ import warnings
 
 from pokerkit import Automation, HandHistory
 
+from felt.engine.cards import parse_card
+from felt.engine.games import GAMES
+from felt.engine.hand import Hand
+from felt.errors import FeltError
+
 # Variant -> structure. Amounts are small odd-friendly integers so ties leave odd chips.
 STRUCTURES = {
     "NT": dict(blinds=(1, 2), min_bet=2, players=(2, 9)),
@@ -44,13 +49,17 @@ class Generated:
     """One generated hand: PHH text plus PokerKit's own outcome and its pushes (for the checks
     that replace PokerKit's odd-chip choices by ours)."""
 
-    def __init__(self, variant, seed, text, finishing_stacks, pushes, starting_stacks):
+    def __init__(self, variant, seed, text, finishing_stacks, pushes, starting_stacks, departures=(),
+                 mirror_error=None):
         self.variant = variant
         self.seed = seed
         self.text = text
         self.finishing_stacks = finishing_stacks
-        self.pushes = pushes  # [(amount, winners (player indices), hand_type_index or None)]
+        # [(amount, winners, hand_type_index or None, pot_index, chips pushed per player)]
+        self.pushes = pushes
         self.starting_stacks = starting_stacks
+        self.departures = list(departures)  # what PokerKit allowed and our rules refused
+        self.mirror_error = mirror_error  # our engine refused PokerKit's own move (a bug?)
 
 
 def _stacks(rng, n, big):
@@ -81,49 +90,115 @@ def _fields(variant, rng, n):
     if n > 3 and variant in ("NT", "PO") and rng.random() < 0.15:
         blinds[2] = 2 * bb  # straddle
     f["blinds_or_straddles"] = blinds
-    r = rng.random()
-    if r < 0.5:
-        f["antes"] = [0] * n
-    elif r < 0.75:
-        f["antes"] = [1] * n
-    else:
-        f["antes"] = [0] * n
-        f["antes"][1] = bb  # big-blind ante
+    # No big-blind antes here: PokerKit 0.7.7 hands a lone big-blind ante back to its payer when
+    # he folds (a pot only he is eligible for) and counts it in his later bets; GAME-17 makes it
+    # dead money. The real WSOP hands with big-blind antes in ../shared/phh cover that case.
+    f["antes"] = [1] * n if rng.random() < 0.4 else [0] * n
     if "min_bet" in s:
         f["min_bet"] = s["min_bet"]
     else:
         f["small_bet"] = s["small_bet"]
         f["big_bet"] = s["big_bet"]
-    f["starting_stacks"] = _stacks(rng, n, bb)
+    stacks = _stacks(rng, n, bb)
+    # A blind poster keeps a chip behind: PokerKit lets a player all-in from posting fold, and
+    # prices the call at a short straddle instead of the full one (BET-23). Other seats may
+    # still hold less than the big blind.
+    for p in range(n):
+        need = f["antes"][p] + blinds[p] + 1
+        if blinds[p] and stacks[p] < need:
+            stacks[p] = need + rng.randint(0, 3 * bb)
+    f["starting_stacks"] = stacks
     return f
 
 
-def _cap(variant, state):
-    # most completions/bets/raises per street we generate: the smaller of PokerKit's cap (4)
-    # and ours (BET-4: bet + 3 raises; preflop the big blind is the bet in board games)
-    if variant not in FIXED_LIMIT:
-        return None
-    if variant in STUD or variant in DRAW:
-        return 4
-    return 3 if state.street_index == 0 else 4
+class Mirror:
+    """Our engine's Hand fed the same operations as PokerKit's state, so that the generator only
+    picks actions legal under both rule sets. Where PokerKit allows what our rules forbid (see
+    test_differential_pokerkit.py), the refusal's rule is counted in `departures`."""
+
+    def __init__(self, fields):
+        n = len(fields["starting_stacks"])
+        self.hand = Hand(game=GAMES[fields["variant"]], stacks=fields["starting_stacks"],
+                         blinds=fields.get("blinds_or_straddles") or [0] * n, antes=fields["antes"],
+                         bring_in=fields.get("bring_in", 0), small_bet=fields.get("small_bet", 0),
+                         big_bet=fields.get("big_bet", 0), min_bet=fields.get("min_bet", 0))
+        self.done = 0
+        self.error = None
+
+    def sync(self, state):
+        ops = state.operations
+        while self.error is None and self.done < len(ops):
+            op = ops[self.done]
+            self.done += 1
+            try:
+                self._apply(op)
+            except FeltError as e:
+                self.error = "%s: %s" % (type(op).__name__, e)
+
+    def _apply(self, op):
+        h = self.hand
+        kind = type(op).__name__
+        if kind == "HoleDealing":
+            h.deal_hole(op.player_index, _felt_cards(op.cards))
+        elif kind == "BoardDealing":
+            h.deal_board(_felt_cards(op.cards))
+        elif kind == "StandingPatOrDiscarding":
+            h.draw(op.player_index, _felt_cards(op.cards))
+        elif kind == "Folding":
+            h.fold(op.player_index)
+        elif kind == "CheckingOrCalling":
+            h.check_call(op.player_index)
+        elif kind == "BringInPosting":
+            h.post_bring_in(op.player_index)
+        elif kind == "CompletionBettingOrRaisingTo":
+            h.bet_raise_to(op.player_index, op.amount)
+        elif kind == "HoleCardsShowingOrMucking":
+            p = op.player_index
+            cards = _felt_cards(op.hole_cards)
+            if not cards:
+                h.muck(p)
+            elif not (h.shown[p] and all(c in h.hole[p] for c in cards)):
+                h.show(p, cards)
+
+    def raise_range(self, p):
+        """(lo, hi) bet/raise-to totals our rules allow p now, or a blocking rule ID."""
+        if self.error is not None:
+            return None
+        legal = self.hand.legal()
+        if legal is None or legal.position != p:
+            return "actor"
+        if not legal.can_raise:
+            return legal.block[0] if legal.block else "no raise"
+        return legal.min_to, legal.max_to
 
 
-def _fl_target(variant, state):
-    # FO/8 is pot-limit in PokerKit 0.7.7 (a departure from the rules): bet fixed-limit amounts
-    inc = STRUCTURES[variant]["small_bet"] if state.street_index < 2 else STRUCTURES[variant]["big_bet"]
-    i = state.actor_index
-    return min(max(state.bets) + inc, state.bets[i] + state.stacks[i])
+def _felt_cards(cards):
+    return [parse_card(repr(c)) for c in cards]
 
 
-def _act(variant, state, rng):
+def _act(state, rng, mirror, departures):
     i = state.actor_index
     call = state.checking_or_calling_amount
     choices = ["cc", "cc", "cc"]
-    if call and state.can_fold():
+    if call and state.can_fold() and (mirror.error is not None or mirror.hand.can_fold(i)):
         choices.append("f")
-    cap = _cap(variant, state)
-    if state.can_complete_bet_or_raise_to() and (cap is None or state.completion_betting_or_raising_count < cap):
-        choices += ["cbr", "cbr"]
+    span = None
+    if state.can_complete_bet_or_raise_to():
+        lo = state.min_completion_betting_or_raising_to_amount
+        hi = state.max_completion_betting_or_raising_to_amount
+        ours = mirror.raise_range(i)
+        if ours is None:
+            span = (lo, hi)
+        elif isinstance(ours, tuple):
+            a, b = max(lo, ours[0]), min(hi, ours[1])
+            if a <= b:
+                span = (a, b)
+            else:
+                departures.append("amounts: pokerkit %d..%d, ours %d..%d" % (lo, hi, ours[0], ours[1]))
+        else:
+            departures.append("raise refused by " + ours)
+        if span is not None:
+            choices += ["cbr", "cbr"]
     if state.can_post_bring_in():
         choices = ["pb", "pb", "cbr"] if "cbr" in choices else ["pb"]
     pick = rng.choice(choices)
@@ -134,18 +209,10 @@ def _act(variant, state, rng):
     elif pick == "cc":
         state.check_or_call()
     else:
-        lo = state.min_completion_betting_or_raising_to_amount
-        hi = state.max_completion_betting_or_raising_to_amount
-        if variant == "FO/8":
-            amount = _fl_target(variant, state)
-            if not (lo <= amount <= hi):
-                state.check_or_call()
-                return
-        else:
-            r = rng.random()
-            amount = lo if r < 0.4 else hi if r < 0.7 else rng.randint(lo, hi)
+        lo, hi = span
+        r = rng.random()
+        amount = lo if r < 0.4 else hi if r < 0.7 else rng.randint(lo, hi)
         state.complete_bet_or_raise_to(amount)
-    del i
 
 
 def _discard(state, rng):
@@ -171,9 +238,12 @@ def generate(variant, seed):
         game = hh.create_game()
         state = game(fields["starting_stacks"], n)
         pushes = []
+        departures = []
+        mirror = Mirror(fields)
         steps = 0
         while state.status:
             steps += 1
+            mirror.sync(state)
             if steps > 2000:
                 raise RuntimeError("hand does not end: %s %d" % (variant, seed))
             if state.can_burn_card():
@@ -181,7 +251,7 @@ def generate(variant, seed):
             elif state.can_stand_pat_or_discard():
                 _discard(state, rng)
             elif state.actor_index is not None:
-                _act(variant, state, rng)
+                _act(state, rng, mirror, departures)
             elif state.can_push_chips():
                 amount, pot_index, board_index, kind = state._sub_pots[0]
                 pot = state._pots[pot_index]
@@ -192,13 +262,15 @@ def generate(variant, seed):
                     live = [hands[i] for i in pot.player_indices if hands[i] is not None]
                     best = max(live) if live else None
                     winners = tuple(i for i in pot.player_indices if live and hands[i] == best)
-                state.push_chips()
-                pushes.append((amount, winners, kind))
+                op = state.push_chips()
+                pushes.append((amount, winners, kind, pot_index, tuple(op.amounts)))
             else:
                 raise RuntimeError("stuck: %s %d" % (variant, seed))
         out = HandHistory.from_game_state(game, state, finishing_stacks=list(state.stacks))
         text = out.dumps()
-    return Generated(variant, seed, text, list(state.stacks), pushes, list(fields["starting_stacks"]))
+        mirror.sync(state)
+    return Generated(variant, seed, text, list(state.stacks), pushes, list(fields["starting_stacks"]),
+                     departures, mirror.error)
 
 
 if __name__ == "__main__":
@@ -208,3 +280,4 @@ if __name__ == "__main__":
     g = generate(v, int(sys.argv[2]) if len(sys.argv) > 2 else 1)
     print(g.text)
     print("# pushes", g.pushes)
+    print("# departures", g.departures, "mirror error", g.mirror_error)
