@@ -44,10 +44,17 @@ def _amounts(value, n, what):
 class Hand:
     """One hand. Hand(game=GAMES["NT"], stacks=[...], blinds=[50, 100], ...): antes and blinds
     are posted at once; then the shoe deals (deal_hole/burn/deal_board/draw) and the console
-    acts (fold/check_call/bet_raise_to/post_bring_in/show/muck) for the position in `actor`."""
+    acts (fold/check_call/bet_raise_to/post_bring_in/show/muck) for the position in `actor`.
+
+    blinds/antes: per position in PHH order (heads-up written [SB, BB], BLIND-6); antes may be
+    one int. min_bet: NL/PL minimum bet (default the big blind). rules: None, a dict of hr.*
+    values (plus "mode": "cash"/"tournament") or a settings.HouseRules. seats: seat number per
+    position, for messages. event_heads_up: only two entrants left in the event (BET-5).
+    dead_antes: every ante is dead money in the main pot (PHH ante_trimming_status = false);
+    by default equal antes are layered like bets (GAME-17) and a single (big-blind) ante is dead."""
 
     def __init__(self, game, stacks, blinds=(), antes=0, bring_in=0, small_bet=0, big_bet=0,
-                 min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False):
+                 min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False, dead_antes=False):
         n = len(stacks)
         if isinstance(game, str):
             if game not in games.GAMES:
@@ -65,6 +72,7 @@ class Hand:
         self.unit = unit
         self.seats = seats
         self.event_heads_up = event_heads_up
+        self.dead_antes = dead_antes  # PHH ante_trimming_status = false: antes all in the main pot
         self.rules = settle.house_rules(rules, game)
         blinds = _amounts(blinds, n, "blinds")
         antes = _amounts(antes, n, "antes")
@@ -161,7 +169,7 @@ class Hand:
         # Equal antes are layered like bets (a short ante wins only what it matched, GAME-17);
         # a single table ante (the big-blind ante) is dead money for whoever wins the main pot.
         self.antes_posted = [0] * self.n
-        self.table_ante = False
+        self.table_ante = bool(self.dead_antes)
         for p in range(1, self.n):
             if antes[p] != antes[0]:
                 self.table_ante = True
