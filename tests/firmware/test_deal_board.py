@@ -434,3 +434,11 @@ def test_DEAL_17_boxed_card_found_in_the_stub_on_the_flop_is_not_the_burn():
     eq(out, [])
     eq(t.d.burns, [21])
     eq(t.d.phase, BETTING)
+
+
+def test_DEAL_5_card_to_a_folded_seat_is_alarmed_not_counted():
+    t = Table()
+    t.d.action(2, "fold")
+    out = t.draw(2)
+    eq([(f.kind, f.rules) for f in out], [("card_to_dead_hand", ("DEAL-5",))])
+    eq(t.d.pending(), [])

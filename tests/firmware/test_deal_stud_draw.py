@@ -270,3 +270,18 @@ def test_DEAL_47_draw_limits_and_order():
         d.discard(2, ())  # already drew
     with raises(RuleError, match="not in seat 1"):
         d.discard(1, (40,))
+
+
+def test_DEAL_44_no_card_to_a_folded_hand_either():
+    seats = [1, 2, 3]
+    d = stud(seats)
+    _, c = third_street(d, seats)
+    d.action(1, "bring_in", 5)
+    d.action(2, "fold")
+    d.action(3, "call", 5)
+    d.betting_closed()
+    d.card(c, None)
+    out = d.card(c + 1, 2)
+    eq([(f.kind, f.rules) for f in out], [("card_to_dead_hand", ("DEAL-44",))])
+    eq(d.card(c + 2, 1) + d.card(c + 3, 3), [])
+    eq(d.phase, BETTING)

@@ -506,10 +506,12 @@ class DealCheck:
             if self._first_seat is None and s == 0:
                 self._first_seat = seat  # the derived DEAL-9 misdeal names DEAL-8 as well
             return
-        if seat in self._killed and s > 0:
+        if seat not in self.live and (s > 0 or self.deal_done):
+            # a folded or killed hand gets no more cards (DEAL-44 in stud; DEAL-5 in general)
             self.aside.append(card)
-            self._add(Finding("card_to_dead_hand", ("DEAL-44",), ENGINE,
-                              "draw %d went to seat %d, whose hand is dead" % (n, seat),
+            rules = ("DEAL-44",) if self.plan.family == FAMILY_STUD else ("DEAL-5",)
+            self._add(Finding("card_to_dead_hand", rules, ENGINE,
+                              "draw %d went to seat %d, which holds no live hand" % (n, seat),
                               "a dead hand gets no more cards: take the card away; the floor decides its use",
                               draw=n, seat=seat, cards=(card,)), out)
             return
@@ -670,7 +672,7 @@ class DealCheck:
             if f.status == PROPOSED and f.seat is not None and (f.kind in _FOREIGN_KINDS or "DEAL-13" in f.rules):
                 foreign[f.seat] = True
         for seat in self.plan.seats:
-            if seat in self._killed or seat in foreign:
+            if seat not in self.live or seat in foreign:
                 continue
             have = len(self.holes[seat]) + self._owed.get(seat, 0)
             if have > self._expect[seat]:
