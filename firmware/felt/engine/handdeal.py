@@ -1,0 +1,214 @@
+# The card half of a Hand (engine layer, pure): what the shoe may deliver now -- hole cards,
+# burns, board cards and draws (GAME-2, GAME-8, GAME-10, GAME-14, GAME-15, DECK-1, DECK-5) --
+# checked in full before anything changes. Hand (hand.py) inherits it; `self` is that Hand.
+from felt.errors import DuplicateCard, RuleError
+
+UNKNOWN = -1
+DEAL = "deal"
+DRAW = "draw"
+DONE = "done"
+
+
+class HandDealing:
+    """Dealing methods of Hand; needs the Hand's fields (hole, up, board, pending_hole ...)."""
+
+    def next_hole_position(self):
+        """Whom the next hole card should go to (round-robin from position 0, BLIND-6), or None."""
+        best = -1
+        who = None
+        for p in range(self.n):
+            if self.pending_hole[p] > best and self.pending_hole[p] > 0:
+                best = self.pending_hole[p]
+                who = p
+        return who
+
+    def drawer(self):
+        """Position due to discard next in a draw (GAME-15: from the button's left), or None."""
+        if self.phase != DRAW:
+            return None
+        for p in range(self.n):
+            if self.to_draw[p]:
+                return p
+        return None
+
+    def _start_street(self, s):
+        self.street = s
+        st = self.game.streets[s]
+        self.burned = False
+        self.pending_board = st.board
+        for p in range(self.n):
+            self.pending_hole[p] = len(st.hole) if self.live[p] else 0
+            self.to_draw[p] = st.draw and self.live[p]
+        self.phase = DRAW if st.draw else DEAL
+        self._dealing_done()
+
+    def _check_card(self, card, fresh=True):
+        if not isinstance(card, int) or card < UNKNOWN or card > 51:
+            raise RuleError("DECK-1", "%r is not a card" % (card,))
+        if card != UNKNOWN and self.game.deck == "short" and card // 4 < 4:
+            raise RuleError("DECK-1", "%s deck has no card below a six" % self.game.name)
+        if fresh and card != UNKNOWN and card in self.seen:
+            raise DuplicateCard("DECK-5", "card %d is already in this hand" % card)
+
+    def _cards_arg(self, cards):
+        if isinstance(cards, int):
+            return [cards]
+        cards = list(cards)
+        known = [c for c in cards if c != UNKNOWN]
+        if len(set(known)) != len(known):
+            raise DuplicateCard("DECK-5", "the same card twice in one entry")
+        return cards
+
+    def _check_dealing(self):
+        if self.phase == DONE:
+            raise RuleError("DEAL-49", "the hand is over; no more cards are dealt")
+        if self.phase not in (DEAL, DRAW):
+            raise RuleError("GAME-2", "no cards are due now: the %s is in progress" %
+                            ("betting" if self.phase == "bet" else self.phase))
+
+    def check_deal_hole(self, p, cards):
+        self._check_dealing()
+        cards = self._cards_arg(cards)
+        if p < 0 or p >= self.n or not self.live[p]:
+            raise RuleError("GAME-2", "%s holds no live hand" % self.who(p))
+        if len(cards) > self.pending_hole[p]:
+            raise RuleError("GAME-2", "%s is due %d more hole card(s), not %d" %
+                            (self.who(p), self.pending_hole[p], len(cards)), legal=self.pending_hole[p])
+        if self.phase == DRAW and self.to_draw[p]:
+            raise RuleError("GAME-15", "%s has not discarded yet" % self.who(p))
+        for c in cards:
+            self._check_card(c)
+        return cards
+
+    def can_deal_hole(self, p, cards):
+        return self._can(self.check_deal_hole, p, cards)
+
+    def deal_hole(self, p, cards):
+        """Hole card(s) from the shoe to position p (one int or a list)."""
+        cards = self.check_deal_hole(p, cards)
+        st = self.game.streets[self.street]
+        first = len(st.hole) - self.pending_hole[p] if st.hole else 0
+        ups = []
+        for k in range(len(cards)):
+            c = cards[k]
+            up = st.hole[first + k] if st.hole else False
+            self.hole[p].append(c)
+            self.up[p].append(up)
+            ups.append(up)
+            if c != UNKNOWN:
+                self.seen.add(c)
+        self.pending_hole[p] -= len(cards)
+        op = self._note("hole", p, 0, 0, cards, False)
+        self._dealing_done()
+        return op
+
+    def check_burn(self, card):
+        self._check_dealing()
+        st = self.game.streets[self.street]
+        if not st.burn:
+            raise RuleError("GAME-2", "no burn card on this street")
+        if self.burned:
+            raise RuleError("GAME-2", "this street's card is already burned")
+        self._check_card(card)
+
+    def can_burn(self, card):
+        return self._can(self.check_burn, card)
+
+    def burn(self, card):
+        """The burn before a street (recorded; the dealing checks judge missing burns)."""
+        self.check_burn(card)
+        self.burned = True
+        self.burns.append(card)
+        if card != UNKNOWN:
+            self.seen.add(card)
+        return self._note("burn", None, 0, 0, (card,), False)
+
+    def check_deal_board(self, cards):
+        self._check_dealing()
+        cards = self._cards_arg(cards)
+        if len(cards) > self.pending_board or not cards:
+            raise RuleError("GAME-2", "%d board card(s) due, not %d" % (self.pending_board, len(cards)),
+                            legal=self.pending_board)
+        for c in cards:
+            self._check_card(c)
+        return cards
+
+    def can_deal_board(self, cards):
+        return self._can(self.check_deal_board, cards)
+
+    def deal_board(self, cards):
+        cards = self.check_deal_board(cards)
+        for c in cards:
+            self.board.append(c)
+            if c != UNKNOWN:
+                self.seen.add(c)
+        self.pending_board -= len(cards)
+        op = self._note("board", None, 0, 0, cards, False)
+        self._dealing_done()
+        return op
+
+    def check_draw(self, p, discards, new_cards=None):
+        if self.phase != DRAW:
+            raise RuleError("GAME-15", "there is no draw now")
+        if p != self.drawer():
+            raise RuleError("GAME-15", "%s draws next, not %s" % (self.who(self.drawer()), self.who(p)),
+                            legal=self.drawer())
+        discards = self._cards_arg(discards)
+        limit = self.rules.draw_max_replace
+        if len(discards) > limit:
+            raise RuleError("GAME-15", "at most %d cards may be replaced" % limit, legal=(0, limit))
+        left = list(self.hole[p])
+        for c in discards:
+            if c in left:
+                left.remove(c)
+            else:
+                raise RuleError("GAME-15", "%s does not hold card %d" % (self.who(p), c))
+        if new_cards is not None:
+            new_cards = self._cards_arg(new_cards)
+            if len(new_cards) != len(discards):
+                raise RuleError("GAME-15", "%d discarded, %d dealt" % (len(discards), len(new_cards)),
+                                legal=len(discards))
+            for c in new_cards:
+                self._check_card(c)
+        return discards, new_cards
+
+    def can_draw(self, p, discards, new_cards=None):
+        return self._can(self.check_draw, p, discards, new_cards)
+
+    def draw(self, p, discards, new_cards=None):
+        """p discards `discards` (GAME-15); replacements now (new_cards) or later by deal_hole."""
+        discards, new_cards = self.check_draw(p, discards, new_cards)
+        for c in discards:
+            k = self.hole[p].index(c)
+            self.hole[p].pop(k)
+            self.up[p].pop(k)
+            self.discards.append(c)
+        self.to_draw[p] = False
+        self.pending_hole[p] += len(discards)
+        op = self._note("discard", p, 0, 0, discards, False)
+        if new_cards:
+            self.deal_hole(p, new_cards)
+        else:
+            self._dealing_done()
+        return op
+
+    def stand_pat(self, p):
+        return self.draw(p, ())
+
+    def can_stand_pat(self, p):
+        return self.can_draw(p, ())
+
+    def _dealing_done(self):
+        if self.phase not in (DEAL, DRAW) or self.pending_board:
+            return
+        for p in range(self.n):
+            if self.pending_hole[p] or self.to_draw[p]:
+                return
+        self._begin_betting()
+
+    def _can(self, check, *args):
+        try:
+            check(*args)
+        except RuleError:
+            return False
+        return True
