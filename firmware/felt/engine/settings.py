@@ -2,7 +2,7 @@
 # (cash / tournament), validation that names the key and the legal options (ConfigError), loading
 # from a plain dict or a small JSON / "key = value" text, and the CASH-* configuration arithmetic
 # (buy-in limits CASH-1/2, rake CASH-7 / POT-20, jackpot drop CASH-12). Engine layer: pure, no I/O.
-from felt.errors import ConfigError
+from felt.errors import ConfigError, RuleError
 
 CASH = "cash"
 TOURNAMENT = "tournament"
@@ -399,8 +399,6 @@ def parse_text(text):
 def check_buy_in(amount, minimum, maximum=None):
     """CASH-1: a full buy-in is at least the table minimum and at most the maximum (if any).
     Raises RuleError naming CASH-1 and the legal range; returns the amount."""
-    from felt.errors import RuleError
-
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise RuleError("CASH-1", "buy-in must be whole chips, got %r" % (amount,), legal=(minimum, maximum))
     if amount < minimum or (maximum is not None and amount > maximum):
@@ -413,8 +411,6 @@ def check_buy_in(amount, minimum, maximum=None):
 def check_short_buy_in(amount, full_buy_in, bought_full_before, short_buys_before=0, rules=None):
     """CASH-2: a short buy-in is at least half the full buy-in, only for a player who already bought in
     in full in this game; under hr.short_buyin_once only once per game. Returns the amount."""
-    from felt.errors import RuleError
-
     half = (full_buy_in + 1) // 2
     if not bought_full_before:
         raise RuleError("CASH-2", "a short buy-in needs an earlier full buy-in in this game", legal=(full_buy_in, None))
@@ -433,8 +429,6 @@ def jackpot_shares(jackpot, others, unit=1):
     """CASH-11: 40 % to the losing hand, 25 % to the winning hand, 15 % shared equally by the `others`
     dealt in, 20 % kept as the next seed. Every share is rounded down to a multiple of `unit`; what
     rounding leaves over stays in the seed (Convention). Returns (loser, winner, each_other, seed)."""
-    from felt.errors import RuleError
-
     if isinstance(jackpot, bool) or not isinstance(jackpot, int) or jackpot < 0 or others < 0 or unit < 1:
         raise RuleError("CASH-11", "jackpot, players and unit must be whole numbers >= 0 (unit >= 1)")
     loser = jackpot * 40 // 100
