@@ -259,42 +259,81 @@ def test_hand_size_outside_5_to_7_is_refused():
         ev.low27(parse_cards("Ac Kd Qh Js Tc 9d 8h 7s"))
 
 
-def _heap_locked_evaluations():
-    import micropython
+def _calls():
+    # (function, args) for every evaluator, over every code path (flush, full house, quads...)
     hands7 = [parse_cards(t) for t in (
         "As Ks Qs Js Ts 2c 2d", "9c 9d 9h 9s 3c Ah Kd", "Kd Ks 5c 5h 2d Kh 2c", "Ah Jh 8h 4h 2h Kc 3d",
         "2c 3d 4h 5s 6c Kd Kh", "Ac Ad 7c 7s 2d 3c 9h", "8c 8d 8h Kc Qd 2s 3s", "Ac 2d 5h 7s 9c Jd Kh",
         "Ac Ad Ah Kc Kd Ks 2c", "7c 7d 7h 7s Kc Kd 2c", "2c 2d 3h 3s 4c 4d 9h", "Ac Kd 3h 3s 9c 9d 9h")]
-    hands5 = [h[:5] for h in hands7]
-    hands6 = [h[:6] for h in hands7]
-    hands4 = [h[:4] for h in hands7]
-    hole = parse_cards("As 2c Kd Kh")
-    board = parse_cards("3h 5d 8s Kc Qh")
-    up = parse_cards("Ah 6c 6d")
+    calls = []
+    for h in hands7:
+        for f in (ev.high, ev.low8, ev.lowA5, ev.low27, ev.short_deck_high):
+            calls.append((f, (h,)))
+        calls.append((ev.high, (h[:5],)))
+        calls.append((ev.high, (h[:6],)))
+        calls.append((ev.badugi, (h[:4],)))
+        calls.append((ev.showing, (h[:4],)))
+    boards = [parse_cards(t) for t in ("3h 5d 8s Kc Qh", "Ah Kh 7h 4h 2c", "9c 9d 9h 5s 5c", "3h 5d 8s")]
+    holes = [parse_cards(t) for t in ("As 2c Kd Kh", "Qh 9h 8d 3c", "9s Ac 5h 2d", "Jh Th 6c 6d")]
+    for b in boards:
+        for h in holes:
+            calls.append((ev.omaha_high, (h, b)))
+            calls.append((ev.omaha_low8, (h, b)))
+    return calls
+
+
+def _heap_locked_evaluations():
+    import micropython
+    calls = _calls()
+    for f, args in calls:  # warm the Omaha board cache the way a showdown does
+        f(*args)
+    got = []
+    for f, args in calls:
+        got.append(f(*args))
     total = 0
     micropython.heap_lock()
     try:
-        for h in hands7:
-            total += ev.high(h) & 1
-            total += ev.low8(h) & 1
-            total += ev.lowA5(h) & 1
-            total += ev.low27(h) & 1
-            total += ev.short_deck_high(h) & 1
-        for h in hands5:
-            total += ev.high(h) & 1
-        for h in hands4:
-            total += ev.badugi(h) & 1
-        for h in hands6:
-            total += ev.high(h) & 1
-        total += ev.omaha_high(hole, board) & 1
-        total += ev.omaha_low8(hole, board) & 1
-        total += ev.showing(up) & 1
-        total += ev.category(ev.high(hands7[0]))
+        for i in range(len(calls)):
+            f = calls[i][0]
+            args = calls[i][1]
+            if len(args) == 1:
+                v = f(args[0])
+            else:
+                v = f(args[0], args[1])
+            if v == got[i]:
+                total += 1
     finally:
         micropython.heap_unlock()
-    assert total > 0
+    eq(total, len(calls))
 
 
-if MICROPYTHON:  # micropython.heap_lock exists only there; CPython does not collect this test
+def _frames_on_heap():
+    # heap_lock alone cannot see a call frame put on the heap (MicroPython falls back to the
+    # C stack while the heap is locked); mem_total counts every byte ever allocated.
+    import micropython
+    calls = _calls()
+    fat = []
+    for f, args in calls:
+        if len(args) == 1:
+            f(args[0])
+            before = micropython.mem_total()
+            f(args[0])
+        else:
+            f(args[0], args[1])
+            before = micropython.mem_total()
+            f(args[0], args[1])
+        if micropython.mem_total() != before:
+            fat.append(f.__name__)
+    eq(fat, [])
+
+
+if MICROPYTHON:  # micropython.heap_lock exists only there; CPython does not collect these
     def test_evaluation_allocates_nothing():
         _heap_locked_evaluations()
+
+    def test_evaluation_puts_no_frame_on_the_heap():
+        import micropython
+        if not hasattr(micropython, "mem_total"):
+            from check import Skip
+            raise Skip("this MicroPython build has no mem_total (MICROPY_MEM_STATS)")
+        _frames_on_heap()

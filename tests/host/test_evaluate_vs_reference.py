@@ -78,6 +78,32 @@ def test_RANK_14_omaha_high_matches_OmahaHoldemHand():
                       lambda h: OmahaHoldemHand.from_game(text(h[:4]), text(h[4:])))
 
 
+def test_RANK_14_omaha_ten_seats_share_a_board_and_the_board_cache_follows_changes():
+    # A showdown ranks every seat against one board (evaluate caches per-board work); boards
+    # that differ in one card or only in order must not reuse stale data.
+    rnd = random.Random(141)
+    items = []
+    for _ in range(150):
+        cards = rnd.sample(DECK, 45)
+        board = cards[40:45]
+        variants = [board, board[::-1], board[:4] + [cards[0]], board[:3], board[:4]]
+        for b in variants:
+            for seat in range(10):
+                items.append(cards[4 * seat:4 * seat + 4] + b)
+    for h in items:
+        got = ev.omaha_high(h[:4], h[4:])
+        want = max(ev.high([h[i], h[j]] + [h[4 + a] for a in tri])
+                   for i in range(4) for j in range(i + 1, 4)
+                   for tri in _triples(len(h) - 4))
+        assert got == want, text(h)
+    assert_same_order(items[:1500], lambda h: ev.omaha_high(h[:4], h[4:]),
+                      lambda h: OmahaHoldemHand.from_game(text(h[:4]), text(h[4:])))
+
+
+def _triples(n):
+    return [(a, b, c) for a in range(n) for b in range(a + 1, n) for c in range(b + 1, n)]
+
+
 def _or_none(make):
     try:
         return make()

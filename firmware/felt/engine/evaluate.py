@@ -1,6 +1,8 @@
 # Hand evaluation for every game the table deals (engine layer, pure; RULES.md RANK-1..20).
-# Every value is one int, LARGER IS BETTER, below 2**30 so it stays a MicroPython small int,
-# and nothing here allocates per call (proved with micropython.heap_lock in test_rank.py).
+# Every value is one int, LARGER IS BETTER, below 2**30 so it stays a MicroPython small int.
+# Nothing here allocates per call: no objects, and no heap frames either -- stock MicroPython
+# puts a call's frame on the heap when arguments + locals + stack exceed 11 words, so the hot
+# functions are kept that small (test_rank.py checks both with heap_lock and mem_total).
 #
 # High values: CATEGORY << 26 | PRIMARY << 13 | KICKERS, where PRIMARY and KICKERS are rank
 # bit masks (bit 0 = deuce). Comparing two such masks of equal size as ints compares their
@@ -8,6 +10,8 @@
 # ranks tie (RANK-12). Straights keep 1 + the rank of their top card in the low bits.
 # Low values (low27, lowA5) are LOW_BASE - the high value in that game's own ranking;
 # 8-or-better lows are 255 - (mask of the five low ranks, ace = bit 0), -1 when none qualifies.
+import array
+
 from felt.engine import evaltables as _t
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, \
@@ -22,6 +26,8 @@ _A5 = 3  # A-5 lowball: ace low, straights and flushes do not count
 
 _RK = _t.RANK_KEY
 _XK = _t.SUIT_KEY
+_RKA = _t.RANK_KEY_A5
+_XKA = _t.SUIT_KEY_A5
 _C0 = _t.CHUNK0
 _C1 = _t.CHUNK1
 _C2 = _t.CHUNK2
@@ -36,13 +42,28 @@ _COMBOS = _t.COMBOS
 _FADD = _t.FLUSH_ADD
 _FBITS = _t.FLUSH_BITS
 
+# Scratch space, allocated once (evaluation never yields, so one set is enough):
+_KR = array.array("i", [0] * 8)  # per-card keys of the hand being ranked by _best
+_KX = array.array("i", [0] * 8)
+_OB = array.array("i", [-1] * 6)  # Omaha board cache: card count, then the cards
+_OTR = array.array("i", [0] * 10)  # per board triple: key sums, chunk sum, flush mask
+_OTX = array.array("i", [0] * 10)
+_OTU = array.array("i", [0] * 10)
+_OTF = array.array("i", [0] * 10)
+_OSUIT = array.array("i", [-1, 0])  # the board's suit with 3+ cards (or -1), triple count
+
+
+def _chunks(r, x):
+    # D | P << 13 | SHAPE << 26 of the hand whose key sums are r, x (see evaltables)
+    return _C0[r & 511] + _C1[(r >> 9) & 511] + _C2[r >> 18] + _C3[x & 511] + _C4[(x >> 9) & 7]
+
 
 def _count(bit, r, x):
     # how many cards of the rank whose bit is `bit`, read from the count fields
-    i = _BIX[bit % 37]
-    if i < 9:
-        return (r >> (3 * i)) & 7
-    return (x >> (3 * i - 27)) & 7
+    bit = _BIX[bit % 37]
+    if bit < 9:
+        return (r >> (3 * bit)) & 7
+    return (x >> (3 * bit - 27)) & 7
 
 
 def _top(m):
@@ -52,294 +73,414 @@ def _top(m):
     return m
 
 
-def _keep(m, k):
-    # m with only its k highest set bits
-    n = 0
-    t = m
+def _sets(u, r, x):
+    # Full house or four of a kind (P holds a rank with 3+ cards): quads first, else the
+    # highest trips over the highest other pair. RANK-4, RANK-5.
+    t = 4096
     while t:
-        t &= t - 1
-        n += 1
-    while n > k:
-        m &= m - 1
-        n -= 1
-    return m
-
-
-def _sets(u, r, x, fh):
-    # Full house or four of a kind (any hand whose P holds a rank with 3+ cards); fh is the
-    # full-house category number (it differs in short deck). RANK-4, RANK-5.
-    p = (u >> 13) & 8191
-    q = 0
-    t = 0
-    m = p
-    while m:
-        b = m & -m
-        m ^= b
-        n = _count(b, r, x)
-        if n == 4:
-            q = b
-        elif n == 3:
-            t = b  # bits come lowest first, so the last one is the highest trips
-    if q:
-        return 0x1C000000 | (q << 13) | _top((u & 8191) ^ q)
-    return (fh << 26) | (t << 13) | _top(p ^ t)
-
-
-def _straight(d, mode):
-    s = _STR[d]
-    if mode == _NOWHEEL and s == 4:
-        return 0
-    if mode == _SHORT and not s and d & 0x10F0 == 0x10F0:
-        return 8  # A-6-7-8-9: the ace plays low, nine high
-    return s
+        if _count(t, r, x) == 4:
+            return 0x1C000000 | (t << 13) | _top((u & 8191) ^ t)
+        t >>= 1
+    t = 4096
+    while _count(t, r, x) != 3:
+        t >>= 1
+    return 0x18000000 | (t << 13) | _top(((u >> 13) & 8191) ^ t)
 
 
 def _five(r, x, mode):
     # value of exactly five cards given their key sums (r, x) in one of the modes above
     u = _C0[r & 511] + _C1[(r >> 9) & 511] + _C2[r >> 18] + _C3[x & 511] + _C4[(x >> 9) & 7]
-    sh = u >> 26
-    d = u & 8191
-    if sh == 0:
+    if u < 0x4000000:  # five different ranks
         if mode == _A5:
-            return d
-        s = _straight(d, mode)
+            return u
+        r = _STR[u]
+        if mode == _NOWHEEL and r == 4:
+            r = 0  # 2-7: A-2-3-4-5 is only ace high
+        elif mode == _SHORT and not r and u & 0x10F0 == 0x10F0:
+            r = 8  # short deck: A-6-7-8-9, nine high
         if (x + _FADD) & _FBITS:
-            if s:
-                return 0x20000000 | s
-            return (0x18000000 if mode == _SHORT else 0x14000000) | d
-        if s:
-            return 0x10000000 | s
-        return d
-    p = u & 0x3FFE000
-    if sh == 1:
-        return 0x4000000 | p | (d ^ (p >> 13))
-    if sh == 2:
-        return 0x8000000 | p | (d ^ (p >> 13))
-    if sh == 4:
-        return 0xC000000 | p | (d ^ (p >> 13))
-    return _sets(u, r, x, 5 if mode == _SHORT else 6)
+            if r:
+                return 0x20000000 | r
+            if mode == _SHORT:
+                return 0x18000000 | u  # flush above full house
+            return 0x14000000 | u
+        if r:
+            return 0x10000000 | r
+        return u
+    if u < 0xC000000:  # one pair, two pair: the shape is the category
+        return u ^ ((u >> 13) & 8191)
+    if u < 0x14000000:  # trips (shape 4 -> category 3)
+        return (u ^ ((u >> 13) & 8191)) - 0x4000000
+    u = _sets(u, r, x)
+    if mode == _SHORT and u < 0x1C000000:
+        return u - 0x4000000  # short deck full house is category 5
+    return u
 
 
 def _flush7(cards, x):
     # 7 cards holding 5+ of one suit: a flush or straight flush (with 7 cards neither a full
     # house nor quads can exist beside it, so this is the hand). RANK-3, RANK-6.
-    f = ((x + _FADD) & _FBITS) >> 15
-    s = 0
-    while f > 1:
-        f >>= 4
-        s += 1
+    x = _BIX[(((x + _FADD) & _FBITS) >> 15) % 37] >> 2  # the suit: its field bit 3 was set
     m = 0
-    for c in cards:
-        if c & 3 == s:
-            m |= 1 << (c >> 2)
-    st = _STR[m]
-    if st:
-        return 0x20000000 | st
-    return 0x14000000 | _keep(m, 5)
+    i = 0
+    while i < 7:
+        if cards[i] & 3 == x:
+            m |= 1 << (cards[i] >> 2)
+        i += 1
+    if _STR[m]:
+        return 0x20000000 | _STR[m]
+    x = m
+    i = 0
+    while x:
+        x &= x - 1
+        i += 1
+    while i > 5:
+        m &= m - 1
+        i -= 1
+    return 0x14000000 | m
 
 
-def high(cards, RK=_RK, XK=_XK, C0=_C0, C1=_C1, C2=_C2, C3=_C3, C4=_C4, STR=_STR):
+def high(cards):
     """Best five-card high hand of 5..7 cards (RANK-1..13, RANK-19)."""
     if len(cards) != 7:
-        return _high_other(cards)
-    a, b, c, d, e, f, g = cards
-    r = RK[a] + RK[b] + RK[c] + RK[d] + RK[e] + RK[f] + RK[g]
-    x = XK[a] + XK[b] + XK[c] + XK[d] + XK[e] + XK[f] + XK[g]
+        if len(cards) == 5:
+            return _five(_RK[cards[0]] + _RK[cards[1]] + _RK[cards[2]] + _RK[cards[3]] + _RK[cards[4]],
+                         _XK[cards[0]] + _XK[cards[1]] + _XK[cards[2]] + _XK[cards[3]] + _XK[cards[4]],
+                         _STD)
+        return _best(cards, _STD)
+    r = (_RK[cards[0]] + _RK[cards[1]] + _RK[cards[2]] + _RK[cards[3]] + _RK[cards[4]] + _RK[cards[5]]
+         + _RK[cards[6]])
+    x = (_XK[cards[0]] + _XK[cards[1]] + _XK[cards[2]] + _XK[cards[3]] + _XK[cards[4]] + _XK[cards[5]]
+         + _XK[cards[6]])
     if (x + 0x3333000) & 0x8888000:
         return _flush7(cards, x)
-    u = C0[r & 511] + C1[(r >> 9) & 511] + C2[r >> 18] + C3[x & 511] + C4[(x >> 9) & 7]
-    a = u >> 26
+    u = _C0[r & 511] + _C1[(r >> 9) & 511] + _C2[r >> 18] + _C3[x & 511] + _C4[(x >> 9) & 7]
     d = u & 8191
-    # 7 cards, by frequency: one pair 2111 11 (6 ranks), two pair 22111 (5), no pair (7),
-    # trips 31111 (5), three pairs 2221 (4); the rest are full houses and quads.
-    if a == 1:
-        s = STR[d]
-        if s:
-            return 0x10000000 | s
-        p = u & 0x3FFE000
-        d ^= p >> 13
+    # 7 cards by frequency: one pair 211111 (6 ranks), two pair 22111 (5), no pair (7),
+    # trips 31111 (5), three pairs 2221 (4); the rest are full houses and quads. A straight
+    # beats each of the first four and cannot occur beside the others.
+    if u < 0x8000000:
+        if _STR[d]:
+            return 0x10000000 | _STR[d]
+        if u < 0x4000000:  # no pair: the five highest ranks
+            d &= d - 1
+            return d & (d - 1)
+        u &= 0x3FFE000  # one pair and the three highest other ranks
+        d ^= u >> 13
         d &= d - 1
-        return 0x4000000 | p | (d & (d - 1))
-    if a == 2:
-        s = STR[d]
-        if s:
-            return 0x10000000 | s
-        p = u & 0x3FFE000
-        d ^= p >> 13
+        return 0x4000000 | u | (d & (d - 1))
+    if u < 0xC000000:  # two pair and the highest other rank
+        if _STR[d]:
+            return 0x10000000 | _STR[d]
+        u &= 0x3FFE000
+        d ^= u >> 13
         d &= d - 1
-        return 0x8000000 | p | (d & (d - 1))
-    if a == 0:
-        s = STR[d]
-        if s:
-            return 0x10000000 | s
+        return 0x8000000 | u | (d & (d - 1))
+    if u < 0x10000000:  # three pairs: the two highest, kicker from the rest
+        u = (u >> 13) & 8191
+        u &= u - 1
+        d ^= u
+        return 0x8000000 | (u << 13) | (d & (d - 1))
+    if u < 0x14000000:  # trips and the two highest other ranks
+        if _STR[d]:
+            return 0x10000000 | _STR[d]
+        u &= 0x3FFE000
+        d ^= u >> 13
         d &= d - 1
-        return d & (d - 1)
-    if a == 4:
-        s = STR[d]
-        if s:
-            return 0x10000000 | s
-        p = u & 0x3FFE000
-        d ^= p >> 13
-        d &= d - 1
-        return 0xC000000 | p | (d & (d - 1))
-    if a == 3:
-        p = (u >> 13) & 8191
-        p &= p - 1
-        d ^= p
-        return 0x8000000 | (p << 13) | (d & (d - 1))
-    return _sets(u, r, x, 6)
+        return 0xC000000 | u | (d & (d - 1))
+    return _sets(u, r, x)
 
 
-def _best(cards, mode, rk, xk):
-    # best of every five-card subset of 5..7 cards in `mode` (high-is-better scale)
+def _load(cards, mode):
+    # the hand's keys into _KR/_KX[0..n-1], their sums into [7]; returns n (5..7)
     n = len(cards)
     if n < 5 or n > 7:
         raise ValueError("RANK-1: a hand is made of 5 to 7 cards, not %d" % n)
-    combos = _COMBOS[n * 8 + 5]
-    best = -1
-    for i in range(0, len(combos), 5):
-        a = cards[combos[i]]
-        b = cards[combos[i + 1]]
-        c = cards[combos[i + 2]]
-        d = cards[combos[i + 3]]
-        e = cards[combos[i + 4]]
-        v = _five(rk[a] + rk[b] + rk[c] + rk[d] + rk[e], xk[a] + xk[b] + xk[c] + xk[d] + xk[e], mode)
+    _KR[7] = 0
+    _KX[7] = 0
+    while n:
+        n -= 1
+        if mode == _A5:
+            _KR[n] = _RKA[cards[n]]
+            _KX[n] = _XKA[cards[n]]
+        else:
+            _KR[n] = _RK[cards[n]]
+            _KX[n] = _XK[cards[n]]
+        _KR[7] += _KR[n]
+        _KX[7] += _KX[n]
+    return len(cards)
+
+
+def _val(r, x, mode):
+    # _five on the larger-is-better scale of its game
+    if mode == _STD or mode == _SHORT:
+        return _five(r, x, mode)
+    return LOW_BASE - _five(r, x, mode)
+
+
+def _drop1(mode, best):
+    # best value over the 6 five-card subsets of the 6 cards in _KR/_KX
+    i = 6
+    while i:
+        i -= 1
+        v = _val(_KR[7] - _KR[i], _KX[7] - _KX[i], mode)
         if v > best:
             best = v
     return best
 
 
-def _worst(cards, mode, rk, xk):
-    # lowball: the five-card subset with the lowest high-scale value
-    n = len(cards)
-    if n < 5 or n > 7:
-        raise ValueError("RANK-1: a hand is made of 5 to 7 cards, not %d" % n)
-    combos = _COMBOS[n * 8 + 5]
-    worst = LOW_BASE
-    for i in range(0, len(combos), 5):
-        a = cards[combos[i]]
-        b = cards[combos[i + 1]]
-        c = cards[combos[i + 2]]
-        d = cards[combos[i + 3]]
-        e = cards[combos[i + 4]]
-        v = _five(rk[a] + rk[b] + rk[c] + rk[d] + rk[e], xk[a] + xk[b] + xk[c] + xk[d] + xk[e], mode)
-        if v < worst:
-            worst = v
-    return worst
+def _drop2(mode, best):
+    # best value over the 21 five-card subsets of the 7 cards in _KR/_KX
+    i = 7
+    while i:
+        i -= 1
+        j = i
+        while j:
+            j -= 1
+            v = _val(_KR[7] - _KR[i] - _KR[j], _KX[7] - _KX[i] - _KX[j], mode)
+            if v > best:
+                best = v
+    return best
 
 
-def _high_other(cards):
-    return _best(cards, _STD, _RK, _XK)
+def _best(cards, mode):
+    # best five of 5..7 cards in `mode`, larger is better
+    n = _load(cards, mode)
+    if n == 5:
+        return _val(_KR[7], _KX[7], mode)
+    if n == 6:
+        return _drop1(mode, -1)
+    return _drop2(mode, -1)
 
 
 def short_deck_high(cards):
     """Short-deck (6..A) hold'em high of 5..7 cards, ranked as pokerkit 0.7.7 does: a flush
     beats a full house and A-6-7-8-9 is the lowest straight."""
-    return _best(cards, _SHORT, _RK, _XK)
+    return _best(cards, _SHORT)
 
 
 def low27(cards):
     """2-7 lowball, best five of 5..7: straights and flushes count, the ace is high."""
-    return LOW_BASE - _worst(cards, _NOWHEEL, _RK, _XK)
+    return _best(cards, _NOWHEEL)
 
 
 def lowA5(cards):
     """A-5 lowball (razz), best five of 5..7: ace low, straights and flushes ignored, pairs
     count against the hand, no qualifier."""
-    return LOW_BASE - _worst(cards, _A5, _t.RANK_KEY_A5, _t.SUIT_KEY_A5)
+    return _best(cards, _A5)
 
 
-def low8(cards, LB=_LB, L5=_L5):
+def _lowmask(cards):
+    # ranks A..8 present among the cards, ace = bit 0
+    m = 0
+    i = len(cards)
+    while i:
+        i -= 1
+        m |= _LB[cards[i]]
+    return m
+
+
+def low8(cards):
     """8-or-better low of 5..7 cards (RANK-15, RANK-16): 255 - mask of the five lowest
     distinct ranks A..8, or NO_LOW (-1) when fewer than five qualify."""
-    m = 0
-    for c in cards:
-        m |= LB[c]
-    m = L5[m]
+    m = _L5[_lowmask(cards)]
     if m:
         return 255 - m
     return NO_LOW
 
 
-def omaha_high(hole, board):
-    """Omaha high: exactly two hole cards and three board cards (RANK-14)."""
-    nh = len(hole)
-    nb = len(board)
-    if nh < 2 or nb < 3 or nh > 7 or nb > 5:
-        raise ValueError("RANK-14: Omaha needs 2+ hole cards and 3..5 board cards")
-    pairs = _COMBOS[nh * 8 + 2]
-    triples = _COMBOS[nb * 8 + 3]
-    rk = _RK
-    xk = _XK
-    best = -1
-    for i in range(0, len(pairs), 2):
-        a = hole[pairs[i]]
-        b = hole[pairs[i + 1]]
-        hr = rk[a] + rk[b]
-        hx = xk[a] + xk[b]
-        for j in range(0, len(triples), 3):
-            c = board[triples[j]]
-            d = board[triples[j + 1]]
-            e = board[triples[j + 2]]
-            v = _five(hr + rk[c] + rk[d] + rk[e], hx + xk[c] + xk[d] + xk[e], _STD)
-            if v > best:
-                best = v
+def _olow(a, h, bm, best):
+    # hole low bits a, h with board low mask bm: the smaller of best and their low mask
+    if not a or not h or a == h:
+        return best  # both hole cards must be low and of different ranks (RANK-15)
+    h |= a
+    a = _L3[bm & ~h]  # the three lowest board ranks that do not pair the hole cards
+    if a and a | h < best:
+        return a | h
     return best
 
 
-def omaha_low8(hole, board, LB=_LB, L3=_L3):
+def omaha_low8(hole, board):
     """Omaha 8-or-better low: two hole cards of distinct low ranks plus the three lowest
     board ranks not among them (RANK-14, RANK-15, RANK-17); NO_LOW when impossible (RANK-18)."""
-    bm = 0
-    for c in board:
-        bm |= LB[c]
+    board = _lowmask(board)
+    if not _L3[board]:
+        return NO_LOW  # fewer than three low ranks on board (RANK-18)
     best = 256
-    n = len(hole)
-    for i in range(n - 1):
-        a = LB[hole[i]]
-        if not a:
-            continue
-        for j in range(i + 1, n):
-            h = LB[hole[j]]
-            if not h or h == a:
-                continue
-            h |= a
-            m = L3[bm & ~h]
-            if m:
-                m |= h
-                if m < best:
-                    best = m
+    i = len(hole) - 1
+    while i:
+        j = i
+        while j:
+            j -= 1
+            best = _olow(_LB[hole[i]], _LB[hole[j]], board, best)
+        i -= 1
     if best == 256:
         return NO_LOW
     return 255 - best
 
 
-def badugi(cards):
-    """Badugi value of up to 4 cards: more cards of distinct suits and ranks is better, then
-    the lower highest card (ace low). pokerkit 0.7.7 BadugiHand order."""
-    n = len(cards)
-    best = 0
-    for s in range(1, 1 << n):
-        suits = 0
-        ranks = 0
-        k = 0
-        ok = True
-        for i in range(n):
-            if s >> i & 1:
-                c = cards[i]
-                sb = 1 << (c & 3)
-                rb = 1 << ((c >> 2) + 1) % 13
-                if suits & sb or ranks & rb:
-                    ok = False
-                    break
-                suits |= sb
-                ranks |= rb
-                k += 1
-        if ok:
-            v = (k << 13) | (8191 - ranks)
-            if v > best:
-                best = v
+def _ofill(board, combos, t):
+    # key sums, chunk sum and flush mask of board triple t
+    a = board[combos[3 * t]]
+    b = board[combos[3 * t + 1]]
+    c = board[combos[3 * t + 2]]
+    _OTR[t] = _RK[a] + _RK[b] + _RK[c]
+    _OTX[t] = _XK[a] + _XK[b] + _XK[c]
+    _OTU[t] = _chunks(_OTR[t], _OTX[t])
+    if a & 3 == _OSUIT[0] and b & 3 == _OSUIT[0] and c & 3 == _OSUIT[0]:
+        _OTF[t] = (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2))
+    else:
+        _OTF[t] = 0
+
+
+def _oboard(board):
+    # refresh the per-board cache unless it already holds this board (a showdown ranks
+    # every player against the same board, so this runs once per hand)
+    n = len(board)
+    if n < 3 or n > 5:
+        raise ValueError("RANK-14: an Omaha board has 3 to 5 cards, not %d" % n)
+    same = _OB[0] == n
+    i = n
+    while same and i:
+        i -= 1
+        same = _OB[i + 1] == board[i]
+    if same:
+        return
+    _OB[0] = -1  # invalid while being filled
+    x = 0
+    i = 0
+    while i < n:
+        _OB[i + 1] = board[i]
+        x += _XK[board[i]]
+        i += 1
+    _OSUIT[0] = -1
+    i = 4
+    while i:
+        i -= 1
+        if (x >> (12 + 4 * i)) & 15 >= 3:
+            _OSUIT[0] = i  # at most one suit can have 3 of 5 board cards
+    i = n * (n - 1) * (n - 2) // 6  # triples: 1, 4 or 10
+    _OSUIT[1] = i
+    while i:
+        i -= 1
+        _ofill(board, _COMBOS[n * 8 + 3], i)
+    _OB[0] = n
+
+
+def _ohole(a, b):
+    # hole cards a, b: their key sums into _KR[0]/_KX[0]; returns their chunk sum
+    _KR[0] = _RK[a] + _RK[b]
+    _KX[0] = _XK[a] + _XK[b]
+    if a >> 2 == b >> 2:
+        return 0x4000000 | (1 << (a >> 2)) | (1 << (13 + (a >> 2)))
+    return (1 << (a >> 2)) | (1 << (b >> 2))
+
+
+def _opair(up, best):
+    # the best of `best` and the hole pair of _ohole (chunk sum up) with each board triple,
+    # flushes aside: chunk sums add up when no rank is in both, else count again
+    j = _OSUIT[1]
+    while j:
+        j -= 1
+        u = _OTU[j]
+        if u & up & 8191:
+            u = _chunks(_OTR[j] + _KR[0], _OTX[j] + _KX[0])
+        else:
+            u += up
+        if u < 0x4000000:
+            if _STR[u]:
+                u = 0x10000000 | _STR[u]
+        elif u < 0xC000000:  # one pair, two pair
+            u ^= (u >> 13) & 8191
+        elif u < 0x14000000:  # trips
+            u = (u ^ ((u >> 13) & 8191)) - 0x4000000
+        else:
+            u = _sets(u, _OTR[j] + _KR[0], _OTX[j] + _KX[0])
+        if u > best:
+            best = u
     return best
+
+
+def _oflush(a, b, best):
+    # hole cards a, b of the board's flush suit with each all-suited board triple
+    j = _OSUIT[1]
+    while j:
+        j -= 1
+        if _OTF[j]:
+            m = _OTF[j] | (1 << (a >> 2)) | (1 << (b >> 2))
+            if _STR[m]:
+                m = 0x20000000 | _STR[m]
+            else:
+                m |= 0x14000000
+            if m > best:
+                best = m
+    return best
+
+
+def omaha_high(hole, board):
+    """Omaha high: exactly two hole cards and three board cards (RANK-14)."""
+    _oboard(board)
+    best = 0
+    i = len(hole) - 1
+    if i < 1:
+        raise ValueError("RANK-14: Omaha needs at least two hole cards")
+    while i:
+        j = i
+        while j:
+            j -= 1
+            best = _opair(_ohole(hole[i], hole[j]), best)
+            if hole[i] & 3 == _OSUIT[0] and hole[j] & 3 == _OSUIT[0]:
+                best = _oflush(hole[i], hole[j], best)
+        i -= 1
+    return best
+
+
+def _badugi_subset(cards, s):
+    # value of the subset s (bit i = cards[i]), or 0 if two of its cards share a suit or rank
+    suits = 0
+    ranks = 0
+    i = len(cards)
+    while i:
+        i -= 1
+        if s >> i & 1:
+            if suits & (1 << (cards[i] & 3)) or ranks & (1 << ((cards[i] >> 2) + 1) % 13):
+                return 0
+            suits |= 1 << (cards[i] & 3)
+            ranks |= 1 << ((cards[i] >> 2) + 1) % 13  # ace low: A = bit 0 .. K = bit 12
+    i = 0
+    while suits:
+        suits &= suits - 1
+        i += 1
+    return (i << 13) | (8191 - ranks)
+
+
+def badugi(cards):
+    """Badugi value of 1..4 cards: more cards of distinct suits and ranks is better, then
+    the lower highest card (ace low). pokerkit 0.7.7 BadugiHand order."""
+    if not 0 < len(cards) < 5:
+        raise ValueError("a badugi hand has 1 to 4 cards, not %d" % len(cards))
+    best = 0
+    s = (1 << len(cards)) - 1
+    while s:
+        v = _badugi_subset(cards, s)
+        if v > best:
+            best = v
+        s -= 1
+    return best
+
+
+def _show_ranks(r, x):
+    # the ranks of 1..4 upcards four bits each, ordered by (count, rank) from the top
+    v = 0
+    want = 4
+    while want:
+        k = 4096
+        while k:
+            if _count(k, r, x) == want:
+                v = (v << 4) | _BIX[k % 37]
+            k >>= 1
+        want -= 1
+    return v
 
 
 def showing(upcards):
@@ -347,28 +488,21 @@ def showing(upcards):
     pair > pair > high card with kickers as RANK-4..11, no straights or flushes, and the
     highest card by suit (DECK-4) breaking what the ranks leave tied. Compare only hands with
     the same number of upcards (all players have that on one street)."""
-    hi = -1
     r = 0
     x = 0
-    for c in upcards:
-        if c > hi:
-            hi = c
-        k = c >> 2
-        if k < 9:
-            r += 1 << (3 * k)
-        else:
-            x += 1 << (3 * k - 27)
-    # the ranks four bits each, by (count, rank) from the top; shape = sum of (count-1)**2 is
-    # 0 high card, 1 pair, 2 two pair, 4 trips, 9 quads -- already in RANK-20 order
-    v = 0
-    shape = 0
-    for want in range(4, 0, -1):
-        for k in range(12, -1, -1):
-            n = (r >> (3 * k)) & 7 if k < 9 else (x >> (3 * k - 27)) & 7
-            if n == want:
-                v = (v << 4) | k
-                shape += (n - 1) * (n - 1)
-    return (shape << 22) | (v << 6) | hi
+    hi = -1
+    i = len(upcards)
+    if not 0 < i < 5:
+        raise ValueError("RANK-20: 1 to 4 upcards, not %d" % i)
+    while i:
+        i -= 1
+        r += _RK[upcards[i]]
+        x += _XK[upcards[i]]
+        if upcards[i] > hi:
+            hi = upcards[i]
+    # shape = sum of (count - 1) ** 2: 0 high card, 1 pair, 2 two pair, 4 trips, 9 quads,
+    # already in RANK-20 order
+    return ((_chunks(r, x) >> 26) << 22) | (_show_ranks(r, x) << 6) | hi
 
 
 def category(value):
