@@ -46,17 +46,29 @@ class Transport:
         self.bytes_out = 0
         self.in_raw = False
         self._rbuf = bytearray()
-        try:
-            self.ser = serial.serial_for_url(port, baudrate=baud, timeout=0.02, write_timeout=timeout_s,
+        self.ser = self._open(port, baud, exclusive)
+
+    def _open(self, port, baud, exclusive):
+        # A lock held by a program that is just closing the port clears within moments: retry
+        # for up to a second before calling the port busy.
+        end = time.monotonic() + 1.0
+        while True:
+            try:
+                return serial.serial_for_url(port, baudrate=baud, timeout=0.02, write_timeout=self.timeout_s,
                                              exclusive=exclusive)
-        except serial.SerialException as e:
-            text = str(e)
-            if "exclusively lock" in text or "Resource temporarily unavailable" in text:
-                raise PortBusy("%s is in use by another program (close the terminal, mpremote or "
-                               "other feltctl using it)" % port)
-            if "No such file" in text or "could not open port" in text:
-                raise NoPort("no serial port %s (is the board plugged in? try `ls /dev/ttyACM*`)" % port)
-            raise TransportError("cannot open %s: %s" % (port, text))
+            except serial.SerialException as e:
+                text = str(e)
+                if "exclusively lock" not in text or time.monotonic() > end:
+                    break
+            time.sleep(0.05)
+        if "exclusively lock" in text:
+            raise PortBusy("%s is in use by another program (close the terminal, mpremote or "
+                           "other feltctl using it)" % port)
+        if "No such file" in text:
+            raise NoPort("no serial port %s (is the board plugged in? try `ls /dev/ttyACM*`)" % port)
+        if "Permission denied" in text:
+            raise TransportError("no permission to open %s (add yourself to the dialout group)" % port)
+        raise TransportError("cannot open %s: %s" % (port, text))
 
     def close(self):
         try:

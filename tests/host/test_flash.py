@@ -1,0 +1,230 @@
+# `feltctl flash` against the simulated board: only changes travel, stale files go, every file
+# is verified on the board, activation and rollback are renames of one pointer file, and every
+# failure (silent board, busy port, no port, full flash, hash mismatch) is a clear error within
+# seconds that leaves the board booting what it booted before.
+import os
+import shutil
+import time
+
+import pytest
+import serial
+
+from feltctl import deploy as deploy_mod
+from feltctl.cli import main as feltctl
+from feltctl.deploy import Deployer, FlashFull, HashMismatch, Plan, build_tree
+from feltctl.paths import FIRMWARE
+from feltctl.simboard import SimBoard
+from feltctl.transport import DeviceTimeout, NoPort, PortBusy, Transport
+
+MAIN = """import app.a, app.b
+v = app.a.VERSION
+assert app.b.VERSION == v, "mixed firmware"
+print("FW %s ok" % v)
+"""
+
+
+def make_tree(root, version, extra=None):
+    """A small firmware tree: Felt's boot loader, a main.py that checks its modules agree."""
+    os.makedirs(os.path.join(root, "app"))
+    shutil.copy(os.path.join(FIRMWARE, "boot.py"), os.path.join(root, "boot.py"))
+    files = {"main.py": MAIN, "app/__init__.py": "",
+             "app/a.py": "VERSION = %r\n" % version + "# a\n" * 40,
+             "app/b.py": "VERSION = %r\n" % version + "# b\n" * 40}
+    files.update(extra or {})
+    for rel, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+        with open(os.path.join(root, rel), "w") as f:
+            f.write(text)
+    return root
+
+
+@pytest.fixture
+def board(tmp_path):
+    b = SimBoard(str(tmp_path / "flash"), link=str(tmp_path / "board.tty"), capacity=2 * 1024 * 1024)
+    b.start()
+    b.wait_idle()
+    yield b
+    b.stop()
+
+
+def flash(board, src, **kw):
+    with Transport(board.device, timeout_s=kw.pop("timeout_s", 3.0)) as t:
+        return Deployer(t).deploy(build_tree(src, mpy=kw.pop("mpy", False)), **kw)
+
+
+def boot_output(board):
+    """Power-cycle the board and return what it prints up to the friendly prompt."""
+    board.wait_idle()
+    ser = serial.serial_for_url(board.device, timeout=0.05)
+    ser.reset_input_buffer()
+    board.power_cycle()
+    data = b""
+    end = time.monotonic() + 10
+    while not data.endswith(b">>> ") and time.monotonic() < end:
+        data += ser.read(256)
+    ser.close()
+    return data.decode("utf-8", "replace")
+
+
+def active_files(flash_dir):
+    """Files of the tree the board boots, read straight from the simulated flash."""
+    slot = open(os.path.join(flash_dir, "felt.slot")).read().strip()
+    root = os.path.join(flash_dir, "felt_" + slot)
+    out = {}
+    for d, _, names in os.walk(root):
+        for n in names:
+            if n != ".felt-ok":
+                out[os.path.relpath(os.path.join(d, n), root)] = open(os.path.join(d, n), "rb").read()
+    return out
+
+
+def test_first_flash_installs_the_tree_and_the_board_boots_it(board, tmp_path):
+    src = make_tree(str(tmp_path / "v1"), "v1")
+    rep = flash(board, src)
+    assert sorted(rep.plan.added) == ["app/__init__.py", "app/a.py", "app/b.py", "boot.py", "main.py"]
+    assert rep.active == "a" and rep.loader_updated
+    assert active_files(board.flash_dir) == build_tree(src).files
+    assert "FW v1 ok" in boot_output(board)
+
+
+def test_unchanged_redeploy_sends_almost_nothing(board, tmp_path):
+    # A tree that carries the agent (as firmware/ does) needs no agent upload on later deploys.
+    agent = open(deploy_mod.AGENT_FILE).read()
+    src = make_tree(str(tmp_path / "v1"), "v1", {"felt/__init__.py": "", "felt/deploy_agent.py": agent})
+    flash(board, src)
+    with Transport(board.device) as t:
+        d = Deployer(t)
+        rep = d.deploy(build_tree(src))
+    assert rep.up_to_date and rep.plan.empty and not d.agent_pasted
+    assert rep.bytes_sent < 400          # Ctrl-C/A/D, two short commands, Ctrl-B/D
+
+
+def test_a_board_without_the_agent_gets_it_pasted_for_the_session(board, tmp_path):
+    src = make_tree(str(tmp_path / "v1"), "v1")
+    flash(board, src)
+    with Transport(board.device) as t:
+        d = Deployer(t)
+        assert d.deploy(build_tree(src)).up_to_date and d.agent_pasted
+
+
+def test_one_changed_file_travels_alone_and_stale_files_are_removed(board, tmp_path):
+    src = make_tree(str(tmp_path / "v1"), "v1", {"app/old.py": "X = 1\n"})
+    flash(board, src)
+    with open(os.path.join(src, "app", "b.py"), "a") as f:
+        f.write("# changed\n")
+    os.remove(os.path.join(src, "app", "old.py"))
+    rep = flash(board, src)
+    assert rep.plan.changed == ["app/b.py"] and rep.plan.added == [] and rep.plan.removed == ["app/old.py"]
+    assert active_files(board.flash_dir) == build_tree(src).files
+    assert rep.previous == "a" and rep.active == "b"
+
+
+def test_dry_run_lists_changes_and_writes_nothing(board, tmp_path, capsys):
+    src = make_tree(str(tmp_path / "v1"), "v1")
+    before = sorted(os.listdir(board.flash_dir))
+    assert feltctl(["flash", board.device, "--src", src, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "+ app/a.py" in out and "dry run: 5 to add" in out
+    assert sorted(os.listdir(board.flash_dir)) == before
+
+
+def test_rollback_boots_the_previous_tree_and_back_again(board, tmp_path):
+    flash(board, make_tree(str(tmp_path / "v1"), "v1"))
+    flash(board, make_tree(str(tmp_path / "v2"), "v2"))
+    assert "FW v2 ok" in boot_output(board)
+    assert feltctl(["flash", board.device, "--rollback"]) == 0
+    assert "FW v1 ok" in boot_output(board)
+    assert feltctl(["flash", board.device, "--rollback"]) == 0
+    assert "FW v2 ok" in boot_output(board)
+
+
+def test_rollback_without_a_previous_tree_is_a_clear_error(board, tmp_path, capsys):
+    flash(board, make_tree(str(tmp_path / "v1"), "v1"))
+    assert feltctl(["flash", board.device, "--rollback"]) == 1
+    assert "no previous firmware on the board" in capsys.readouterr().err
+
+
+def test_mpy_precompiles_modules_but_keeps_boot_and_main_as_source(board, tmp_path):
+    src = make_tree(str(tmp_path / "v1"), "v1")
+    rep = flash(board, src, mpy=True)
+    files = active_files(board.flash_dir)
+    assert sorted(files) == ["app/__init__.mpy", "app/a.mpy", "app/b.mpy", "boot.py", "main.py"]
+    assert files["app/a.mpy"][:1] == b"M"          # the .mpy magic byte
+    assert rep.plan.added and "FW v1 ok" in boot_output(board)
+
+
+def test_a_file_bigger_than_one_command_goes_in_pieces(board, tmp_path):
+    blob = os.urandom(30000).hex()                  # 60 KB that barely compresses
+    src = make_tree(str(tmp_path / "v1"), "v1", {"app/data.txt": blob})
+    flash(board, src)
+    assert active_files(board.flash_dir)["app/data.txt"] == blob.encode()
+
+
+def test_the_real_firmware_tree_deploys_and_redeploys_unchanged(board):
+    tree = build_tree(FIRMWARE)
+    with Transport(board.device) as t:
+        first = Deployer(t).deploy(tree)
+    assert active_files(board.flash_dir) == tree.files and not first.up_to_date
+    with Transport(board.device) as t:
+        assert Deployer(t).deploy(tree).up_to_date
+
+
+def test_silent_board_is_a_clear_error_within_seconds(tmp_path):
+    master, slave = os.openpty()                    # a port where nobody answers
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(DeviceTimeout, match="no MicroPython REPL answered"):
+            with Transport(os.ttyname(slave), timeout_s=1.0) as t:
+                Deployer(t).deploy(build_tree(make_tree(str(tmp_path / "v1"), "v1")))
+        assert time.monotonic() - t0 < 5
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_busy_port_is_a_clear_error(board, capsys):
+    holder = serial.serial_for_url(board.device, exclusive=True)
+    try:
+        with pytest.raises(PortBusy, match="in use by another program"):
+            Transport(board.device)
+        assert feltctl(["flash", board.device, "--dry-run"]) == 1
+        assert "in use by another program" in capsys.readouterr().err
+    finally:
+        holder.close()
+
+
+def test_missing_port_is_a_clear_error(tmp_path):
+    with pytest.raises(NoPort, match="no serial port"):
+        Transport(str(tmp_path / "ttyACM9"))
+
+
+def test_full_flash_is_a_clear_error_and_the_old_tree_still_boots(tmp_path):
+    b = SimBoard(str(tmp_path / "flash"), link=str(tmp_path / "b.tty"), capacity=160 * 1024)
+    b.start()
+    try:
+        flash(b, make_tree(str(tmp_path / "v1"), "v1"))
+        big = os.urandom(60000).hex()               # 120 KB: no room for it next to v1
+        with pytest.raises(FlashFull, match="flash is full"):
+            flash(b, make_tree(str(tmp_path / "v2"), "v2", {"app/big.txt": big}))
+        assert "FW v1 ok" in boot_output(b)
+    finally:
+        b.stop()
+
+
+def test_hash_mismatch_is_caught_on_the_board_and_nothing_switches(board, tmp_path, monkeypatch):
+    flash(board, make_tree(str(tmp_path / "v1"), "v1"))
+    real_blob = deploy_mod._blob
+    # A link that flips a byte: the board inflates different bytes than the host hashed.
+    monkeypatch.setattr(deploy_mod, "_blob", lambda data: real_blob(data.replace(b"v2", b"v3")))
+    with pytest.raises(HashMismatch, match="hash mismatch for /felt_b/app/a.py"):
+        flash(board, make_tree(str(tmp_path / "v2"), "v2"))
+    assert "FW v1 ok" in boot_output(board)
+
+
+def test_plan_compares_size_and_hash_per_path(tmp_path):
+    tree = build_tree(make_tree(str(tmp_path / "v1"), "v1"))
+    device = [list(e) for e in tree.entries]
+    device[1][2] = "0" * 64
+    device.append(["gone.py", 3, "1" * 64])
+    p = Plan(tree, device)
+    assert p.changed == [tree.entries[1][0]] and p.removed == ["gone.py"] and len(p.kept) == 4
