@@ -442,3 +442,15 @@ def test_DEAL_5_card_to_a_folded_seat_is_alarmed_not_counted():
     out = t.draw(2)
     eq([(f.kind, f.rules) for f in out], [("card_to_dead_hand", ("DEAL-5",))])
     eq(t.d.pending(), [])
+
+
+def test_TOUR_10_example_hand_for_hand_all_in_holds_the_board():
+    t = Table(mode=TOURNAMENT)
+    out = t.d.hold()  # A all-in preflop, B calls, hand-for-hand
+    assert "HOLD" in out[0].remedy
+    t.d.betting_closed()
+    out = t.draw(None)
+    eq([(f.kind, f.rules) for f in out], [("held_draw", ("TOUR-10",))])
+    eq(t.d.burns, [])  # the alarmed draw is not placed
+    t.d.release()
+    eq(t.flop(), [])

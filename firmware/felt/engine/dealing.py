@@ -158,6 +158,7 @@ class DealCheck:
         self._street_acted = False
         self._noted = {}
         self._present = {}
+        self.held = False  # TOUR-10: hand-for-hand all-in, no cards until the TD says continue
 
     # ---------------------------------------------------------------- queries
 
@@ -306,6 +307,11 @@ class DealCheck:
             return out
         if card in self._out:
             self._fouled(n, card, place, out)
+            return out
+        if self.held:
+            self._add(Finding("held_draw", ("TOUR-10",), ENGINE, "draw %d while the hand is held for the TD" % n,
+                              "hand-for-hand all-in: no card is dealt until the TD says continue; put the card "
+                              "back on the stub unseen", draw=n), out)
             return out
         self._out[card] = True
         self._place(n, card, place, out)
@@ -892,6 +898,20 @@ class DealCheck:
             self.street_name(), stub, players, players + 2), texts[branch] + "; the first to act on 6th street acts "
             "first again" if branch != "A" else texts[branch], out, detail={"branch": branch})
         f.street = self.street
+
+    def hold(self):
+        """TOUR-10: hand-for-hand, an all-in was called: cards stay face down and nothing more is dealt
+        until release(). Every draw meanwhile is alarmed and not placed."""
+        self._alive()
+        self.held = True
+        return [self._add(Finding("hold", ("TOUR-10",), ENGINE, "all-in during hand-for-hand", "HOLD -- await "
+                                  "the TD; cards stay face down", status=APPLIED), [])]
+
+    def release(self):
+        """TOUR-10: the TD says continue."""
+        self._alive()
+        self.held = False
+        return []
 
     def hand_over(self):
         """The hand has ended (pot awarded or everyone folded); later draws are rabbit hunting (DEAL-49)."""
