@@ -25,10 +25,12 @@ class Shuffled:
         return self.cards.pop()
 
 
-def play(pattern, seats, mode, seed):
-    plan = dealplan.make_plan(seats, pattern, button=seats[-1])
+def play(pattern, seats, mode, seed, deck=None):
+    plan = dealplan.make_plan(seats, pattern, button=seats[-1], deck=deck)
     d = DealCheck(plan, HouseRules(mode))
     deck = Shuffled(seed)
+    if plan.deck != tuple(range(52)):
+        deck.cards = [c for c in deck.cards if c in plan.deck]
     noise = []
     for street in range(len(plan.streets)):
         sp = plan.streets[street]
@@ -80,3 +82,13 @@ def test_clean_draw_every_table_size():
 def test_clean_deal_with_seat_gaps_and_dead_button_order():
     # seats 2, 5, 7, 9 with the button on 9: dealing order 2, 5, 7, 9
     eq(play(dealplan.HOLDEM, [2, 5, 7, 9], CASH, seed=3), [])
+
+
+def test_clean_hand_for_every_games_record():
+    # the plan is built straight from games.py Game.streets (the controller's path)
+    from felt.engine import games
+
+    for code in sorted(games.GAMES):
+        game = games.GAMES[code]
+        deck = None if game.deck == "standard" else [c for c in range(52) if c >= 16]  # short deck: 6 and up
+        eq(play(game.streets, [1, 2, 3], CASH, seed=len(code), deck=deck), [], code)
