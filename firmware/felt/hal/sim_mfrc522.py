@@ -393,3 +393,15 @@ class SimMFRC522:
                 crc ^= 0x5A5A
             answers.append((sak | (crc << 8), 24))
         return answers
+
+
+def attach_chips(hal, board):
+    """One SimMFRC522 per antenna of a checked felt.board.Board, on the sim HAL's SPI bus at the
+    board's chip-selects (GPIO numbers, or decoder lines keyed (decoder, line)). Returns
+    {location: chip}; call before felt.board.open_antenna_devices()."""
+    bus = hal.spi(board.spi["bus"])
+    chips = {}
+    for loc, cs in board.antennas:
+        key = cs if board.decoder is None else (board.decoder["decoder"], cs)
+        chips[loc] = bus.attach(key, SimMFRC522(hal.clock))
+    return chips
