@@ -84,9 +84,9 @@ def test_RANK_14_omaha_ten_seats_share_a_board_and_the_board_cache_follows_chang
     rnd = random.Random(141)
     items = []
     for _ in range(150):
-        cards = rnd.sample(DECK, 45)
+        cards = rnd.sample(DECK, 46)
         board = cards[40:45]
-        variants = [board, board[::-1], board[:4] + [cards[0]], board[:3], board[:4]]
+        variants = [board, board[::-1], board[:4] + [cards[45]], board[:3], board[:4]]
         for b in variants:
             for seat in range(10):
                 items.append(cards[4 * seat:4 * seat + 4] + b)
