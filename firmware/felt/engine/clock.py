@@ -3,7 +3,7 @@
 # a change (TOUR-11), antes never reduced (TOUR-21), the clock on a player (TOUR-6, CASH-13), penalty
 # hands (TOUR-17), the chip race of a scheduled color-up (TOUR-3/4). Time only arrives as now_ms
 # arguments; nothing here reads a clock.
-from felt.engine.dealing import APPLIED, ASSIST, ENGINE, INFO, PROPOSED, Finding
+from felt.engine.dealplan import APPLIED, ASSIST, ENGINE, INFO, PROPOSED, Finding
 from felt.engine.settings import CASH
 from felt.errors import ConfigError, RuleError
 

@@ -2,28 +2,12 @@
 # dealing plan (dealplan.py) and reports RULES.md §6 findings (DEAL-1..49): misdeals, fouled deck,
 # boxed / exposed / extra / foreign cards, burn errors, premature and four-card boards, rabbit hunting.
 # ASSIST findings are proposals: confirm() / reject() apply them and return the dealer's instructions.
-from felt.engine.dealplan import FAMILY_BOARD, FAMILY_DRAW, FAMILY_STUD, Plan, StreetPlan, plan_from_dict
+from felt.engine.dealplan import (APPLIED, ASSIST, BOARD, BURN, CONFIRMED, ENGINE, FAMILY_BOARD, FAMILY_DRAW,  # noqa: F401
+                                   FAMILY_STUD, FLOOR, FOREIGN, INFO, LAPSED, MUCK, PROPOSED, REJECTED, STUB,
+                                   Finding, Plan, StreetPlan, card_text, cards_text, plan_from_dict,
+                                   seventh_street)
 from felt.engine.settings import CASH, HouseRules, from_dict
 from felt.errors import RuleError
-
-ENGINE = "ENGINE"
-ASSIST = "ASSIST"
-FLOOR = "FLOOR"
-
-# Finding.status
-INFO = "info"  # a note or an alarm; nothing to confirm
-APPLIED = "applied"  # an instruction that follows from a confirmation or an ENGINE rule
-PROPOSED = "proposed"  # an ASSIST proposal waiting for confirm() / reject()
-CONFIRMED = "confirmed"
-REJECTED = "rejected"
-LAPSED = "lapsed"  # a proposal that no longer applies (e.g. SA reached, DEAL-15)
-
-# Places a card can land (besides a seat number 1..10). None = nowhere = a burn (DEAL-3).
-BOARD = "board"
-BURN = "burn"
-MUCK = "muck"
-STUB = "stub"  # only for foreign(): a foreign card found in the undealt stub
-FOREIGN = -2  # a non-standard card (joker, other deck) in a holding; see foreign()
 
 # DealCheck.phase
 DEALING = "dealing"  # the current street's cards are being dealt
@@ -38,59 +22,6 @@ FORCED = ("post", "bring_in")  # forced bets are not actions for SA (DEAL-6)
 _CHIP_ACTIONS = ("call", "bet", "raise", "complete", "allin")
 
 _FOREIGN_KINDS = ("foreign_replace", "foreign_scrap", "void_hand")
-_RANKS = "23456789TJQKA"
-_SUITS = "cdhs"
-
-
-def card_text(card):
-    if card == FOREIGN:
-        return "the foreign card"
-    return _RANKS[card >> 2] + _SUITS[card & 3]
-
-
-def cards_text(cards):
-    return " ".join(card_text(c) for c in cards)
-
-
-class Finding:
-    """One finding. kind: what (e.g. "misdeal", "premature_turn"); rules: rule IDs; cls: ENGINE / ASSIST /
-    FLOOR; text: what was seen; remedy: what the dealer does (words for the console); status: see INFO..
-    LAPSED; draw: shoe draw index (1-based) involved; seat; cards; detail: dict of structured data."""
-
-    def __init__(self, kind, rules, cls, text, remedy="", status=INFO, draw=None, seat=None, cards=(), detail=None):
-        self.id = 0
-        self.kind = kind
-        self.rules = rules
-        self.cls = cls
-        self.text = text
-        self.remedy = remedy
-        self.status = status
-        self.draw = draw
-        self.seat = seat
-        self.cards = tuple(cards)
-        self.detail = detail or {}
-        self.street = None  # the street the finding belongs to (premature cards: the street they came for)
-        self.key = None  # derived count problems: the condition that raised it
-        self.misdeal = False  # a misdeal proposal (lapses at SA, DEAL-15)
-
-    def __repr__(self):
-        return "Finding(#%d %s %s %s %s: %s%s)" % (
-            self.id, self.kind, "/".join(self.rules), self.cls, self.status, self.text,
-            (" -> " + self.remedy) if self.remedy else "")
-
-
-def seventh_street(stub, players, earlier_burns=3):
-    """DEAL-46: how 7th street is dealt from a stub of `stub` cards to `players` players.
-    "deal" (enough cards), "A" (scramble stub + earlier burns, deal one each), "B" (burn, one community
-    card), "C" (scramble stub + burns, burn, one community card)."""
-    need = players + 2  # one card each, a burn, and one card that stays undealt
-    if stub >= need:
-        return "deal"
-    if stub + earlier_burns >= need:
-        return "A"
-    if stub >= 3:
-        return "B"
-    return "C"
 
 
 class DealCheck:
