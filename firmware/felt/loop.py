@@ -1,0 +1,221 @@
+# The runtime loop (runtime layer): the ONLY place that reads the clock. Each step polls the
+# drivers with now_ms from the HAL (shoe, console, buttons, then the antenna due next), hands their
+# events to the table controller, and applies view.py's desired lights and display lines (the
+# drivers send differences only). Interrupts only queue (buttons' ring buffer). Works with a manual
+# clock: a test or the sim runner calls step() and advances the clock itself -- no sleeps here.
+from felt import view
+from felt.drivers import shoe as shoe_mod
+from felt.errors import ConfigError, FeltError
+from felt.events import ERROR, INFO, WARN
+from felt.proto import console as proto
+
+POLL_MS = 5  # shoe, console and buttons are looked at this often
+GRACE_MS = 800  # a shoe read that reaches no antenna within this is a card drawn 'nowhere'
+_ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
+
+
+def _clean(text, n=150):
+    out = []
+    for c in text[:n]:
+        out.append(c if " " <= c <= "~" else "?")
+    return "".join(out)
+
+
+class Runtime:
+    """Wires drivers to the controller. Any driver may be None (a bench setup without it).
+    shoe: drivers.shoe (PN532Shoe/AsciiShoe); poller: drivers.antennas.AntennaPoller;
+    buttons: drivers.buttons.SeatButtons; link: drivers.console.ConsoleLink (table role);
+    lights: drivers.neopixel_lights.SeatLights; display: drivers.display.SSD1306."""
+
+    def __init__(self, hal, table, shoe=None, poller=None, buttons=None, link=None, lights=None, display=None,
+                 log=None, grace_ms=GRACE_MS):
+        self.hal = hal
+        self.table = table
+        self.shoe = shoe
+        self.poller = poller
+        self.buttons = buttons
+        self.link = link
+        self.lights = lights
+        self.display = display
+        self.log = log
+        self.grace_ms = grace_ms
+        self.steps = 0
+        self.events = 0  # physical events handed to the controller
+        self._busy_since = None
+        self._lines = None
+        self._in_hand = None
+        self._console_errors = 0
+        table.notify = self._notify
+
+    def start(self):
+        if self.poller is not None:
+            for e in self.poller.start():
+                self.table.antenna(e)
+        if self.display is not None:
+            self.display.init()
+        if self.link is not None:
+            self.link.hello()
+        self.apply()
+
+    # -- one step ------------------------------------------------------------------------------
+    def step(self):
+        now = self.hal.ticks_ms()
+        t = self.table
+        n = 0
+        if self.shoe is not None:
+            for e in self.shoe.poll(now):
+                n += 1
+                self._shoe_event(e)
+        if self.link is not None:
+            for msg in self.link.poll(now):
+                n += 1
+                self._console(msg)
+            if self.link.health.errors != self._console_errors:
+                self._console_errors = self.link.health.errors
+                t.device_alert("console", WARN, "a broken console line was refused (%d so far)" % self._console_errors,
+                               "the console resends it; check the cable if this repeats")
+        if self.buttons is not None:
+            for e in self.buttons.poll(now):
+                n += 1
+                if e[0] == "button":
+                    t.button(e[1], e[2])
+                else:
+                    t.button_fault(e[1], e[2], e[0] == "button-fault-cleared")
+        p = self.poller
+        if p is not None:
+            if self._in_hand != t.in_hand:
+                self._in_hand = t.in_hand
+                p.set_in_hand(t.in_hand)
+            if now >= p.next_due_ms:
+                for e in p.poll(now):
+                    n += 1
+                    t.antenna(e)
+        if t.busy():
+            if self._busy_since is None:
+                self._busy_since = now
+            elif now - self._busy_since >= self.grace_ms:
+                t.resolve()
+                self._busy_since = None
+        else:
+            self._busy_since = None
+        self.events += n
+        self.steps += 1
+        self.apply()
+        return n
+
+    def next_due_ms(self):
+        """When step() has something to do next (the sim runner advances the clock to it)."""
+        now = self.hal.ticks_ms()
+        due = now + POLL_MS
+        if self.poller is not None and self.poller.next_due_ms < due:
+            due = self.poller.next_due_ms
+        if self._busy_since is not None and self._busy_since + self.grace_ms < due:
+            due = self._busy_since + self.grace_ms
+        return due if due > now else now
+
+    def apply(self):
+        """Lights and display from view.py (the drivers write only what changed)."""
+        if self.lights is not None:
+            self.lights.apply(view.lights(self.table))
+        if self.display is not None:
+            lines = view.lines(self.table)
+            if lines != self._lines:
+                self._lines = lines
+                self.display.show(lines)
+
+    # -- events --------------------------------------------------------------------------------
+    def _shoe_event(self, e):
+        t = self.table
+        if e.kind == shoe_mod.CARD:
+            t.shoe_card(e.uid, e.repeat)
+        elif e.kind == shoe_mod.FAULT:
+            t.device_alert("shoe", WARN, "shoe reader: %s" % e.detail,
+                           "the frame is asked for again; check the shoe cable if this repeats")
+        elif e.kind == shoe_mod.STOPPED:
+            t.device_alert("shoe", ERROR, "the shoe reader stopped answering (%s ms silent)" % e.detail,
+                           "check the shoe reader's power and cable; cards drawn now are read from the antennas")
+        elif e.kind == shoe_mod.RECOVERED:
+            t.device_alert("shoe", INFO, "the shoe reader answers again")
+        elif self.log is not None:
+            self.log("shoe: %s %s" % (e.kind, e.detail))
+
+    def _console(self, msg):
+        t = self.table
+        verb = msg.verb
+        before = t.seq
+        ok = True
+        if verb in _ACTIONS:
+            amount = msg.args[1] if len(msg.args) > 1 else None
+            ok = t.act(msg.args[0], verb, amount) is not None
+        elif verb == "confirm" or verb == "reject":
+            ok = t.ruling(msg.args[0], verb == "confirm")
+        elif verb == "newhand":
+            try:
+                t.new_hand()
+            except FeltError as e:  # RuleError/ConfigError: named, shown, state unchanged
+                t.alert(WARN, (e.rule,) if hasattr(e, "rule") else (), "new hand refused: %s" % e)
+                ok = False
+        elif verb == "stack":
+            try:
+                t.sit(msg.args[0], msg.args[1])
+            except FeltError as e:
+                t.alert(WARN, ("CASH-1",), "stack refused: %s" % e)
+                ok = False
+        else:
+            self.link.reply_error(msg.seq, "verb %s is not handled by this table" % verb, code="unsupported")
+            return
+        if ok:
+            self.link.reply_ok(msg.seq)
+            return
+        a = t.alerts[-1] if t.seq != before and t.alerts else None
+        text = _clean(a.text) if a is not None else "refused"
+        rule = a.rules[0] if a is not None and a.rules else None
+        self.link.reply_error(msg.seq, text, rule=rule, code="rule")
+
+    def _notify(self, a):
+        link = self.link
+        if link is None:
+            return
+        rule = a.rules[0] if a.rules else None
+        try:
+            if a.status == "proposed":
+                opts = {"rule": rule, "remedy": "confirm"}
+                if a.seat is not None:
+                    opts["seat"] = a.seat
+                if rule is None:
+                    del opts["rule"]
+                link.send("propose", [a.id], opts, _clean(a.text))
+            else:
+                link.alert(a.level, _clean(a.text), rule=rule, seat=a.seat, device=a.device)
+        except ValueError as e:  # a text the codec refuses is logged, never lost silently
+            if self.log is not None:
+                self.log("console: alert #%d not sent: %s" % (a.id, e))
+
+
+def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8):
+    """A Runtime for a checked board map (felt.board.load) on `hal`, every driver opened from it."""
+    from felt import board as boardlib
+    from felt.drivers.antennas import AntennaPoller
+    from felt.drivers.buttons import SeatButtons
+    from felt.drivers.console import ConsoleLink
+    from felt.drivers.display import SSD1306
+    from felt.drivers.mfrc522 import MFRC522
+    from felt.drivers.neopixel_lights import SeatLights
+
+    u = board.uarts
+    shoe = shoe_mod.Shoe(hal.uart(u["shoe"]["port"], baud=u["shoe"].get("baud", 115200), tx=u["shoe"].get("tx"),
+                                  rx=u["shoe"].get("rx")), shoe_protocol, log=log)
+    link = ConsoleLink(hal.uart(u["console"]["port"], baud=u["console"].get("baud", 115200),
+                                tx=u["console"].get("tx"), rx=u["console"].get("rx")), proto.TABLE, log=log)
+    readers = [(loc, MFRC522(dev, name=loc)) for loc, dev in boardlib.open_antenna_devices(board, hal)]
+    poller = AntennaPoller(readers, max_cards=max_cards)
+    buttons = SeatButtons(boardlib.open_buttons(board, hal), active_low=board.buttons_active_low)
+    try:
+        buttons.attach_irqs()
+    except ConfigError:  # a backend without pin interrupts: the poll reads the pins anyway
+        pass
+    lights = SeatLights(hal.neopixel(board.neopixel["pin"], board.neopixel["count"]), table.config.seats)
+    i2c = board.i2c
+    display = SSD1306(hal.i2c(i2c["bus"], freq=i2c.get("freq", 400000), scl=i2c["scl"], sda=i2c["sda"]),
+                      i2c.get("display", 0x3C))
+    return Runtime(hal, table, shoe, poller, buttons, link, lights, display, log=log)

@@ -1,0 +1,392 @@
+# The simulated table runner (sim layer): builds the sim HAL with a Pico-like board map -- a PN532
+# (or ASCII) shoe on UART 0, FELT1 console on UART 1, one register-level MFRC522 per location behind
+# a 74HC154 on SPI 0, seat-button pins, a NeoPixel chain and an SSD1306 -- runs the REAL firmware
+# (table.py + loop.py + drivers) on it, and executes STIMULUS statements (hardware/sim-protocol.md).
+# After each statement the manual clock advances until the firmware is idle. No wall clock.
+import json
+
+from felt import board as boardlib
+from felt import loop as looplib
+from felt import view
+from felt.engine.cards import parse_card
+from felt.engine.deck import DeckRegistry
+from felt.errors import FeltError, FormatError
+from felt.hal.sim_hal import SimHAL
+from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.hal.simdev_ascii_reader import SimAsciiReader
+from felt.hal.simdev_pn532 import SimPN532
+from felt.proto import console as proto
+from felt.table import Table, TableConfig
+
+DECKS = ("A", "B")  # deck A is in play; deck B is registered too (a card of another deck)
+UID_PREFIX = (0x04, 0xFE, 0x17)
+STRUCTURES = ("no_limit", "pot_limit", "limit")
+GAMES = ("holdem", "omaha", "omaha8", "stud7", "stud7_8", "stud5", "draw5")
+PLACES = ("board", "burn", "muck")
+NUMBERS = ("sb", "bb", "ante", "small_bet", "big_bet", "bring_in", "unit", "button")
+MAX_STEPS = 20000  # per statement: a firmware that never settles is reported, not looped on
+
+
+def card_uid(card, deck="A"):
+    """The fixed tag UID of a simulated card: 04 FE 17 <deck letter> 00 00 <card int>, 7 bytes
+    (card int = rank * 4 + suit, so Ah of deck A is 04FE1741000032)."""
+    return bytes(UID_PREFIX + (ord(deck), 0x00, 0x00, card))
+
+
+def registry():
+    reg = DeckRegistry()
+    for d in DECKS:
+        reg.register(d, dict([(card_uid(c, d), c) for c in range(52)]))
+    return reg
+
+
+def sim_board(seats):
+    """A Pico-like pin map (hardware/boards/pico.json trimmed to `seats` seats), checked by board.load."""
+    ant = {"board": 10, "burn": 11, "muck": 12}
+    pins = {}
+    button_pins = (2, 3, 6, 7, 8, 9, 15, 17, 26, 27)
+    for s in range(1, seats + 1):
+        ant["seat%d" % s] = s - 1
+        pins[str(s)] = button_pins[s - 1]
+    return boardlib.load({
+        "board": "pico", "name": "sim pico", "hal": "sim", "seats": seats,
+        "gpio": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 26, 27, 28],
+        "functions": {"spi0": {"sck": [18], "mosi": [19], "miso": [16]}, "i2c0": {"sda": [20], "scl": [21]},
+                      "uart0": {"tx": [0], "rx": [1]}, "uart1": {"tx": [4], "rx": [5]}},
+        "spi": {"bus": 0, "sck": 18, "mosi": 19, "miso": 16, "baud": 4000000},
+        "chip_select": {"decoder": "74HC154", "address": [10, 11, 12, 13], "enable": 14},
+        "antennas": ant, "buttons": {"active_low": True, "pull": "up", "pins": pins},
+        "neopixel": {"pin": 22, "count": 5 * seats}, "i2c": {"bus": 0, "sda": 20, "scl": 21, "display": 60},
+        "uarts": {"shoe": {"port": 0, "tx": 0, "rx": 1}, "console": {"port": 1, "tx": 4, "rx": 5}}})
+
+
+class SimError(FeltError):
+    pass
+
+
+class Sim:
+    """One simulated table. run(line) executes one statement and returns the output lines (a JSON
+    snapshot for `state`). shoe: "pn532" or "ascii". log: callable(str) for the firmware's log."""
+
+    def __init__(self, shoe="pn532", log=None, history=None):
+        self.shoe_protocol = shoe
+        self.log_sink = log
+        self.history = history
+        self.rt = None
+        self.table = None
+        self.line_no = 0
+        self.seq = 0
+        self.replies = []  # table -> console lines of the last statement (text)
+
+    # -- building ------------------------------------------------------------------------------
+    def _log(self, line):
+        if self.log_sink is not None:
+            self.log_sink(line)
+
+    def build(self, config):
+        hal = SimHAL()
+        b = sim_board(config.seats)
+        self.hal = hal
+        self.board = b
+        self.chips = {}
+        bus = hal.spi(0)
+        for loc, line in b.antennas:
+            self.chips[loc] = bus.attach(("74HC154", line), SimMFRC522(hal.clock))
+        self.reader = SimPN532() if self.shoe_protocol == "pn532" else SimAsciiReader()
+        hal.uart(0).attach(self.reader)
+        self.console = hal.uart(1)
+        self.oled = hal.add_display(0, 0x3C)
+        self.table = Table(config, registry(), log=self._log, history=self.history)
+        self.rt = looplib.build(hal, b, self.table, self.shoe_protocol, log=self._log)
+        self.pins = dict(b.buttons)
+        self.tags = {}  # (location, uid) -> SimTag placed there
+        self.rt.start()
+        self.settle(sweeps=1)
+
+    # -- time ----------------------------------------------------------------------------------
+    def settle(self, sweeps=1, min_ms=0):
+        """Run the loop on the manual clock until `sweeps` full antenna sweeps have passed, at
+        least min_ms went by, no card is between shoe and antenna and no byte is waiting."""
+        rt = self.rt
+        clock = self.hal.clock
+        start = clock.ticks_ms()
+        first = rt.poller.sweeps
+        for _ in range(MAX_STEPS):
+            due = rt.next_due_ms()
+            if due > clock.ticks_ms():
+                clock.advance_to_us(due * 1000)
+            rt.step()
+            if (rt.poller.sweeps - first >= sweeps and clock.ticks_ms() - start >= min_ms and not self.table.busy()
+                    and not self.console.rx and not self.reader.any()):
+                break
+        else:
+            raise SimError("the firmware did not settle within %d steps" % MAX_STEPS)
+        self._trim()
+
+    def _trim(self):
+        # the device models keep traces for tests; a long run must not grow them without bound
+        self.oled.commands = []
+        self.hal.uart(0).sent = bytearray()
+        if hasattr(self.reader, "commands"):
+            self.reader.commands = []
+        sent = self.console.sent
+        if sent:
+            for raw in bytes(sent).split(b"\r\n"):
+                if raw:
+                    self.replies.append(raw.decode())
+            self.console.sent = bytearray()
+        if len(self.replies) > 20:
+            self.replies = self.replies[-20:]
+
+    # -- statements ----------------------------------------------------------------------------
+    def run(self, text):
+        """Execute one statement line; returns a list of output lines."""
+        self.line_no += 1
+        body = text.split("#", 1)[0].strip()
+        if not body:
+            return []
+        w = body.split()
+        verb = w[0]
+        if verb != "table" and self.table is None:
+            raise FormatError("the script must start with a table statement", self.line_no)
+        fn = getattr(self, "_s_" + verb, None)
+        if fn is None:
+            raise FormatError("unknown statement %r" % verb, self.line_no)
+        try:
+            return fn(w[1:]) or []
+        except (ValueError, IndexError, KeyError) as e:
+            raise FormatError("bad %s statement: %s" % (verb, e), self.line_no)
+
+    def _s_table(self, args):
+        if len(args) < 2 or args[0] not in GAMES or args[1] not in STRUCTURES:
+            raise FormatError("table GAME STRUCTURE seats=N ... (games: %s)" % " ".join(GAMES), self.line_no)
+        kw = {}
+        rules = {}
+        seats = None
+        mode = "cash"
+        for tok in args[2:]:
+            k, eq, v = tok.partition("=")
+            if not eq:
+                raise FormatError("expected NAME=VALUE, got %r" % tok, self.line_no)
+            if k == "seats":
+                seats = int(v)
+            elif k == "mode":
+                mode = v
+            elif k in NUMBERS:
+                kw[k] = int(v)
+            elif k.startswith("hr."):
+                rules[k] = int(v) if v.isdigit() else v
+            else:
+                raise FormatError("unknown table setting %r" % k, self.line_no)
+        if seats is None:
+            raise FormatError("table needs seats=N", self.line_no)
+        try:
+            cfg = TableConfig(game=args[0], structure=args[1], seats=seats, mode=mode, rules=rules, **kw)
+        except FeltError as e:
+            raise FormatError(str(e), self.line_no)
+        self.build(cfg)
+
+    def _send(self, verb, args=(), opts=None):
+        self.seq = (self.seq + 1) % 65536
+        self.console.feed(proto.encode(proto.Message(self.seq, verb, args, opts)))
+
+    def _s_seat(self, args):
+        self._send("stack", [int(args[0]), int(args[1])])
+        self.settle(sweeps=0)
+
+    def _s_hand(self, args):
+        self._send("newhand")
+        self.settle(sweeps=1)
+
+    def _card_uid(self, tok):
+        if tok.startswith("uid:"):
+            h = tok[4:]
+            if len(h) not in (8, 14) or len(h) % 2:
+                raise ValueError("uid:HEX needs 4 or 7 bytes")
+            return bytes([int(h[i:i + 2], 16) for i in range(0, len(h), 2)])
+        return card_uid(parse_card(tok))
+
+    def _location(self, tok_list):
+        # ["seat", "3"] | ["board"] | ["burn"] | ["muck"] | ["nowhere"] -> (location or None, used)
+        if tok_list[0] == "seat":
+            s = int(tok_list[1])
+            if not 1 <= s <= self.table.config.seats:
+                raise ValueError("seat %d is not a seat of this table" % s)
+            return "seat%d" % s, 2
+        if tok_list[0] in PLACES:
+            return tok_list[0], 1
+        if tok_list[0] == "nowhere":
+            return None, 1
+        raise ValueError("unknown place %r" % tok_list[0])
+
+    def _place(self, loc, uid):
+        tag = SimTag(uid)
+        self.tags[(loc, uid)] = tag
+        self.chips[loc].place(tag)
+
+    def _unplace(self, loc, uid):
+        tag = self.tags.pop((loc, uid), None)
+        if tag is None:
+            raise ValueError("%s holds no such card" % loc)
+        self.chips[loc].remove(tag)
+
+    def _s_draw(self, args):
+        if len(args) < 3 or args[1] != "to":
+            raise ValueError("draw CARD to PLACE")
+        uid = self._card_uid(args[0])
+        loc, _ = self._location(args[2:])
+        self.reader.present(uid)
+        if loc is not None:
+            self._place(loc, uid)
+        self.settle(sweeps=1)
+
+    def _s_move(self, args):
+        uid = self._card_uid(args[0])
+        if args[1] != "from":
+            raise ValueError("move CARD from PLACE to PLACE")
+        a, used = self._location(args[2:])
+        if args[2 + used] != "to":
+            raise ValueError("move CARD from PLACE to PLACE")
+        b, _ = self._location(args[3 + used:])
+        self._unplace(a, uid)
+        if b is not None:
+            self._place(b, uid)
+        self.settle(sweeps=3)
+
+    def _s_remove(self, args):
+        uid = self._card_uid(args[0])
+        if args[1] != "from":
+            raise ValueError("remove CARD from PLACE")
+        a, _ = self._location(args[2:])
+        self._unplace(a, uid)
+        self.settle(sweeps=3)
+
+    def _s_clear(self, args):
+        for key in sorted(self.tags):
+            self.chips[key[0]].remove(self.tags.pop(key))
+        self.settle(sweeps=3)
+
+    def _s_act(self, args):
+        seat = int(args[0])
+        verb = args[1]
+        if verb not in proto.ACTIONS:
+            raise ValueError("unknown action %r" % verb)
+        a = [seat]
+        if len(args) > 2:
+            a.append(int(args[2]))
+        self._send(verb, a)
+        self.settle(sweeps=0)
+
+    def _ruling(self, verb, args):
+        if args:
+            aid = int(args[0])
+        else:
+            pend = self.table.pending()
+            if not pend:
+                self._send(verb, [0])  # the table refuses it (no proposal) and says so
+                self.settle(sweeps=0)
+                return
+            aid = pend[-1].id
+        self._send(verb, [aid])
+        self.settle(sweeps=0)
+
+    def _s_confirm(self, args):
+        self._ruling("confirm", args)
+
+    def _s_reject(self, args):
+        self._ruling("reject", args)
+
+    def _s_press(self, args):
+        seat = int(args[0])
+        pin = self.pins[seat]
+        hold = 1700 if len(args) > 1 and args[1] == "long" else 120
+        pin.set(0)  # active low
+        self.settle(sweeps=0, min_ms=hold)
+        pin.set(1)
+        self.settle(sweeps=0, min_ms=100)
+
+    def _s_wait(self, args):
+        self.settle(sweeps=0, min_ms=int(args[0]))
+
+    def _s_fault(self, args):
+        kind = args[0]
+        rest = args[1:]
+        if kind == "corrupt-frame":
+            if self.shoe_protocol == "pn532":
+                self.reader.corrupt_next_response("DCS")
+            else:
+                self.reader.corrupt_next_line()
+        elif kind == "double-read":
+            self.reader.present(self._card_uid(rest[0]), times=2)
+            loc, _ = self._location(rest[2:]) if len(rest) > 2 else (None, 0)
+            if loc is not None:
+                self._place(loc, self._card_uid(rest[0]))
+            self.settle(sweeps=1)
+        elif kind == "silent":
+            if rest[0] == "shoe":
+                self.reader.stop_answering()
+                self.settle(sweeps=1, min_ms=2500)
+            else:
+                loc, _ = self._location(rest)
+                self.chips[loc].silent = True
+                self.settle(sweeps=4)
+        elif kind == "resume":
+            if rest[0] == "shoe":
+                self.reader.resume()
+                self.settle(sweeps=1, min_ms=500)
+            else:
+                loc, _ = self._location(rest)
+                self.chips[loc].silent = False
+                self.settle(sweeps=4)
+        elif kind == "collision":
+            loc, _ = self._location(rest)
+            for i in (1, 2):
+                self._place(loc, bytes((0x04, 0xEE, 0x00, 0x00, 0x00, 0x00, i)))
+            self.settle(sweeps=2)
+        elif kind == "two-antennas":
+            uid = self._card_uid(rest[0])
+            loc, _ = self._location(rest[1:])
+            self.tags[(loc, uid)] = self.chips[loc].place(SimTag(uid))
+            self.settle(sweeps=2)
+        elif kind == "bounce":
+            pin = self.pins[int(rest[0])]
+            for _ in range(12):
+                pin.set(0)
+                self.settle(sweeps=0, min_ms=6)
+                pin.set(1)
+                self.settle(sweeps=0, min_ms=6)
+            self.settle(sweeps=0, min_ms=50)
+        elif kind == "stuck":
+            pin = self.pins[int(rest[0])]
+            pin.set(0)
+            self.hal.clock.advance_ms(31000)  # a switch held half a minute: one jump of the clock
+            self.settle(sweeps=0, min_ms=50)
+        elif kind == "release":
+            self.pins[int(rest[0])].set(1)
+            self.settle(sweeps=0, min_ms=100)
+        else:
+            raise ValueError("unknown fault %r" % kind)
+
+    def _s_state(self, args):
+        return [json.dumps(self.snapshot())]
+
+    def snapshot(self):
+        snap = view.snapshot(self.table)
+        snap["oled"] = self.oled.text_lines()
+        snap["now_ms"] = self.hal.clock.ticks_ms()
+        return snap
+
+
+def run_lines(lines, out, shoe="pn532", log=None, history=None):
+    """Execute statements from an iterable of lines; out(text) receives every output line.
+    A bad statement prints `error LINE: message` and stops (a malformed script is never a pass)."""
+    sim = Sim(shoe=shoe, log=log, history=history)
+    for line in lines:
+        try:
+            for o in sim.run(line):
+                out(o)
+        except FormatError as e:
+            out(json.dumps({"error": e.message, "line": e.line if e.line is not None else sim.line_no}))
+            return 1
+    return 0
+

@@ -1,0 +1,703 @@
+# The table controller (controller layer, no clock, no I/O): physical events in -- shoe tag reads,
+# antenna arrive/leave/collision per location, seat buttons, FELT1 console entries -- and engine
+# inputs out: the Hand (betting, pots), DealCheck (DEAL-* findings), button.py (button/blinds
+# across hands). It keeps the per-hand account of the 52 cards and turns every finding and every
+# rejected entry into an Alert (events.py) citing its RULES.md IDs. Indicators come from view.py.
+from felt import phh
+from felt.engine import button as btn
+from felt.engine import dealing, dealplan, games, settings
+from felt.engine.cards import UNKNOWN, cards_text, card_text
+from felt.engine.hand import Hand
+
+DRAW = "draw"  # Hand.phase values (engine/hand.py)
+SHOWDOWN = "showdown"
+from felt.errors import ConfigError, DeckError, FeltError, RuleError
+from felt.events import ERROR, INFO, WARN, Alert, CONFIRMED, LAPSED, NOTE, PROPOSED, REJECTED
+
+IDLE = "idle"  # no hand yet
+PLAYING = "playing"
+OVER = "over"  # the last hand ended; the next `hand` starts another
+VOID = "void"  # the last hand was void (fouled deck, DEAL-18): every bet returned
+
+FOREIGN = dealing.FOREIGN
+QUIET = ("deal_complete", "substantial_action")  # findings that are log lines, not alerts
+SEAT_CAP = 8  # cards one seat antenna may hold (7-card stud + one)
+CAPACITY = {"board": 5, "burn": 4}
+
+
+def location_place(location):
+    """'seat3' -> 3; 'board'/'burn'/'muck' unchanged (antenna location -> dealing place)."""
+    if location.startswith("seat"):
+        return int(location[4:])
+    return location
+
+
+def place_text(place):
+    if place is None:
+        return "nowhere"
+    return "seat %d" % place if isinstance(place, int) else "the " + place
+
+
+class TableConfig:
+    """The table statement: game (RULES.md name), structure, seats (2..10), blinds/antes/limits,
+    unit, mode (cash|tournament), first button, house rules {"hr.key": value}, deck id in play."""
+
+    def __init__(self, game="holdem", structure="no_limit", seats=6, sb=0, bb=0, ante=0, small_bet=0,
+                 big_bet=0, bring_in=0, unit=1, mode=settings.CASH, button=1, rules=None, deck="A"):
+        if not 2 <= seats <= 10:
+            raise ConfigError("GAME-1: a table has 2..10 seats, not %r" % (seats,))
+        self.game = game
+        self.structure = structure
+        self.record = games.game_for(game, structure)
+        self.seats = seats
+        self.sb = sb
+        self.bb = bb
+        self.ante = ante
+        self.small_bet = small_bet
+        self.big_bet = big_bet
+        self.bring_in = bring_in
+        self.unit = unit
+        self.mode = mode
+        self.button = button
+        self.deck = deck
+        values = {}
+        for k in sorted(rules or {}):
+            values[k] = rules[k]
+        self.house = settings.HouseRules(mode, self.record.code, values)
+        if self.record.structure == "limit" and self.small_bet <= 0:
+            self.small_bet = bb
+        if self.record.structure == "limit" and self.big_bet <= 0:
+            self.big_bet = 2 * self.small_bet
+        if self.record.forced == "blinds" and bb <= 0:
+            raise ConfigError("BLIND-12: %s needs a big blind (bb=)" % self.record.name)
+
+
+class Table:
+    """One table. registry: engine.deck.DeckRegistry with config.deck registered. log(line): the
+    public log sink; history(text): receives each finished hand as PHH text; notify(alert): the
+    console side (the loop sends it as a FELT1 alert/propose line). All optional."""
+
+    def __init__(self, config, registry, log=None, history=None, notify=None):
+        self.config = config
+        self.registry = registry
+        self._log = log
+        self._history = history
+        self.notify = notify
+        n = config.seats
+        self.seat_rec = [btn.Seat() for _ in range(n)]
+        self.stacks = [0] * n
+        self.state = IDLE
+        self.hand_no = 0
+        self.prev = None  # HandSetup of the last finished hand
+        self.setup = None
+        self.hand = None
+        self.dc = None
+        self.alerts = []
+        self.onant = {}  # uid hex -> location, as the antennas see it now (across hands)
+        self.seq = 0  # alert ids grow across hands
+        self.misdeals = 0
+        self.results = []  # award texts of the last finished hand
+        self.histories = 0
+        self._new_account()
+
+    # ---- small helpers ---------------------------------------------------------------------
+    def log(self, line):
+        if self._log is not None:
+            self._log(line)
+
+    def alert(self, level, rules, text, remedy="", seat=None, device=None, finding=None, status=NOTE):
+        self.seq += 1
+        a = Alert(self.seq, level, rules, text, remedy, seat, device, finding, status)
+        self.alerts.append(a)
+        self.log("alert " + a.line())
+        if self.notify is not None:
+            self.notify(a)
+        return a
+
+    def rule_alert(self, err, what=""):
+        """A rejected entry: the RuleError's rule, its message and the legal range."""
+        text = err.message if hasattr(err, "message") else str(err)
+        if what:
+            text = "%s rejected: %s" % (what, text)
+        legal = getattr(err, "legal", None)
+        if legal is not None:
+            text += " (legal: %s)" % (legal,)
+        return self.alert(WARN, (err.rule,), text)
+
+    def _new_account(self):
+        self.where = {}  # card -> place: seat int, "board", "burn", "muck", "nowhere", "off"
+        self.uid_card = {}  # uid hex -> card of this hand (FOREIGN for a foreign tag)
+        self.flight = []  # [(card, uid hex)] read by the shoe, not yet seen on an antenna
+        self.early = []  # [(uid hex, place)] seen on an antenna before (or without) a shoe read
+        self.fed = {}  # card -> True once the engine Hand has it
+        self.discards = {}  # seat -> cards moved to the muck during a draw
+        self.last_read = None
+        self.strangers = []  # places of foreign / unknown tags dealt this hand
+        self._showdown_noted = {}
+
+    @property
+    def in_hand(self):
+        return self.state == PLAYING
+
+    def position(self, seat):
+        seats = self.setup.seats if self.setup is not None else ()
+        for p in range(len(seats)):
+            if seats[p] == seat:
+                return p
+        return None
+
+    def pending(self):
+        """Alerts waiting for the dealer's confirm / reject, oldest first."""
+        return [a for a in self.alerts if a.status == PROPOSED]
+
+    def account(self):
+        """{place text: count} over all 52 cards for the current hand (shoe = never drawn)."""
+        out = {"shoe": 52}
+        for card in self.where:
+            if card < 0:
+                continue
+            key = place_text(self.where[card]) if self.where[card] not in ("nowhere", "off") else self.where[card]
+            out[key] = out.get(key, 0) + 1
+            out["shoe"] -= 1
+        return out
+
+    # ---- seats and hands -------------------------------------------------------------------
+    def sit(self, seat, stack):
+        if not 1 <= seat <= self.config.seats:
+            raise ConfigError("seat %r is not a seat 1..%d" % (seat, self.config.seats))
+        if stack <= 0:
+            raise ConfigError("CASH-1: a stack must be more than 0 chips, got %r" % (stack,))
+        # before the first hand everyone seated is active (BLIND-17); later a newcomer posts a
+        # big blind to play at once (BLIND-16, cash) or is dealt in (tournament placement)
+        status = btn.ACTIVE if self.prev is None else btn.NEW
+        self.seat_rec[seat - 1] = btn.Seat(status, post=True)
+        self.stacks[seat - 1] = stack
+        self.log("seat %d sits with %d" % (seat, stack))
+
+    def new_hand(self):
+        """The next hand: the button moves by BLIND-*, blinds and antes are posted."""
+        if self.state == PLAYING:
+            raise RuleError("GAME-6", "hand %d is not over yet" % self.hand_no)
+        for i in range(self.config.seats):
+            if self.stacks[i] <= 0 and self.seat_rec[i].status != btn.EMPTY:
+                self.seat_rec[i] = btn.Seat()  # busted: the seat is empty from now on
+        cfg = self.config
+        blinds = cfg.record.forced == "blinds"
+        setup = btn.next_hand(self.seat_rec, prev=self.prev, button=cfg.button, sb=cfg.sb if blinds else 0,
+                              bb=cfg.bb if blinds else 1, ante=cfg.ante if blinds else 0, mode=cfg.mode,
+                              rules=cfg.house)
+        self.hand_no += 1
+        self.alerts = []
+        self.results = []
+        self.misdeals = 0
+        self._start(setup, None)
+
+    def _start(self, setup, plan):
+        cfg = self.config
+        g = cfg.record
+        seats = list(setup.seats)
+        stacks = [self.stacks[s - 1] for s in seats]
+        if g.forced == "blinds":
+            blinds = setup.blinds_or_straddles
+            antes = setup.antes
+        else:
+            blinds = ()
+            antes = cfg.ante
+        self.hand = Hand(game=g, stacks=stacks, blinds=blinds, antes=antes, bring_in=cfg.bring_in,
+                         small_bet=cfg.small_bet, big_bet=cfg.big_bet, min_bet=cfg.bb, unit=cfg.unit,
+                         rules=cfg.house, seats=seats)
+        if plan is None:
+            plan = dealplan.make_plan(seats, g.streets, setup.button)
+        self.dc = dealing.DealCheck(plan, cfg.house)
+        self.setup = setup
+        self.state = PLAYING
+        self._new_account()
+        self.log("hand %d: %s, button seat %d, seats %s" % (self.hand_no, g.name, setup.button,
+                                                            " ".join([str(s) for s in seats])))
+
+    # ---- the shoe ----------------------------------------------------------------------------
+    def shoe_card(self, uid, repeat=False):
+        """The shoe read tag `uid` (bytes) as a card left it; repeat: the driver saw the same UID
+        just before (a tag read twice -- counted once)."""
+        hexu = "".join(["%02X" % b for b in uid])
+        if repeat and hexu == self.last_read:
+            self.log("shoe: tag %s read twice in a row; counted once" % hexu)
+            return
+        self.last_read = hexu
+        if self.state != PLAYING and self.state != OVER:
+            return  # no hand: the dealer is loading or scanning; nothing is dealt
+        try:
+            card = self.registry.lookup(uid, self.config.deck)
+        except DeckError as e:
+            card = FOREIGN
+            self.alert(WARN, (e.rule,), e.message, "take the card out of play and check the deck (DEAL-19, "
+                       "DEAL-20)", device="shoe")
+        self.resolve(except_uid=hexu)
+        for i in range(len(self.early)):
+            if self.early[i][0] == hexu:
+                place = self.early.pop(i)[1]
+                self._land(card, hexu, place)
+                return
+        self.flight.append((card, hexu))
+
+    def resolve(self, except_uid=None):
+        """Settle cards in between: a card the shoe read that reached no antenna is a burn drawn
+        'nowhere' (DEAL-3); a card an antenna saw that the shoe never reported is taken from the
+        antenna (a missed shoe read -- the shoe reader is named). The loop calls this after a
+        grace time; a new shoe read or a console entry calls it at once."""
+        while self.flight:
+            card, hexu = self.flight.pop(0)
+            self._land(card, hexu, None)
+        keep = []
+        for hexu, place in self.early:
+            if hexu == except_uid:
+                keep.append((hexu, place))
+                continue
+            self._missed_read(hexu, place)
+        self.early = keep
+
+    def busy(self):
+        """True while a card is between the shoe and an antenna (the loop's grace timer runs)."""
+        return bool(self.flight) or bool(self.early)
+
+    def _missed_read(self, hexu, place):
+        uid = _unhex(hexu)
+        try:
+            card = self.registry.lookup(uid, self.config.deck)
+        except DeckError as e:
+            self.alert(WARN, (e.rule,), "%s (on the %s antenna, never read by the shoe)" % (e.message, place_text(place)),
+                       "take the card off the table and check the deck (DEAL-19, DEAL-20)", device=_device(place))
+            self._land(FOREIGN, hexu, place)
+            return
+        if card in self.where:
+            self._move(card, place)
+            return
+        self.alert(WARN, ("DECK-5",), "a card reached %s without a shoe read" % place_text(place),
+                   "check the shoe reader; the card is counted from the antenna", device="shoe")
+        self._land(card, hexu, place)
+
+    # ---- antennas ----------------------------------------------------------------------------
+    def antenna(self, event):
+        """An AntennaPoller event tuple."""
+        kind = event[0]
+        loc = event[1]
+        if kind == "card-arrived":
+            self._arrived(loc, event[2])
+        elif kind == "card-left":
+            if self.onant.get(event[2]) == loc:
+                del self.onant[event[2]]
+                self._left(loc, event[2])
+        elif kind == "collision":
+            self._collision(loc, event[2])
+        elif kind == "reader":
+            status = event[2]
+            if status == "ok":
+                self.alert(INFO, (), "antenna %s answers again" % loc, device=loc)
+            else:
+                self.alert(ERROR if status == "not answering" else WARN, (), "antenna %s is %s" % (loc, status),
+                           "check the %s antenna (cable, chip-select, reader)" % loc, device=loc)
+
+    def _arrived(self, loc, hexu):
+        before = self.onant.get(hexu)
+        if before is not None and before != loc:
+            self.alert(WARN, ("DECK-5",), "one tag seen on two antennas (%s and %s)" % (before, loc),
+                       "check for antenna cross-talk or a duplicated tag; the card counts at %s" % before,
+                       device=loc)
+            return
+        self.onant[hexu] = loc
+        if self.state != PLAYING:
+            return
+        place = location_place(loc)
+        for i in range(len(self.flight)):
+            if self.flight[i][1] == hexu:
+                card = self.flight.pop(i)[0]
+                self.resolve()  # cards read before this one went nowhere
+                self._land(card, hexu, place)
+                return
+        card = self.uid_card.get(hexu)
+        if card is not None:
+            self._move(card, place)
+            return
+        self.early.append((hexu, place))
+
+    def _left(self, loc, hexu):
+        if self.state != PLAYING:
+            return
+        card = self.uid_card.get(hexu)
+        if card is not None and self.where.get(card) == location_place(loc):
+            self.where[card] = "off"
+
+    def _collision(self, loc, uids):
+        place = location_place(loc)
+        cap = SEAT_CAP if isinstance(place, int) else CAPACITY.get(place, 99)
+        strangers = []
+        for u in uids:
+            if u not in self.uid_card or self.uid_card[u] == FOREIGN:
+                try:
+                    self.registry.lookup(_unhex(u), self.config.deck)
+                except DeckError:
+                    strangers.append(u)
+        if len(uids) > cap or strangers:
+            self.alert(WARN, ("DECK-5",), "%d cards on the %s antenna at once%s" % (
+                len(uids), loc, (", %d of them not of the deck in play" % len(strangers)) if strangers else ""),
+                "spread or remove the extra cards at %s" % loc, device=loc)
+
+    def _move(self, card, place):
+        old = self.where.get(card)
+        self.where[card] = place
+        h = self.hand
+        if place == "muck" and isinstance(old, int) and h.phase == DRAW:
+            p = self.position(old)
+            if p is not None and h.live[p] and card in h.hole[p]:
+                self.discards.setdefault(old, []).append(card)
+        if h.phase == SHOWDOWN:
+            self._sync()
+
+    # ---- cards reach the table ---------------------------------------------------------------
+    def _land(self, card, hexu, place):
+        self.uid_card[hexu] = card
+        if self.dc.phase in (dealing.MISDEALT, dealing.VOID):
+            return
+        if card == FOREIGN:
+            self.strangers.append(place)  # not one of the 52
+            self._dc(self.dc.foreign, _dc_place(place))
+            return
+        if card in self.where and self.where[card] not in ("off",):
+            self.alert(WARN, ("DECK-5", "DEAL-18"), "%s read again while it is at %s" % (
+                card_text(card), place_text(self.where[card])), "", device="shoe")
+        self.where[card] = place if place is not None else "nowhere"
+        if self.hand.phase == DRAW and isinstance(place, int):
+            self._finish_draws(place, False)
+        self._dc(self.dc.card, card, _dc_place(place))
+        self._sync()
+
+    def _dc(self, fn, *args):
+        try:
+            out = fn(*args)
+        except RuleError as e:
+            self.rule_alert(e)
+            return
+        self._findings(out)
+
+    def _findings(self, out):
+        for f in out:
+            if f.kind in QUIET:
+                self.log("deal: %s" % f.text)
+                continue
+            if f.status == dealing.LAPSED:
+                for a in self.alerts:
+                    if a.finding == f.id and a.status == PROPOSED:
+                        a.status = LAPSED
+                        a.remedy = f.remedy
+                        self.log("alert #%d lapsed: %s" % (a.id, f.remedy))
+                continue
+            status = PROPOSED if f.status == dealing.PROPOSED else NOTE
+            level = WARN if (status == PROPOSED or f.kind not in ("redeal", "reshuffle", "move_card")) else INFO
+            self.alert(level, f.rules, f.text, f.remedy, seat=f.seat, finding=f.id if status == PROPOSED else None,
+                       status=status)
+
+    def _sync(self):
+        """Feed the engine Hand every card the dealing check has placed logically (burns, board,
+        hole cards), then follow betting-round ends and settle a finished hand."""
+        h = self.hand
+        dc = self.dc
+        for _ in range(4):
+            if h.finished or not self._feed(h, dc):
+                break
+        self._follow()
+        if h.phase == SHOWDOWN and not h.finished:
+            self._showdown()
+        if h.finished and self.state == PLAYING:
+            self._finish()
+
+    def _feed(self, h, dc):
+        fed = self.fed
+        moved = False
+        for c in dc.burns:
+            if c >= 0 and c not in fed and h.can_burn(c):
+                h.burn(c)
+                fed[c] = True
+                moved = True
+        for c in dc.board:
+            if c >= 0 and c not in fed and h.can_deal_board([c]):
+                h.deal_board([c])
+                fed[c] = True
+                moved = True
+        for seat in dc.plan.seats:
+            p = self.position(seat)
+            for c in dc.holes.get(seat, ()):
+                if c >= 0 and c not in fed and h.can_deal_hole(p, [c]):
+                    h.deal_hole(p, [c])
+                    fed[c] = True
+                    moved = True
+        return moved
+
+    def _follow(self):
+        # DealCheck learns of each completed betting round (GAME-5) from the Hand's street count
+        h = self.hand
+        dc = self.dc
+        done = h.street + (1 if h.phase in (SHOWDOWN, "done") else 0)
+        if h.finished and h.live_count() <= 1:
+            return
+        for _ in range(8):
+            if dc.phase in (dealing.MISDEALT, dealing.VOID, dealing.OVER, dealing.SHOWDOWN):
+                return
+            if dc.street + (1 if dc.phase == dealing.SHOWDOWN else 0) >= done:
+                return
+            self._dc(dc.betting_closed)
+
+    def _finish_draws(self, upto, inclusive_pat):
+        """Draw streets: every drawer before `upto` (and `upto` itself) has discarded what it moved
+        to the muck -- nothing means standing pat (GAME-15, DEAL-47)."""
+        h = self.hand
+        for _ in range(h.n):
+            p = h.drawer()
+            if p is None:
+                return
+            seat = self.setup.seats[p]
+            cards = self.discards.pop(seat, [])
+            try:
+                h.draw(p, cards)
+            except RuleError as e:
+                self.rule_alert(e, "draw of seat %d" % seat)
+                return
+            if self.dc.phase == dealing.DEALING:
+                self._dc(self.dc.discard, seat, cards)
+            self.log("seat %d %s" % (seat, ("draws %d" % len(cards)) if cards else "stands pat"))
+            if seat == upto:
+                return
+
+    # ---- showdown and the end of a hand ------------------------------------------------------
+    def _showdown(self):
+        # the live hands' cards are read from their seat antennas (SHOW-1): all there -> tabled;
+        # none there and in the muck -> mucked; otherwise the table asks for them
+        h = self.hand
+        for p in range(h.n):
+            if not h.live[p] or h.mucked[p] or h.shown[p] or h.finished:
+                continue
+            seat = self.setup.seats[p]
+            hole = h.hole[p]
+            there = 0
+            mucked = 0
+            for c in hole:
+                if self.where.get(c) == seat:
+                    there += 1
+                elif self.where.get(c) == "muck":
+                    mucked += 1
+            try:
+                if there == len(hole):
+                    h.show(p)
+                    self.log("seat %d shows %s" % (seat, cards_text(hole)))
+                elif mucked == len(hole):
+                    h.muck(p)
+                    self.log("seat %d mucks" % seat)
+                elif seat not in self._showdown_noted:
+                    self._showdown_noted[seat] = True
+                    self.alert(WARN, ("SHOW-1",), "seat %d's cards are not all on its antenna at the showdown" % seat,
+                               "put seat %d's cards on its antenna (or in the muck to give up)" % seat, seat=seat)
+            except RuleError as e:
+                self.rule_alert(e)
+
+    def _finish(self):
+        h = self.hand
+        self._findings(self.dc.hand_over() if self.dc.phase not in (dealing.MISDEALT, dealing.VOID) else [])
+        for p in range(h.n):
+            self.stacks[self.setup.seats[p] - 1] = h.stacks[p]
+        self.results = list(h.reasons or [])
+        for line in self.results:
+            self.log("hand %d: %s" % (self.hand_no, line))
+        self.prev = self.setup
+        self.seat_rec = [r.copy() for r in self.setup.table]
+        self.state = OVER
+        self._write_history()
+
+    def _write_history(self):
+        if self._history is None:
+            return
+        h = self.hand
+        g = self.config.record
+        acts = []
+        for op in h.log:
+            a = _phh_action(op)
+            if a:
+                acts.append(a)
+        hist = phh.History(g.code, h.starting_stacks, acts, antes=_antes(h), blinds_or_straddles=(
+            list(self.setup.blinds_or_straddles) if g.forced == "blinds" else None),
+            bring_in=self.config.bring_in if g.forced == "bring_in" else None,
+            small_bet=self.config.small_bet if g.structure == "limit" or g.forced == "bring_in" else None,
+            big_bet=self.config.big_bet if g.structure == "limit" or g.forced == "bring_in" else None,
+            min_bet=self.config.bb if g.structure != "limit" and g.forced == "blinds" else None,
+            players=["seat %d" % s for s in self.setup.seats], finishing_stacks=list(h.stacks),
+            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))])
+        self.histories += 1
+        self._history(phh.write(hist))
+
+    # ---- console entries ---------------------------------------------------------------------
+    def act(self, seat, verb, amount=None):
+        """A dealer-console action. Returns the Op, or None when rejected (an alert says why)."""
+        h = self.hand
+        if self.state != PLAYING:
+            self.alert(WARN, ("GAME-6",), "%s by seat %d rejected: no hand is in progress" % (verb, seat))
+            return None
+        p = self.position(seat)
+        if p is None:
+            self.alert(WARN, ("DEAL-5",), "%s by seat %d rejected: seat %d is not dealt in" % (verb, seat, seat))
+            return None
+        self.resolve()
+        if h.phase == DRAW and verb == "check":
+            self._finish_draws(seat, True)  # "check" during a draw: stands pat (GAME-15)
+            self._sync()
+            return True
+        try:
+            op = self._engine_act(h, p, verb, amount)
+        except RuleError as e:
+            self.rule_alert(e, "%s by seat %d" % (verb, seat))
+            return None
+        if self.dc.phase not in (dealing.MISDEALT, dealing.VOID):
+            self._dc(self.dc.action, seat, "bring_in" if op.kind == "bring_in" else op.kind, op.amount)
+        self.log("seat %d %s%s" % (seat, op.kind, (" %d" % op.total) if op.kind in ("bet", "raise", "complete") else ""))
+        self._sync()
+        return op
+
+    def _engine_act(self, h, p, verb, amount):
+        if verb == "fold":
+            return h.fold(p)
+        if verb == "check":
+            return h.check(p)
+        if verb == "call":
+            return h.check_call(p)
+        if verb in ("bet", "raise", "complete"):
+            if amount is None:
+                raise RuleError("BET-8", "%s needs the new total for the street" % verb)
+            return h.bet_raise_to(p, amount)
+        if verb == "allin":
+            total = h.bets[p] + h.stacks[p]
+            top = 0
+            for b in h.bets:
+                if b > top:
+                    top = b
+            return h.bet_raise_to(p, total) if total > top else h.check_call(p)
+        if verb == "bringin":
+            return h.post_bring_in(p)
+        raise RuleError("GAME-16", "unknown action %r" % (verb,), legal=("fold", "check", "call", "bet", "raise",
+                                                                          "allin", "bringin", "complete"))
+
+    def ruling(self, aid, accept):
+        """The dealer confirms (accept=True) or rejects proposal alert `aid` (None = the newest)."""
+        a = None
+        for x in self.alerts:
+            if x.status == PROPOSED and (aid is None or x.id == aid):
+                a = x
+        if a is None:
+            self.alert(WARN, ("DEAL-15",), "no pending proposal%s to %s" % (
+                "" if aid is None else " #%d" % aid, "confirm" if accept else "reject"))
+            return False
+        dc = self.dc
+        try:
+            out = dc.confirm(a.finding) if accept else dc.reject(a.finding)
+        except RuleError as e:
+            self.rule_alert(e)
+            return False
+        a.status = CONFIRMED if accept else REJECTED
+        self.log("alert #%d %s" % (a.id, a.status))
+        self._findings(out)
+        if dc.phase == dealing.MISDEALT:
+            self._redeal()
+        elif dc.phase == dealing.VOID:
+            self.state = VOID
+            self.log("hand %d is void: every bet is returned (DEAL-18)" % self.hand_no)
+        else:
+            self._sync()
+        return True
+
+    def _redeal(self):
+        # DEAL-14: the same hand again -- same button, same blinds, the same seats
+        self.misdeals += 1
+        plan = self.dc.redeal_plan()
+        self._start(self.setup, plan)
+        self.log("hand %d: misdeal, redeal %d" % (self.hand_no, self.misdeals))
+
+    # ---- seat buttons (RULES.md section 14, BTN) ---------------------------------------------
+    def button(self, seat, kind):
+        if not 1 <= seat <= self.config.seats:
+            return
+        rec = self.seat_rec[seat - 1]
+        if rec.status == btn.EMPTY:
+            self.log("seat %d button: the seat is empty" % seat)
+            return
+        if kind == "long":
+            if rec.status == btn.OUT:
+                self.seat_rec[seat - 1] = rec.copy(status=btn.BACK, post=False)
+                self.log("seat %d returns; waits for the big blind (BLIND-15)" % seat)
+            else:
+                self.seat_rec[seat - 1] = rec.copy(status=btn.OUT, post=False, straddle=False)
+                self.log("seat %d sits out from the next hand (BLIND-13)" % seat)
+            return
+        if self.state == PLAYING:
+            if self.position(seat) is not None and self.config.mode != settings.CASH:
+                self._dc(self.dc.present, seat)  # DEAL-39 presence
+            self.log("seat %d asks for time" % seat)
+        elif rec.status in (btn.NEW, btn.BACK):
+            self.seat_rec[seat - 1] = rec.copy(post=True)
+            self.log("seat %d posts to play now (BLIND-14, BLIND-16)" % seat)
+        elif rec.status == btn.ACTIVE and self.config.house.get("straddle") == "utg_2x":
+            self.seat_rec[seat - 1] = rec.copy(straddle=not rec.straddle)
+            self.log("seat %d %s (BLIND-20)" % (seat, "straddles next hand" if not rec.straddle else "no straddle"))
+        else:
+            self.log("seat %d button" % seat)
+
+    def button_fault(self, seat, fault, cleared):
+        if cleared:
+            self.alert(INFO, (), "seat %d button is no longer %s" % (seat, fault), device="button%d" % seat)
+        else:
+            self.alert(WARN, (), "seat %d button is %s: its presses are ignored" % (seat, fault),
+                       "check the seat %d switch" % seat, seat=seat, device="button%d" % seat)
+
+    def device_alert(self, device, level, text, remedy=""):
+        return self.alert(level, (), text, remedy, device=device)
+
+
+def _unhex(hexu):
+    return bytes([int(hexu[i:i + 2], 16) for i in range(0, len(hexu), 2)])
+
+
+def _device(place):
+    return ("seat%d" % place) if isinstance(place, int) else place
+
+
+def _dc_place(place):
+    if place == "board":
+        return dealing.BOARD
+    if place == "burn":
+        return dealing.BURN
+    if place == "muck":
+        return dealing.MUCK
+    return place
+
+
+def _antes(h):
+    return list(h.antes_posted) if hasattr(h, "antes_posted") else 0
+
+
+def _phh_action(op):
+    who = "p%d" % (op.position + 1) if op.position is not None else "d"
+    k = op.kind
+    if k == "hole":
+        return "d dh %s %s" % (who, "".join(["??" if c == UNKNOWN else card_text(c) for c in op.cards]))
+    if k == "board":
+        return "d db %s" % cards_text(op.cards)
+    if k == "fold":
+        return who + " f"
+    if k in ("check", "call"):
+        return who + " cc"
+    if k in ("bet", "raise", "complete"):
+        return "%s cbr %d" % (who, op.total)
+    if k == "bring_in":
+        return who + " pb"
+    if k == "discard":
+        return ("%s sd %s" % (who, cards_text(op.cards))) if op.cards else who + " sd"
+    if k == "show":
+        return "%s sm %s" % (who, cards_text(op.cards))
+    if k == "muck":
+        return who + " sm"
+    return None

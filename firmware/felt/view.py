@@ -1,0 +1,148 @@
+# What the table shows (view layer, pure): table/engine state -> desired seat lights, status-display
+# lines and the JSON-ready snapshot the sim runner prints. Computed from state every time, so lights
+# and display repair themselves after a reset. Hole cards never appear here before a hand is over.
+from felt.drivers.neopixel_lights import ACTION, ALL_IN, BIG_BLIND, DEALER, SMALL_BLIND
+from felt.engine import dealplan
+from felt.engine.cards import cards_text
+SHOWDOWN = "showdown"  # Hand.phase
+from felt.table import IDLE, OVER, PLAYING, VOID
+
+_BOARD_STREETS = ("preflop", "flop", "turn", "river")
+_SHORT = {"holdem": "HOLDEM", "omaha": "OMAHA", "omaha8": "OMAHA8", "stud7": "STUD7", "stud7_8": "STUD7/8",
+          "stud5": "STUD5", "draw5": "DRAW5"}
+_STRUCT = {"no_limit": "NL", "pot_limit": "PL", "limit": "FL"}
+
+
+def street(table):
+    """'idle' | 'preflop' 'flop' 'turn' 'river' (board games) | '3rd street'.. (stud) | 'pre-draw',
+    'the draw' (draw) | 'showdown' | 'over' | 'void'."""
+    if table.state == IDLE:
+        return "idle"
+    if table.state == OVER:
+        return "over"
+    if table.state == VOID:
+        return "void"
+    h = table.hand
+    if h.phase == SHOWDOWN:
+        return "showdown"
+    g = table.config.record
+    if g.family == "board":
+        return _BOARD_STREETS[h.street]
+    return dealplan.street_name(g.family, h.street, len(g.streets))
+
+
+def _all_in(table):
+    h = table.hand
+    out = []
+    if table.state != PLAYING:
+        return out
+    for p in range(h.n):
+        if h.live[p] and h.stacks[p] == 0:
+            out.append(table.setup.seats[p])
+    out.sort()
+    return out
+
+
+def lights(table):
+    """{role: seat or None, ALL_IN: [seats]} for drivers.neopixel_lights.SeatLights.apply()."""
+    s = table.setup
+    if s is None:
+        return {DEALER: None, SMALL_BLIND: None, BIG_BLIND: None, ACTION: None, ALL_IN: []}
+    action = None
+    playing = table.state == PLAYING
+    if playing and table.hand.actor is not None:
+        action = s.seats[table.hand.actor]
+    blinds = table.config.record.forced == "blinds"
+    return {DEALER: s.button if 1 <= s.button <= table.config.seats else None,
+            SMALL_BLIND: s.sb if blinds and playing else None,
+            BIG_BLIND: s.bb if blinds and playing else None,
+            ACTION: action, ALL_IN: _all_in(table)}
+
+
+def _cut(text):
+    return text[:16]
+
+
+def lines(table):
+    """Up to 8 lines of 16 characters for the SSD1306: game, street, pot, to call, then the
+    newest alert (rule IDs first) or the result."""
+    cfg = table.config
+    out = [_cut("%s %s H%d" % (_STRUCT.get(cfg.structure, "?"), _SHORT.get(cfg.game, "?"), table.hand_no))]
+    out.append(_cut(street(table).upper()))
+    if table.state == PLAYING:
+        h = table.hand
+        out.append(_cut("POT %d" % h.pot_total()))
+        lg = h.legal()
+        if lg is not None:
+            seat = table.setup.seats[lg.position]
+            if lg.bring_in:
+                out.append(_cut("S%d BRING %d" % (seat, lg.bring_in)))
+            else:
+                out.append(_cut("S%d %s" % (seat, ("CALL %d" % lg.call) if lg.call else "CHECK")))
+            if lg.can_raise:
+                out.append(_cut("MIN %d MAX %d" % (lg.min_to, lg.max_to)))
+        if h.board:
+            out.append(_cut(cards_text(h.board)))  # community cards are public
+    elif table.state == OVER:
+        for r in table.results[:2]:
+            out.append(_cut(_result_short(r)))
+    live = [a for a in table.alerts if a.level != "info"]
+    if live:
+        a = live[-1]
+        out.append(_cut("!%s" % ("/".join(a.rules) if a.rules else (a.device or "ALERT"))))
+        out.append(_cut(a.text))
+        if a.status == "proposed":
+            out.append(_cut("CONFIRM #%d?" % a.id))
+    return out[:8]
+
+
+def _result_short(text):
+    # "seat 3 wins the main pot (1500) with ..." -> "S3 WINS ..."
+    words = text.split()
+    if len(words) >= 2 and words[0] == "seat":
+        return "S%s %s" % (words[1], " ".join(words[2:]).upper())
+    return text.upper()
+
+
+def stacks(table):
+    """Chips behind per seat (seat 1 first); None for an empty seat. During a hand: the
+    engine's stacks; after it: the final stacks."""
+    out = []
+    for i in range(table.config.seats):
+        out.append(table.stacks[i] if table.seat_rec[i].status != "empty" or table.stacks[i] else None)
+    if table.state == PLAYING:
+        h = table.hand
+        for p in range(h.n):
+            out[table.setup.seats[p] - 1] = h.stacks[p]
+    return out
+
+
+def snapshot(table):
+    """The JSON-ready state (hardware/sim-protocol.md, `state`)."""
+    lt = lights(table)
+    snap = {
+        "hand": table.hand_no, "street": street(table),
+        "lights": {"button": lt[DEALER], "sb": lt[SMALL_BLIND], "bb": lt[BIG_BLIND], "action": lt[ACTION],
+                   "allin": lt[ALL_IN]},
+        "display": lines(table), "stacks": stacks(table),
+        "alerts": [a.as_dict() for a in table.alerts],
+        "pending": [a.id for a in table.pending()],
+    }
+    if table.state == PLAYING:
+        h = table.hand
+        snap["pot"] = h.pot_total()
+        snap["board"] = cards_text(h.board) if h.board else ""
+        snap["to_act"] = lt[ACTION]
+    if table.state == OVER:
+        snap["result"] = list(table.results)
+        h = table.hand
+        snap["pots"] = [{"pot": a.pot_index, "amount": _award_amount(a), "half": a.half,
+                         "winners": sorted([table.setup.seats[p] for p, _c in a.shares])} for a in (h.results or [])]
+    return snap
+
+
+def _award_amount(a):
+    t = 0
+    for _p, c in a.shares:
+        t += c
+    return t
