@@ -170,8 +170,8 @@ def test_health_counts_reads_and_empty_time():
     h = poller.health[0].as_dict()
     eq((h["reads"], h["polls"], h["empty_polls"]), (1, 1, 0))
     eq(h["last_seen_ms"] is not None, True)
-    h = poller.health[1].as_dict()
-    eq((h["reads"], h["empty_polls"]), (0, 1))
+    h = poller.health_report()[1]
+    eq((h["location"], h["reads"], h["empty_polls"], h["status"]), ("seat2", 0, 1, "ok"))
     eq(1000 < h["empty_poll_us"] < 1200, True, h["empty_poll_us"])
 
 

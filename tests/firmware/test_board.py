@@ -179,3 +179,22 @@ def test_open_buttons_with_pull():
     eq(pins[0][0], 1)
     eq(hal.pin(4).pull, "up")
     eq(pins[0][1].value(), 1)
+
+
+def test_decoder_object_rules():
+    from felt.hal import Decoder
+
+    hal = SimHAL()
+    pins = [hal.output_pin(p) for p in (1, 2, 3)]
+    d = Decoder(pins, hal.output_pin(4), "74HC138")
+    eq(hal.pin(4).level, 1)  # constructed deselected
+    eq(d.lines, 8)
+    with raises(ConfigError, match="lines 0..7, not 8"):
+        d.line(8)
+    cs = d.line(5)
+    cs.value(0)
+    eq([p.level for p in pins] + [hal.pin(4).level], [1, 0, 1, 0])
+    cs.value(1)
+    eq(hal.pin(4).level, 1)
+    with raises(ConfigError, match="4 address inputs"):
+        Decoder([], hal.output_pin(6))

@@ -9,6 +9,8 @@ Events (tuples):
   ("card-arrived", location, uid_hex)     ("card-left", location, uid_hex)
   ("collision", location, (uid_hex, ...))  ("collision-cleared", location)
   ("reader", location, status)             status: "ok" | "degraded" | "not answering"
+While a reader is not answering its cards are neither confirmed nor reported gone (the "reader"
+event is the alert: the floor checks that antenna); they are compared again once it answers.
 """
 from felt.errors import DeviceTimeout
 from felt.drivers.mfrc522 import air_bits_us
@@ -215,6 +217,10 @@ class AntennaPoller:
         if h.status != status:
             h.status = status
             events.append(("reader", self.readers[i][0], status))
+
+    def health_report(self):
+        """Reader health of every antenna, in wiring order, as plain dicts (for `feltctl info`)."""
+        return [h.as_dict() for h in self.health]
 
     def present(self, location):
         """UIDs (hex) currently on `location`'s antenna, sorted."""
