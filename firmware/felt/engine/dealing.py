@@ -26,11 +26,22 @@ _FOREIGN_KINDS = ("foreign_replace", "foreign_scrap", "void_hand")
 
 class DealCheck:
     """Checks one hand's dealing. plan: a dealplan.Plan or its plain dict; rules: settings.HouseRules
-    (or a dict for settings.from_dict; default cash defaults). Feed physical events in order:
-    card(card, place) for each shoe draw, action(seat, kind) for each in-turn action, betting_closed()
-    when a betting round completes (GAME-5), and the console marks (mark_boxed, mark_exposed, foreign,
-    absent, kill, discard, reshuffled, hand_over). Each returns a list of new Findings; proposals wait
-    for confirm(id) / reject(id)."""
+    (or a dict for settings.from_dict; default cash defaults). One DealCheck per hand (a redeal after a
+    misdeal gets a new one built from redeal_plan()).
+
+    Feed the physical events in the order they happen; each call returns the list of new or changed
+    Findings (a proposal that lapses is returned again with status LAPSED):
+      card(card, place)        a shoe draw landing at a seat, BOARD, BURN, MUCK or None (nowhere = burn)
+      foreign(place)           a draw of a non-standard card (or one found in the STUB)
+      action(seat, kind, chips)  an in-turn action (ACTIONS; FORCED posts do not count for SA)
+      betting_closed()         the current street's betting is complete (GAME-5)
+      discard(seat, cards)     draw games: a player's discards (() = stands pat)
+      mark_boxed(draw) / mark_exposed(draw)   console marks on a shoe draw (1-based index)
+      absent(seat) / present(seat) / kill(seat) / reshuffled(include) / end_of_deal() / hold() /
+      release() / hand_over()
+    ASSIST findings come with status PROPOSED: confirm(id, card=None) applies the remedy and returns the
+    resulting instructions (APPLIED findings); reject(id) keeps the cards as they are. Queries: phase,
+    street, sa, live, holding(seat), board, burns, where(card), stub_candidates(), pending()."""
 
     def __init__(self, plan, rules=None):
         self.plan = plan if isinstance(plan, Plan) else plan_from_dict(plan)
