@@ -454,3 +454,24 @@ def test_TOUR_10_example_hand_for_hand_all_in_holds_the_board():
     eq(t.d.burns, [])  # the alarmed draw is not placed
     t.d.release()
     eq(t.flop(), [])
+
+
+def test_DEAL_19_example_scrapped_hole_card_leaves_the_seat_short_and_dead():
+    # tournament: seat 2's second hole card is a foreign card; the misdeal is not taken before SA,
+    # so after SA the card is scrap (DEAL-19) and seat 2, left with one card, is dead (DEAL-25)
+    plan = dealplan.make_plan(SIX, dealplan.HOLDEM, button=3)
+    d = DealCheck(plan, HouseRules(TOURNAMENT))
+    for i, seat in enumerate(SIX * 2):
+        if i == 10:
+            misdeal = [f for f in d.foreign(2) if f.kind == "misdeal"][0]
+        else:
+            d.card(i, seat)
+    eq((misdeal.kind, misdeal.rules), ("misdeal", ("DEAL-13",)))
+    d.action(6, "raise", 600)
+    out = d.action(1, "call", 600)  # SA: no misdeal any more
+    eq(misdeal.status, LAPSED)
+    scrap = [f for f in out if f.kind == "foreign_scrap"]
+    eq(len(scrap), 1)
+    out = d.confirm(scrap[0].id)
+    dead = [f for f in out if f.kind == "dead_hand"]
+    eq([(f.seat, f.rules) for f in dead], [(2, ("DEAL-25",))])
