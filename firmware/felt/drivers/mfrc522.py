@@ -109,6 +109,8 @@ class MFRC522:
         self.version = None
         self._out2 = bytearray(2)
         self._in2 = bytearray(2)
+        self._pairs = {}  # length -> (out, in) buffers, made once: polling allocates little
+        self._cmd1 = bytearray(1)
         self.rx = bytearray(16)
         self.rx_len = 0
         self.rx_last_bits = 0
@@ -128,19 +130,29 @@ class MFRC522:
         self.device.transfer(o, self._in2)
         return self._in2[1]
 
+    def _pair(self, n):
+        pair = self._pairs.get(n)
+        if pair is None:
+            pair = (bytearray(n), bytearray(n))
+            self._pairs[n] = pair
+        return pair
+
     def _write_fifo(self, data, n):
-        out = bytearray(n + 1)
+        out, inb = self._pair(n + 1)
         out[0] = (_FIFO_DATA << 1) & 0x7E
-        out[1:] = data[:n]
-        self.device.transfer(out, bytearray(n + 1))
+        for i in range(n):
+            out[i + 1] = data[i]
+        self.device.transfer(out, inb)
 
     def _read_fifo(self, n):
-        out = bytearray(n + 1)
+        out, inb = self._pair(n + 1)
         for i in range(n):
             out[i] = 0x80 | (_FIFO_DATA << 1)
-        inb = bytearray(n + 1)
+        out[n] = 0
         self.device.transfer(out, inb)
-        self.rx[:n] = inb[1:]
+        rx = self.rx
+        for i in range(n):
+            rx[i] = inb[i + 1]
 
     # -- setup -------------------------------------------------------------------------------
     def init(self):
@@ -233,7 +245,7 @@ class MFRC522:
     def request(self, wupa=False):
         """REQA (or WUPA) as a 7-bit short frame. Returns OK when a tag answered (ATQA may carry
         bit collisions when different tag types answer: that still means 'cards present')."""
-        cmd = bytearray(1)
+        cmd = self._cmd1
         cmd[0] = WUPA if wupa else REQA
         st = self.transceive(cmd, 1, tx_last_bits=7)
         if st == COLLISION:
