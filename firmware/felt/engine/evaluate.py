@@ -51,6 +51,7 @@ _OTX = array.array("i", [0] * 10)
 _OTU = array.array("i", [0] * 10)
 _OTF = array.array("i", [0] * 10)
 _OSUIT = array.array("i", [-1, 0])  # the board's suit with 3+ cards (or -1), triple count
+_OPV = array.array("i", [0] * 169)  # best non-flush value per hole rank pair, 0 = not yet
 
 
 def _chunks(r, x):
@@ -347,6 +348,10 @@ def _oboard(board):
     if same:
         return
     _OB[0] = -1  # invalid while being filled
+    i = 169
+    while i:
+        i -= 1
+        _OPV[i] = 0
     x = 0
     i = 0
     while i < n:
@@ -378,13 +383,20 @@ def _ohole(a, b):
 
 def _opair(up, best):
     # the best of `best` and the hole pair of _ohole (chunk sum up) with each board triple,
-    # flushes aside: chunk sums add up when no rank is in both, else count again
+    # flushes aside. Chunk sums add up when pair and triple share no rank; a shared rank held
+    # once on each side turns two single bits into one pair (D bit off, P bit on, shape +1);
+    # anything else is counted again from the key sums.
     j = _OSUIT[1]
     while j:
         j -= 1
         u = _OTU[j]
         if u & up & 8191:
-            u = _chunks(_OTR[j] + _KR[0], _OTX[j] + _KX[0])
+            if ((u | up) >> 13) & u & up & 8191:
+                u = _chunks(_OTR[j] + _KR[0], _OTX[j] + _KX[0])
+            elif (u & up & 8191) & ((u & up & 8191) - 1):
+                u += up + 0x8000000 + ((u & up & 8191) << 13) - (u & up & 8191)
+            else:
+                u += up + 0x4000000 + ((u & up & 8191) << 13) - (u & up & 8191)
         else:
             u += up
         if u < 0x4000000:
@@ -399,6 +411,18 @@ def _opair(up, best):
         if u > best:
             best = u
     return best
+
+
+def _orank_pair(a, b):
+    # best non-flush value of hole cards a, b on the cached board; it depends on their ranks
+    # only, so it is kept per rank pair for the other seats of the same showdown
+    if a >> 2 > b >> 2:
+        k = (a >> 2) * 13 + (b >> 2)
+    else:
+        k = (b >> 2) * 13 + (a >> 2)
+    if not _OPV[k]:
+        _OPV[k] = _opair(_ohole(a, b), 0)
+    return _OPV[k]
 
 
 def _oflush(a, b, best):
@@ -428,7 +452,22 @@ def omaha_high(hole, board):
         j = i
         while j:
             j -= 1
-            best = _opair(_ohole(hole[i], hole[j]), best)
+            v = _orank_pair(hole[i], hole[j])
+            if v > best:
+                best = v
+        i -= 1
+    if _OSUIT[0] >= 0:
+        return _oflushes(hole, best)
+    return best
+
+
+def _oflushes(hole, best):
+    # flushes of two hole cards of the board's 3+ suit with three board cards of it
+    i = len(hole) - 1
+    while i:
+        j = i
+        while j:
+            j -= 1
             if hole[i] & 3 == _OSUIT[0] and hole[j] & 3 == _OSUIT[0]:
                 best = _oflush(hole[i], hole[j], best)
         i -= 1
