@@ -16,6 +16,8 @@ _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\
 _RANKS = "23456789TJQKA?"
 _SUITS = "cdhs?"
 _VERBS = ("f", "cc", "cbr", "pb", "sm", "sd")
+_WORD_END = " \t\r\n,]}#"
+_SPECIAL = ("inf", "+inf", "-inf", "nan", "+nan", "-nan")
 
 
 class Dec:
@@ -62,6 +64,8 @@ def format_amount(chips, scale):
 
 def parse_number(text, line=None):
     """TOML integer or decimal text -> int or Dec (exact; exponents allowed, no floats)."""
+    if text.isdigit():
+        return int(text)
     t = text.replace("_", "")
     sign = 1
     if t[:1] in "+-":
@@ -86,237 +90,239 @@ def parse_number(text, line=None):
     return Dec(units, places)
 
 
-class _Toml:
-    """One pass over the text. Each value is recorded with its 1-based line; arrays also keep
-    the line of every element (so an action's errors can name its line)."""
+def _line(s, i):
+    return s.count("\n", 0, i) + 1
 
-    def __init__(self, text):
-        self.s = text
-        self.i = 0
-        self.line = 1
-        self.tables = []  # [(name, Table)] in file order; "" = the root
-        self.item_lines = None
 
-    def fail(self, message):
-        raise FormatError(message, self.line)
+def _fail(s, i, message):
+    raise FormatError(message, _line(s, i))
 
-    def skip_space(self, newlines):
-        s = self.s
-        n = len(s)
-        while self.i < n:
-            c = s[self.i]
-            if c == " " or c == "\t" or c == "\r":
-                self.i += 1
-            elif c == "\n" and newlines:
-                self.line += 1
-                self.i += 1
-            elif c == "#" and newlines:
-                j = s.find("\n", self.i)
-                self.i = n if j < 0 else j
-            else:
-                return
 
-    def end_of_line(self):
-        self.skip_space(False)
-        s = self.s
-        if self.i < len(s) and s[self.i] == "#":
-            j = s.find("\n", self.i)
-            self.i = len(s) if j < 0 else j
-        if self.i < len(s):
-            if s[self.i] != "\n":
-                self.fail("unexpected %r after a value" % s[self.i])
-            self.i += 1
-            self.line += 1
-
-    def parse(self):
-        table = Table("", 1)
-        self.tables.append(("", table))
-        s = self.s
-        while True:
-            self.skip_space(True)
-            if self.i >= len(s):
-                return self.tables
-            if s[self.i] == "[":
-                if s.startswith("[[", self.i):
-                    self.fail("arrays of tables are not part of PHH")
-                self.i += 1
-                self.skip_space(False)
-                name = self.key()
-                self.skip_space(False)
-                if self.i >= len(s) or s[self.i] != "]":
-                    self.fail("expected ] after a table name")
-                self.i += 1
-                for other, _t in self.tables:
-                    if other == name:
-                        self.fail("table [%s] defined twice" % name)
-                table = Table(name, self.line)
-                self.tables.append((name, table))
-                self.end_of_line()
-                continue
-            line = self.line
-            key = self.key()
-            self.skip_space(False)
-            if self.i >= len(s) or s[self.i] != "=":
-                self.fail("expected = after key %r" % key)
-            self.i += 1
-            self.skip_space(False)
-            self.item_lines = []
-            value = self.value()
-            if table.has(key):
-                raise FormatError("key %r defined twice" % key, line)
-            table.put(key, value, line, self.item_lines)
-            self.end_of_line()
-
-    def key(self):
-        s = self.s
-        if self.i < len(s) and s[self.i] in "\"'":
-            k = self.string()
+def _skip(s, i, n):
+    # whitespace, newlines and comments
+    while i < n:
+        c = s[i]
+        if c == " " or c == "\n" or c == "\t" or c == "\r":
+            i += 1
+        elif c == "#":
+            j = s.find("\n", i)
+            i = n if j < 0 else j
         else:
-            j = self.i
-            while j < len(s) and s[j] in _BARE:
-                j += 1
-            if j == self.i:
-                self.fail("expected a key")
-            k = s[self.i:j]
-            self.i = j
-        self.skip_space(False)
-        if self.i < len(s) and s[self.i] == ".":
-            self.fail("dotted keys are not part of PHH")
-        return k
+            break
+    return i
 
-    def value(self):
-        s = self.s
-        if self.i >= len(s):
-            self.fail("missing value")
-        c = s[self.i]
-        if c == '"' or c == "'":
-            return self.string()
-        if c == "[":
-            return self.array()
-        if c == "{":
-            return self.inline_table()
-        j = self.i
-        while j < len(s) and s[j] not in " \t\r\n,]}#":
+
+def _skip_inline(s, i, n):
+    while i < n and (s[i] == " " or s[i] == "\t"):
+        i += 1
+    return i
+
+
+def _end_of_line(s, i, n):
+    i = _skip_inline(s, i, n)
+    if i < n and s[i] == "\r":
+        i += 1
+    if i < n and s[i] == "#":
+        j = s.find("\n", i)
+        i = n if j < 0 else j
+    if i < n:
+        if s[i] != "\n":
+            _fail(s, i, "unexpected %r after a value" % s[i])
+        i += 1
+    return i
+
+
+def _key(s, i, n):
+    if i < n and (s[i] == '"' or s[i] == "'"):
+        k, i = _string(s, i, n)
+    else:
+        j = i
+        while j < n and s[j] in _BARE:
             j += 1
-        word = s[self.i:j]
-        self.i = j
-        if word == "true":
-            return True
-        if word == "false":
-            return False
-        if word in ("inf", "+inf", "-inf", "nan", "+nan", "-nan") or ":" in word or word.count("-") > 1:
-            return Raw(word)
-        if not word:
-            self.fail("missing value")
-        return parse_number(word, self.line)
+        if j == i:
+            _fail(s, i, "expected a key")
+        k = s[i:j]
+        i = j
+    i = _skip_inline(s, i, n)
+    if i < n and s[i] == ".":
+        _fail(s, i, "dotted keys are not part of PHH")
+    return k, i
 
-    def array(self):
-        self.i += 1
-        items = []
-        lines = self.item_lines
-        s = self.s
-        while True:
-            self.skip_space(True)
-            if self.i >= len(s):
-                self.fail("unterminated array")
-            if s[self.i] == "]":
-                self.i += 1
-                return items
-            if lines is not None and len(items) == len(lines):
-                lines.append(self.line)
-            self.item_lines = None  # only the outer array's elements are line-tracked
-            items.append(self.value())
-            self.item_lines = lines
-            self.skip_space(True)
-            if self.i < len(s) and s[self.i] == ",":
-                self.i += 1
-            elif self.i < len(s) and s[self.i] != "]":
-                self.fail("expected , or ] in an array")
 
-    def inline_table(self):
-        self.i += 1
-        t = Table("", self.line)
-        s = self.s
-        self.skip_space(False)
-        if self.i < len(s) and s[self.i] == "}":
-            self.i += 1
-            return t
-        while True:
-            self.skip_space(False)
-            k = self.key()
-            if self.i >= len(s) or s[self.i] != "=":
-                self.fail("expected = in an inline table")
-            self.i += 1
-            self.skip_space(False)
-            t.put(k, self.value(), self.line, None)
-            self.skip_space(False)
-            if self.i < len(s) and s[self.i] == ",":
-                self.i += 1
-            elif self.i < len(s) and s[self.i] == "}":
-                self.i += 1
-                return t
-            else:
-                self.fail("expected , or } in an inline table")
+def _value(s, i, n, starts):
+    """(value, next index); `starts` (a list or None) gets the offset of each array element."""
+    if i >= n:
+        _fail(s, i, "missing value")
+    c = s[i]
+    if c == '"' or c == "'":
+        return _string(s, i, n)
+    if c == "[":
+        return _array(s, i + 1, n, starts)
+    if c == "{":
+        return _inline_table(s, i + 1, n)
+    j = i
+    while j < n and s[j] not in _WORD_END:
+        j += 1
+    word = s[i:j]
+    if word == "true":
+        return True, j
+    if word == "false":
+        return False, j
+    if not word:
+        _fail(s, i, "missing value")
+    if word in _SPECIAL or ":" in word or word.count("-") > 1:
+        return Raw(word), j
+    return parse_number(word, _line(s, i)), j
 
-    def string(self):
-        s = self.s
-        q = s[self.i]
-        if s.startswith(q * 3, self.i):
-            j = s.find(q * 3, self.i + 3)
-            if j < 0:
-                self.fail("unterminated string")
-            body = s[self.i + 3:j]
-            if body.startswith("\n"):
-                body = body[1:]
-            self.line += body.count("\n")
-            self.i = j + 3
-            return body if q == "'" else self.unescape(body)
-        j = self.i + 1
-        while True:
-            k = s.find(q, j)
-            nl = s.find("\n", j)
-            if k < 0 or (0 <= nl < k):
-                self.fail("unterminated string")
-            if q == '"':
-                # a quote preceded by an odd number of backslashes is escaped
-                b = k - 1
-                while s[b] == "\\":
-                    b -= 1
-                if (k - 1 - b) % 2:
-                    j = k + 1
-                    continue
-            body = s[self.i + 1:k]
-            self.i = k + 1
-            return body if q == "'" else self.unescape(body)
 
-    def unescape(self, body):
-        if "\\" not in body:
-            return body
-        out = []
-        i = 0
-        while i < len(body):
-            c = body[i]
-            if c != "\\":
-                out.append(c)
-                i += 1
+def _array(s, i, n, starts):
+    items = []
+    while True:
+        i = _skip(s, i, n)
+        if i >= n:
+            _fail(s, i, "unterminated array")
+        if s[i] == "]":
+            return items, i + 1
+        if starts is not None:
+            starts.append(i)
+        v, i = _value(s, i, n, None)  # only the outer array's elements are line-tracked
+        items.append(v)
+        i = _skip(s, i, n)
+        if i < n and s[i] == ",":
+            i += 1
+        elif i < n and s[i] != "]":
+            _fail(s, i, "expected , or ] in an array")
+
+
+def _inline_table(s, i, n):
+    t = Table("", _line(s, i))
+    i = _skip_inline(s, i, n)
+    if i < n and s[i] == "}":
+        return t, i + 1
+    while True:
+        i = _skip_inline(s, i, n)
+        k, i = _key(s, i, n)
+        if i >= n or s[i] != "=":
+            _fail(s, i, "expected = in an inline table")
+        v, i = _value(s, _skip_inline(s, i + 1, n), n, None)
+        t.put(k, v, t.line, None)
+        i = _skip_inline(s, i, n)
+        if i < n and s[i] == ",":
+            i += 1
+        elif i < n and s[i] == "}":
+            return t, i + 1
+        else:
+            _fail(s, i, "expected , or } in an inline table")
+
+
+def _string(s, i, n):
+    q = s[i]
+    if s.startswith(q * 3, i):
+        j = s.find(q * 3, i + 3)
+        if j < 0:
+            _fail(s, i, "unterminated string")
+        body = s[i + 3:j]
+        if body.startswith("\n"):
+            body = body[1:]
+        return (body if q == "'" else _unescape(body, s, i)), j + 3
+    j = i + 1
+    while True:
+        k = s.find(q, j)
+        nl = s.find("\n", j)
+        if k < 0 or (0 <= nl < k):
+            _fail(s, i, "unterminated string")
+        if q == '"':
+            # a quote preceded by an odd number of backslashes is escaped
+            b = k - 1
+            while s[b] == "\\":
+                b -= 1
+            if (k - 1 - b) % 2:
+                j = k + 1
                 continue
-            e = body[i + 1:i + 2]
-            if e in _ESCAPES:
-                out.append(_ESCAPES[e])
-                i += 2
-            elif e in ("u", "U"):
-                n = 4 if e == "u" else 8
-                h = body[i + 2:i + 2 + n]
-                if len(h) != n:
-                    self.fail("bad escape \\%s" % e)
+        body = s[i + 1:k]
+        return (body if q == "'" else _unescape(body, s, i)), k + 1
+
+
+def _unescape(body, s, at):
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        e = body[i + 1:i + 2]
+        if e in _ESCAPES:
+            out.append(_ESCAPES[e])
+            i += 2
+        elif e in ("u", "U"):
+            k = 4 if e == "u" else 8
+            h = body[i + 2:i + 2 + k]
+            code = -1
+            if len(h) == k:
                 try:
-                    out.append(chr(int(h, 16)))
+                    code = int(h, 16)
                 except ValueError:
-                    self.fail("bad escape \\%s%s" % (e, h))
-                i += 2 + n
-            else:
-                self.fail("bad escape \\%s" % e)
-        return "".join(out)
+                    code = -1
+            if code < 0:
+                _fail(s, at, "bad escape \\%s%s" % (e, h))
+            out.append(chr(code))
+            i += 2 + k
+        else:
+            _fail(s, at, "bad escape \\%s" % e)
+    return "".join(out)
+
+
+def _lines_of(s, offsets, first=0, first_line=1):
+    # 1-based lines of ascending offsets, counting newlines only between neighbours
+    out = []
+    line = first_line
+    prev = first
+    for o in offsets:
+        line += s.count("\n", prev, o)
+        prev = o
+        out.append(line)
+    return out
+
+
+def _parse(s):
+    n = len(s)
+    table = Table("", 1)
+    tables = [("", table)]
+    i = 0
+    pos = 0  # offset and line of the last key, to count lines incrementally
+    line = 1
+    while True:
+        i = _skip(s, i, n)
+        if i >= n:
+            return tables
+        line += s.count("\n", pos, i)
+        pos = i
+        if s[i] == "[":
+            if s.startswith("[[", i):
+                _fail(s, i, "arrays of tables are not part of PHH")
+            name, i = _key(s, _skip_inline(s, i + 1, n), n)
+            if i >= n or s[i] != "]":
+                _fail(s, i, "expected ] after a table name")
+            for other, _t in tables:
+                if other == name:
+                    _fail(s, i, "table [%s] defined twice" % name)
+            table = Table(name, line)
+            tables.append((name, table))
+            i = _end_of_line(s, i + 1, n)
+            continue
+        key, i = _key(s, i, n)
+        if i >= n or s[i] != "=":
+            _fail(s, i, "expected = after key %r" % key)
+        starts = []
+        value, i = _value(s, _skip_inline(s, i + 1, n), n, starts)
+        if table.has(key):
+            raise FormatError("key %r defined twice" % key, line)
+        table.put(key, value, line, _lines_of(s, starts, pos, line) if starts else None)
+        i = _end_of_line(s, i, n)
 
 
 class Table:
@@ -349,7 +355,7 @@ def parse_toml(text):
     """TOML subset -> [(table name, Table)]; the root table is first with name ""."""
     if not isinstance(text, str):
         raise FormatError("a hand history must be text")
-    return _Toml(text).parse()
+    return _parse(text)
 
 
 class History:
@@ -455,9 +461,9 @@ def history_from_table(table, name=None):
     places = 0
     for key in MONEY_FIELDS:
         places = max(places, _places(table.get(key)))
-    amounts = []
     for k, a in enumerate(actions):
-        t = _action_amount(a)
+        # only a decimal amount can change the scale ('.' or a negative exponent)
+        t = _action_amount(a) if ("." in a or "e-" in a or "E-" in a) else None
         if t is not None:
             ln = lines[k] if k < len(lines) else None
             v = parse_number(t, ln)
@@ -605,13 +611,13 @@ def _text(value):
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join([_text(v) for v in value]) + "]"
     if isinstance(value, Table):
-        return "{" + ", ".join(["%s = %s" % (_key(k), _text(value.values[k])) for k in value.keys]) + "}"
+        return "{" + ", ".join(["%s = %s" % (_key_text(k), _text(value.values[k])) for k in value.keys]) + "}"
     if isinstance(value, dict):
-        return "{" + ", ".join(["%s = %s" % (_key(k), _text(value[k])) for k in sorted(value)]) + "}"
+        return "{" + ", ".join(["%s = %s" % (_key_text(k), _text(value[k])) for k in sorted(value)]) + "}"
     raise FormatError("cannot write %r" % (value,))
 
 
-def _key(k):
+def _key_text(k):
     for c in k:
         if c not in _BARE:
             return _text(k)
@@ -649,7 +655,7 @@ def write(h):
             lines.append("%s = %s" % (k, _text(known[k])))
     for k, v in h.extra:
         if v is not None:
-            lines.append("%s = %s" % (_key(k), _text(v)))
+            lines.append("%s = %s" % (_key_text(k), _text(v)))
     if h.players is not None:
         lines.append("players = %s" % _text(h.players))
     if h.finishing_stacks is not None:

@@ -10,6 +10,7 @@ from felt import phh
 from felt.engine.cards import UNKNOWN, parse_card
 from felt.engine.games import GAMES
 from felt.engine.hand import Hand
+from felt.engine.settings import CASH, HouseRules
 from felt.errors import FeltError, FormatError, RuleError
 
 # -- canonical JSON (MicroPython's json has no sort_keys and orders dicts by hash) -------------
@@ -122,11 +123,19 @@ def _player_of_deal(a):
     return int(w[2][1:]) - 1
 
 
+_DEFAULT_RULES = {}  # game code -> HouseRules(cash): built once, a Hand only reads it
+
+
 def replay(h, rules=None):
-    """History -> result dict: finishing_stacks, pots, or an error naming the rule or line."""
+    """History -> result dict: finishing_stacks, pots, or an error naming the rule or line.
+    rules: house rules (None = cash-game defaults, RULES.md section 12.2)."""
     game = GAMES.get(h.variant)
     if game is None:
         return _error("unknown variant %r" % h.variant)
+    if rules is None:
+        rules = _DEFAULT_RULES.get(game.code)
+        if rules is None:
+            rules = _DEFAULT_RULES[game.code] = HouseRules(CASH, game.code)
     n = len(h.starting_stacks)
     try:
         hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,
