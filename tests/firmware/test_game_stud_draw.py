@@ -239,3 +239,29 @@ def test_triple_draw_phh_flow_with_unknown_cards():
     h.show(1, parse_cards("3s5d7c8h"))
     eq(h.finished, True)
     eq(h.finishing_stacks(), [196, 220, 200, 184])  # 8-7-5-3 beats 9-6-4-2 (pokerkit agrees)
+
+
+def test_game_12_community_card_on_seventh_street_keeps_sixth_street_opener():
+    # DEAL-46 (B): the stub is short, one community card is every player's 7th card
+    h = stud([1000] * 3)
+    for p, t in enumerate(("2s3sQs", "2d3dAh", "2h3hJc")):
+        h.deal_hole(p, parse_cards(t))
+    finish_round(h)
+    for cards in (("Qd", "Kh", "Jd"), ("4c", "9h", "8s"), ("5c", "9c", "7s")):
+        for p in range(3):
+            h.deal_hole(p, parse_cards(cards[p]))
+        sixth = h.actor
+        finish_round(h)
+    eq(h.can_deal_board(parse_cards("AcAd")), False)
+    h.deal_board(parse_cards("Ac"))
+    eq((h.phase, h.actor), ("bet", sixth))
+    with raises(RuleError):
+        h.deal_hole(0, parse_cards("Ad"))
+    finish_round(h)
+    h.show(0)
+    h.show(1)
+    h.show(2)
+    eq(h.finished, True)
+    # the Ac makes seat 1 a five-high straight (A-2-3-4-5), seat 2 aces and nines
+    eq(sum(h.finishing_stacks()), 3000)
+    eq([a.winners for a in h.results], [(0,)])

@@ -91,6 +91,7 @@ class Hand(HandDealing):
         self.hole = [[] for _ in range(n)]
         self.up = [[] for _ in range(n)]
         self.board = []
+        self.board_street = None  # stud: the street a community card replaced (DEAL-46)
         self.burns = []
         self.discards = []
         self.seen = set()

@@ -123,9 +123,23 @@ class HandDealing:
             self.seen.add(card)
         return self._note("burn", None, 0, 0, (card,), False)
 
+    def _community_card_ok(self):
+        # DEAL-46: when the stub is short for a stud street, one community card is dealt face
+        # up instead of a card to each player -- only before anyone got this street's card
+        st = self.game.streets[self.street]
+        if self.game.family != "stud" or self.street == 0 or not st.hole or self.board_street is not None:
+            return False
+        for p in range(self.n):
+            if self.live[p] and self.pending_hole[p] != len(st.hole):
+                return False
+        return True
+
     def check_deal_board(self, cards):
         self._check_dealing()
         cards = self._cards_arg(cards)
+        if len(cards) == 1 and not self.pending_board and self._community_card_ok():
+            self._check_card(cards[0])
+            return cards
         if len(cards) > self.pending_board or not cards:
             raise RuleError("GAME-2", "%d board card(s) due, not %d" % (self.pending_board, len(cards)),
                             legal=self.pending_board)
@@ -138,11 +152,17 @@ class HandDealing:
 
     def deal_board(self, cards):
         cards = self.check_deal_board(cards)
+        if not self.pending_board:
+            # a stud community card (DEAL-46): every remaining player's card of this street
+            self.board_street = self.street
+            for p in range(self.n):
+                self.pending_hole[p] = 0
+        else:
+            self.pending_board -= len(cards)
         for c in cards:
             self.board.append(c)
             if c != UNKNOWN:
                 self.seen.add(c)
-        self.pending_board -= len(cards)
         op = self._note("board", None, 0, 0, cards, False)
         self._dealing_done()
         return op
