@@ -183,3 +183,23 @@ def test_modelled_empty_sweep_of_twelve_antennas():
     sweep(hal, chips, poller)
     took = hal.clock.now_us - t0
     eq(12 * 6000 < took < 12 * 8000, True, "sweep %d us" % took)
+
+
+def test_card_seen_on_two_antennas_arrives_at_both():
+    # A card straddling two spots is read by both readers (one field at a time); telling which
+    # placement is wrong is the table controller's job (DECK-5 / DEAL-* findings), not the poller's.
+    hal, chips, poller, _ = table()
+    chips["seat1"].place(SimTag(UID_A))
+    chips["seat2"].place(SimTag(UID_A))
+    eq(sweep(hal, chips, poller), [("card-arrived", "seat1", HEX_A), ("card-arrived", "seat2", HEX_A)])
+
+
+def test_seven_stud_cards_on_one_seat():
+    hal, chips, poller, _ = table()
+    uids = [bytes([0x04, 0x33, 0x10, n, 0x2A, 0x6B, 0x81]) for n in range(7)]
+    for u in uids:
+        chips["seat3"].place(SimTag(u))
+    events = sweep(hal, chips, poller)
+    arrived = sorted(e[2] for e in events if e[0] == "card-arrived")
+    eq(arrived, sorted("".join("%02X" % b for b in u) for u in uids))
+    eq(events[-1][0], "collision")  # several cards on one antenna is always reported

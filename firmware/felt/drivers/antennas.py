@@ -4,6 +4,7 @@ Only one antenna field is on at a time. Each antenna costs two poll(now_ms) step
 (after the ISO/IEC 14443-3 5.1 ms unmodulated-field guard, `settle_ms`) an inventory and field off.
 Reports card arrivals and departures per location, collisions (two or more cards on one antenna)
 as their own event, and reader health. Knows locations by name only ("seat1".., "board", ...).
+Protocol notes: hardware/protocols/mfrc522.md, "Round robin" and "reader health".
 
 Events (tuples):
   ("card-arrived", location, uid_hex)     ("card-left", location, uid_hex)
@@ -56,7 +57,7 @@ class AntennaPoller:
     """readers: list of (location, MFRC522). Seats are the locations named "seat<N>"; during a
     hand (set_in_hand(True)) each seat is visited `seat_passes_in_hand` times per cycle.
     A card counts as gone after `miss_limit` clean polls without it; an antenna reports at most
-    `max_cards` cards per poll (the board holds 5)."""
+    `max_cards` cards per poll (the board holds 5, a stud seat 7: RULES.md RANK-19)."""
 
     def __init__(self, readers, settle_ms=6, miss_limit=2, max_cards=8, seat_passes_in_hand=2,
                  degraded_score=8, dead_after=3):

@@ -1,7 +1,9 @@
 """Seat buttons -- drivers layer: debounced GPIO per seat with short and long presses, and the two
 named faults of a worn or jammed switch: BOUNCING (chatter that never settles) and STUCK (held far
 longer than anyone presses). Time comes only from poll(now_ms); pin interrupts, when the backend
-has them, only put the seat's index into a pre-allocated RingBuffer (see ringbuf.py).
+has them, only put the seat's index into a pre-allocated RingBuffer (see ringbuf.py). What a press
+means (sit out / return BLIND-13, wait for the big blind BLIND-15, straddle BLIND-20, time...) is the
+table controller's business; wiring in hardware/wiring.md, "Buttons".
 
 Events (tuples):
   ("button", seat, "short" | "long")     a long press is reported while still held, at long_ms

@@ -1,6 +1,7 @@
 """Seat indicator lights on a WS2812 (NeoPixel) chain -- drivers layer (hardware/protocols/ws2812.md).
 
-Each seat has one LED per role: dealer button, small blind, big blind, action-on, all-in. apply()
+Each seat has one LED per role: dealer button (BLIND-2, BLIND-3), small blind, big blind, action-on
+(GAME-3, GAME-4) and the all-in light (BET-52: all-ins are marked). apply()
 takes the desired state (computed from engine state by the view) and changes only the LEDs that
 differ from what the chain last latched; a WS2812 chain is always shifted out whole, so "only the
 differences" means: no write at all when nothing changed. After a reset of the chain (or of the
