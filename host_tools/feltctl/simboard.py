@@ -75,6 +75,8 @@ class SimBoard:
         self.tx = Pacer(baud)
         self.rx_count = 0      # bytes received from the host since start
         self.resets = 0        # hard resets and power cuts so far
+        self.flash_ops = 0     # mutating flash operations since start (what powercut_at_op counts)
+        self._ops_base = 0
         self.link_up = True
         self.device = None
         self._arrived = bytearray()   # read from the pty, not yet "on the wire" at baud rate
@@ -276,6 +278,7 @@ class SimBoard:
     def _kill_vm(self):
         if self._vm is None:
             return
+        self._ops_base = self.flash_ops
         self._vm.kill()
         self._vm.wait()
         for fd in (self._vm_cmd, self._vm_ctl, self._vm_out):
@@ -329,7 +332,8 @@ class SimBoard:
         if word == b"ready":
             self._busy = None
             self._next_boot_step()
-        elif word == b"done":
+        elif word.startswith(b"done"):
+            self.flash_ops = self._ops_base + int(word.split()[1])
             self._finished(None)
         elif word == b"exit":
             self._finished(None, then_soft_reset=True)
@@ -337,6 +341,8 @@ class SimBoard:
             self._drain_vm_out()
             self._soft_reset()
         elif word in (b"reset", b"powercut"):
+            if word == b"powercut":
+                self.faults.powercut_at_op = 0   # one-shot, like the other faults
             self._drain_vm_out()
             self._hard_reset()
 

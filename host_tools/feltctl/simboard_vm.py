@@ -208,6 +208,9 @@ def traceback_text(e):
     return text[-3000:]
 
 
+FS = []
+
+
 def run(kind, payload, env):
     if kind == b"file":
         name = payload.decode()
@@ -230,7 +233,8 @@ def main():
 
     sys.modules["machine"] = Machine(machine)
     os.umount("/")
-    os.mount(Flash(root, capacity, cut_at_op), "/")
+    FS.append(Flash(root, capacity, cut_at_op))
+    os.mount(FS[0], "/")
     os.chdir("/")
     sys.path[:] = ["", ".frozen", "/lib"]
     env = {"__name__": "__main__"}
@@ -246,7 +250,8 @@ def main():
             # An interrupt that raced the end of the previous command: nothing was running.
             continue
         try:
-            reply = run(kind, payload, env)
+            run(kind, payload, env)
+            reply = ("done %d\n" % FS[0].ops).encode()
         except SystemExit:
             reply = b"exit\n"
         except BaseException as e:  # the board's REPL reports every uncaught exception

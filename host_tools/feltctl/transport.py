@@ -137,7 +137,7 @@ class Transport:
         del self._rbuf[:n]
         return data
 
-    def drain(self, quiet_s=0.05):
+    def drain(self, quiet_s=0.02):
         """Discard whatever the board is printing until it has been quiet for quiet_s."""
         end = time.monotonic() + self.timeout_s
         last = time.monotonic()

@@ -1,0 +1,177 @@
+# A deploy interrupted anywhere leaves a board that boots the old or the new firmware, never a
+# mix, and the next deploy completes. Interruptions: power cut at every mutating flash operation
+# the deploy makes (the board dies mid-write, mid-rename), reset and link cut at many byte
+# offsets of the host's stream. FELT_LONG_SWEEP=1 sweeps byte offsets densely (a few minutes).
+import os
+import shutil
+import time
+
+import pytest
+import serial
+
+from felt.errors import FeltError
+from feltctl.deploy import Deployer, build_tree
+from feltctl.paths import FIRMWARE
+from feltctl.simboard import Faults, SimBoard
+from feltctl.transport import Transport
+
+LONG = os.environ.get("FELT_LONG_SWEEP") == "1"
+MAIN = """import app.a, app.b
+v = app.a.VERSION
+assert app.b.VERSION == v, "mixed a/b"
+try:
+    import app.legacy
+    assert v == "old", "legacy module in the new tree"
+except ImportError:
+    assert v == "new", "legacy module missing from the old tree"
+if v == "new":
+    import app.c
+    assert app.c.VERSION == v and len(app.c.TABLE) == 9000
+print("FW %s ok" % v)
+"""
+
+
+def write_tree(root, version):
+    files = {"main.py": MAIN, "app/__init__.py": "",
+             "app/a.py": "VERSION = %r\n" % version + "# padding a\n" * 60,
+             "app/b.py": "VERSION = %r\n" % version + "# padding b\n" * 60}
+    if version == "old":
+        files["app/legacy.py"] = "X = 1\n"
+    else:
+        # big and poorly compressible, so it travels in several commands (begin/more/end)
+        files["app/c.py"] = "VERSION = 'new'\nTABLE = %r\n" % [(i * 7919) % 10007 for i in range(9000)]
+    for rel, text in files.items():
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    shutil.copy(os.path.join(FIRMWARE, "boot.py"), os.path.join(root, "boot.py"))
+    return build_tree(root)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """Trees old/new, a flash image holding `old`, and the size of a clean old->new deploy."""
+    base = tmp_path_factory.mktemp("interrupt")
+    old = write_tree(str(base / "old"), "old")
+    new = write_tree(str(base / "new"), "new")
+    template = str(base / "template")
+    board = SimBoard(template, link=str(base / "t.tty"))
+    board.start()
+    with Transport(board.device) as t:
+        Deployer(t).deploy(old, reset=False)
+    board.stop()
+    probe = str(base / "probe")
+    shutil.copytree(template, probe)
+    board = SimBoard(probe, link=str(base / "p.tty"))
+    board.start()
+    board.wait_idle()
+    start, ops0 = board.rx_count, board.flash_ops
+    with Transport(board.device) as t:
+        Deployer(t).deploy(new, reset=False)
+    board.wait_idle()
+    total, ops = board.rx_count - start, board.flash_ops - ops0
+    board.stop()
+    return {"base": base, "old": old, "new": new, "template": template, "bytes": total, "ops": ops,
+            "n": [0]}
+
+
+def boot(board):
+    board.wait_idle()
+    ser = serial.serial_for_url(board.device, timeout=0.05)
+    ser.reset_input_buffer()
+    board.power_cycle(Faults())
+    data = b""
+    end = time.monotonic() + 10
+    while not data.endswith(b">>> ") and time.monotonic() < end:
+        data += ser.read(256)
+    ser.close()
+    return data.decode("utf-8", "replace")
+
+
+def active_files(flash_dir):
+    slot = open(os.path.join(flash_dir, "felt.slot")).read().strip()
+    root = os.path.join(flash_dir, "felt_" + slot)
+    out = {}
+    for d, _, names in os.walk(root):
+        for n in names:
+            if n != ".felt-ok":
+                with open(os.path.join(d, n), "rb") as f:
+                    out[os.path.relpath(os.path.join(d, n), root).replace(os.sep, "/")] = f.read()
+    return out
+
+
+def interrupted_deploy(world, faults):
+    """Deploy old->new under `faults`; returns (what the board boots afterwards, completed?)."""
+    world["n"][0] += 1
+    flash_dir = str(world["base"] / ("run%d" % world["n"][0]))
+    shutil.copytree(world["template"], flash_dir)
+    board = SimBoard(flash_dir, link=flash_dir + ".tty", faults=faults)
+    board.start()
+    try:
+        board.wait_idle()
+        completed = True
+        try:
+            with Transport(board.device, timeout_s=0.5) as t:
+                Deployer(t).deploy(world["new"], reset=False)
+        except FeltError:
+            completed = False
+        completed = completed and board.resets == 0
+        files = active_files(flash_dir)
+        printed = boot(board)
+        if files == world["old"].files:
+            assert "FW old ok" in printed, printed
+            booted = "old"
+        else:
+            assert files == world["new"].files, "a mix: %s" % sorted(files)
+            assert "FW new ok" in printed, printed
+            booted = "new"
+        if completed:
+            assert booted == "new"
+        # Whatever the interruption left behind, the next deploy goes through.
+        with Transport(board.device) as t:
+            Deployer(t).deploy(world["new"], reset=False)
+        assert active_files(flash_dir) == world["new"].files
+        return booted, completed
+    finally:
+        board.stop()
+        shutil.rmtree(flash_dir, ignore_errors=True)
+
+
+def op_numbers(total):
+    """Every operation with FELT_LONG_SWEEP=1; else all of the first and last dozen (staging,
+    loader, commit: where the order of renames matters) and every 4th in between."""
+    if LONG:
+        return list(range(1, total + 2))
+    return sorted(set(range(1, 13)) | set(range(13, total - 12, 4)) | set(range(max(1, total - 12), total + 2)))
+
+
+def test_power_cut_at_flash_operations_boots_old_or_new(world):
+    assert world["ops"] > 20
+    seen = set()
+    for op in op_numbers(world["ops"]):
+        booted, completed = interrupted_deploy(world, Faults(powercut_at_op=op))
+        seen.add(booted)
+        assert completed == (op > world["ops"])   # the last point cuts nothing: the deploy completes
+    assert seen == {"old", "new"}
+
+
+def byte_offsets(total):
+    if LONG:
+        return sorted(set(range(1, total, 7)) | set(range(max(1, total - 80), total + 1)))
+    step = max(1, total // 16)
+    return sorted(set(range(1, total, step)) | set(range(max(1, total - 40), total + 1, 5)))
+
+
+def test_reset_at_many_byte_offsets_boots_old_or_new(world):
+    seen = set()
+    for at in byte_offsets(world["bytes"]):
+        booted, _ = interrupted_deploy(world, Faults(reset_at=at))
+        seen.add(booted)
+    assert seen == {"old", "new"}
+
+
+def test_link_cut_at_byte_offsets_then_replug_boots_old_or_new(world):
+    total = world["bytes"]
+    results = [interrupted_deploy(world, Faults(cut_at=at))[0] for at in (5, total // 3, total - 30, total - 3)]
+    assert results[0] == "old" and set(results) <= {"old", "new"}
