@@ -45,6 +45,7 @@ class Runtime:
         self._lines = None
         self._in_hand = None
         self._console_errors = 0
+        self._moved_sweep = None
         table.notify = self._notify
 
     def start(self):
@@ -90,6 +91,12 @@ class Runtime:
                 for e in p.poll(now):
                     n += 1
                     t.antenna(e)
+            if t.moved:
+                if self._moved_sweep is None:
+                    self._moved_sweep = p.sweeps
+                elif p.sweeps - self._moved_sweep >= 2:  # every antenna polled again since the move
+                    t.check_moves(self._still_there)
+                    self._moved_sweep = None
         if t.busy():
             if self._busy_since is None:
                 self._busy_since = now
@@ -102,6 +109,9 @@ class Runtime:
         self.steps += 1
         self.apply()
         return n
+
+    def _still_there(self, location, hexu):
+        return hexu in self.poller.present(location)
 
     def next_due_ms(self):
         """When step() has something to do next (the sim runner advances the clock to it)."""

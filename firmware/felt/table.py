@@ -94,6 +94,8 @@ class Table:
         self.dc = None
         self.alerts = []
         self.onant = {}  # uid hex -> location, as the antennas see it now (across hands)
+        self.moved = []  # [(uid hex, old location, new location)] awaiting check_moves
+        self._undo = {}  # seat -> seat record before its last button press
         self.seq = 0  # alert ids grow across hands
         self.misdeals = 0
         self.results = []  # award texts of the last finished hand
@@ -131,6 +133,7 @@ class Table:
         self.early = []  # [(uid hex, place)] seen on an antenna before (or without) a shoe read
         self.fed = {}  # card -> True once the engine Hand has it
         self.discards = {}  # seat -> cards moved to the muck during a draw
+        self.off = {}  # card -> True: taken off its antenna (`where` is the last place seen)
         self.last_read = None
         self.strangers = []  # places of foreign / unknown tags dealt this hand
         self._showdown_noted = {}
@@ -156,7 +159,10 @@ class Table:
         for card in self.where:
             if card < 0:
                 continue
-            key = place_text(self.where[card]) if self.where[card] not in ("nowhere", "off") else self.where[card]
+            if card in self.off:
+                key = "off"
+            else:
+                key = place_text(self.where[card]) if self.where[card] != "nowhere" else "nowhere"
             out[key] = out.get(key, 0) + 1
             out["shoe"] -= 1
         return out
@@ -221,7 +227,8 @@ class Table:
         just before (a tag read twice -- counted once)."""
         hexu = "".join(["%02X" % b for b in uid])
         if repeat and hexu == self.last_read:
-            self.log("shoe: tag %s read twice in a row; counted once" % hexu)
+            self.alert(WARN, ("DECK-5",), "the shoe read tag %s twice in a row; counted once" % hexu,
+                       "nothing to do; check the shoe reader if this repeats", device="shoe")
             return
         self.last_read = hexu
         if self.state != PLAYING and self.state != OVER:
@@ -265,7 +272,7 @@ class Table:
         try:
             card = self.registry.lookup(uid, self.config.deck)
         except DeckError as e:
-            self.alert(WARN, (e.rule,), "%s (on the %s antenna, never read by the shoe)" % (e.message, place_text(place)),
+            self.alert(WARN, (e.rule,), "%s (seen at %s, never read by the shoe)" % (e.message, place_text(place)),
                        "take the card off the table and check the deck (DEAL-19, DEAL-20)", device=_device(place))
             self._land(FOREIGN, hexu, place)
             return
@@ -300,10 +307,9 @@ class Table:
     def _arrived(self, loc, hexu):
         before = self.onant.get(hexu)
         if before is not None and before != loc:
-            self.alert(WARN, ("DECK-5",), "one tag seen on two antennas (%s and %s)" % (before, loc),
-                       "check for antenna cross-talk or a duplicated tag; the card counts at %s" % before,
-                       device=loc)
-            return
+            # a moved card reaches its new antenna before the old one has missed it; the loop
+            # asks the old antenna later (check_moves) whether it still sees it
+            self.moved.append((hexu, before, loc))
         self.onant[hexu] = loc
         if self.state != PLAYING:
             return
@@ -320,12 +326,21 @@ class Table:
             return
         self.early.append((hexu, place))
 
+    def check_moves(self, still_there):
+        """still_there(location, uid hex) -> bool: asked by the loop once the old antennas have
+        been polled again; a card still seen at its old place is on two antennas at once."""
+        for hexu, old, new in self.moved:
+            if still_there(old, hexu):
+                self.alert(WARN, ("DECK-5",), "one tag seen on two antennas (%s and %s)" % (old, new),
+                           "check for antenna cross-talk or a duplicated tag", device=new)
+        self.moved = []
+
     def _left(self, loc, hexu):
         if self.state != PLAYING:
             return
         card = self.uid_card.get(hexu)
         if card is not None and self.where.get(card) == location_place(loc):
-            self.where[card] = "off"
+            self.off[card] = True  # `where` keeps the last antenna it was seen on
 
     def _collision(self, loc, uids):
         place = location_place(loc)
@@ -345,6 +360,8 @@ class Table:
     def _move(self, card, place):
         old = self.where.get(card)
         self.where[card] = place
+        if card in self.off:
+            del self.off[card]
         h = self.hand
         if place == "muck" and isinstance(old, int) and h.phase == DRAW:
             p = self.position(old)
@@ -362,10 +379,12 @@ class Table:
             self.strangers.append(place)  # not one of the 52
             self._dc(self.dc.foreign, _dc_place(place))
             return
-        if card in self.where and self.where[card] not in ("off",):
+        if card in self.where:
             self.alert(WARN, ("DECK-5", "DEAL-18"), "%s read again while it is at %s" % (
                 card_text(card), place_text(self.where[card])), "", device="shoe")
         self.where[card] = place if place is not None else "nowhere"
+        if card in self.off:
+            del self.off[card]
         if self.hand.phase == DRAW and isinstance(place, int):
             self._finish_draws(place, False)
         self._dc(self.dc.card, card, _dc_place(place))
@@ -450,6 +469,9 @@ class Table:
         """Draw streets: every drawer before `upto` (and `upto` itself) has discarded what it moved
         to the muck -- nothing means standing pat (GAME-15, DEAL-47)."""
         h = self.hand
+        target = self.position(upto)
+        if target is None or not h.to_draw[target]:
+            return  # that seat has drawn already: its card is a replacement
         for _ in range(h.n):
             p = h.drawer()
             if p is None:
@@ -480,6 +502,8 @@ class Table:
             there = 0
             mucked = 0
             for c in hole:
+                if c in self.off:
+                    continue
                 if self.where.get(c) == seat:
                     there += 1
                 elif self.where.get(c) == "muck":
@@ -625,6 +649,7 @@ class Table:
         if rec.status == btn.EMPTY:
             self.log("seat %d button: the seat is empty" % seat)
             return
+        self._undo[seat] = rec  # a stuck switch first looks like a long press: undone then
         if kind == "long":
             if rec.status == btn.OUT:
                 self.seat_rec[seat - 1] = rec.copy(status=btn.BACK, post=False)
@@ -647,6 +672,10 @@ class Table:
             self.log("seat %d button" % seat)
 
     def button_fault(self, seat, fault, cleared):
+        undo = self._undo.pop(seat, None)
+        if not cleared and undo is not None and fault == "stuck":
+            self.seat_rec[seat - 1] = undo
+            self.log("seat %d: the long press of a stuck switch is undone" % seat)
         if cleared:
             self.alert(INFO, (), "seat %d button is no longer %s" % (seat, fault), device="button%d" % seat)
         else:

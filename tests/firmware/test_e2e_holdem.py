@@ -1,73 +1,177 @@
-# End to end: whole no-limit hold'em hands through the simulated table (real controller, loop and
-# drivers on the sim HAL: PN532 shoe, MFRC522 antennas, FELT1 console, NeoPixel lights, SSD1306).
+# End to end: whole hold'em hands (no-limit, pot-limit, limit) through the simulated table -- the
+# real controller, loop and drivers on the sim HAL (PN532 shoe, MFRC522 antennas, FELT1 console,
+# NeoPixel lights, SSD1306) -- checking lights, button and blind movement, awards and rejections.
 from check import eq
 
 from felt.sim.runner import Sim
 
 
-def play(lines, shoe="pn532"):
-    sim = Sim(shoe=shoe)
-    for line in lines.strip().split("\n"):
+def run(sim, script):
+    for line in script.strip().split("\n"):
         sim.run(line)
-    return sim
-
-
-def snap(sim):
     return sim.snapshot()
 
 
-TABLE3 = """
-table holdem no_limit seats=3 sb=50 bb=100 button=1
-seat 1 1000
-seat 2 1000
-seat 3 1000
-hand
-"""
-
-DEAL3 = """
-draw Ah to seat 2
-draw Kd to seat 3
-draw Qs to seat 1
-draw Qh to seat 2
-draw Kc to seat 3
-draw 2s to seat 1
-"""
+def table(head, stacks):
+    sim = Sim()
+    run(sim, head)
+    for i in range(len(stacks)):
+        if stacks[i]:
+            sim.run("seat %d %d" % (i + 1, stacks[i]))
+    return sim
 
 
-def test_nl_holdem_hand_to_showdown_lights_and_award_GAME_2_BLIND_2():
-    sim = play(TABLE3)
-    s = snap(sim)
+def deal_hole(sim, order, cards, per_seat=2):
+    """Round-robin from the first seat left of the button (DEAL-2)."""
+    k = 0
+    for _ in range(per_seat):
+        for seat in order:
+            sim.run("draw %s to seat %d" % (cards[k], seat))
+            k += 1
+
+
+def board(sim, cards):
+    sim.run("draw %s to burn" % cards[0])
+    for c in cards[1:]:
+        sim.run("draw %s to board" % c)
+
+
+def rules(alerts):
+    out = []
+    for a in alerts:
+        out.extend(a["rules"])
+    return out
+
+
+def test_nl_holdem_hand_to_showdown_lights_and_award_GAME_2_BLIND_2_BET_52():
+    sim = table("table holdem no_limit seats=3 sb=50 bb=100 button=1", [1000, 1000, 1000])
+    s = sim.snapshot()
+    eq(s["street"], "idle")
+    eq(s["lights"]["button"], None)
+    s = run(sim, "hand")
     eq(s["street"], "preflop")
-    eq(s["lights"]["button"], 1)
-    eq(s["lights"]["sb"], 2)
-    eq(s["lights"]["bb"], 3)
+    eq((s["lights"]["button"], s["lights"]["sb"], s["lights"]["bb"]), (1, 2, 3))
     eq(s["stacks"], [1000, 950, 900])
-    for line in DEAL3.strip().split("\n"):
-        sim.run(line)
-    s = snap(sim)
+    deal_hole(sim, [2, 3, 1], ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
+    s = sim.snapshot()
     eq(s["lights"]["action"], 1)  # GAME-3: left of the big blind acts first
     eq(s["alerts"], [])
-    for line in ["act 1 call", "act 2 call", "act 3 check", "draw 3c to burn", "draw 7h to board",
-                 "draw 8h to board", "draw 9c to board"]:
-        sim.run(line)
-    s = snap(sim)
+    run(sim, "act 1 call\nact 2 call\nact 3 check")
+    board(sim, ["3c", "7h", "8h", "9c"])
+    s = sim.snapshot()
     eq(s["street"], "flop")
     eq(s["lights"]["action"], 2)  # GAME-4: first live seat left of the button
-    for line in ["act 2 check", "act 3 bet 200", "act 1 fold", "act 2 call", "draw 4c to burn",
-                 "draw Jd to board", "act 2 check", "act 3 check", "draw 5d to burn", "draw 2d to board",
-                 "act 2 check", "act 3 allin"]:
-        sim.run(line)
-    s = snap(sim)
-    eq(s["lights"]["allin"], [3])  # BET-52: all-in light on exactly the all-in seat
+    run(sim, "act 2 check\nact 3 bet 200\nact 1 fold\nact 2 call")
+    board(sim, ["4c", "Jd"])
+    run(sim, "act 2 check\nact 3 check")
+    board(sim, ["5d", "2d"])
+    s = run(sim, "act 2 check\nact 3 allin")
+    eq(s["lights"]["allin"], [3])  # all-in light on exactly the all-in seat
     eq(s["lights"]["action"], 2)
-    sim.run("act 2 call")
-    s = snap(sim)
+    s = run(sim, "act 2 call")
     eq(s["street"], "over")
     eq(s["stacks"], [900, 0, 2100])
     eq(s["result"], ["seat 3 wins the main pot with a pair of kings"])
     eq(s["lights"]["allin"], [])
     eq(s["alerts"], [])
-    # the OLED shows what the view computed (read back from its pixels), never a hole card
-    eq(s["oled"][1], "OVER")
-    for line in s["oled"]:
-        assert "AH" not in line and "KD" not in line, line
+    eq(s["oled"][1], "OVER")  # read back from the display's pixels
+    for line in s["oled"] + s["display"]:
+        assert "AH" not in line.upper() and "KD" not in line.upper(), line
+
+
+def test_hole_cards_never_on_display_before_the_end_of_the_hand():
+    sim = table("table holdem no_limit seats=2 sb=5 bb=10 button=1", [500, 500])
+    sim.run("hand")
+    deal_hole(sim, [2, 1], ["Ah", "Kd", "Qs", "Jh"])
+    s = sim.snapshot()
+    text = " ".join(s["oled"] + s["display"]).upper()
+    for c in ("AH", "KD", "QS", "JH"):
+        assert c not in text, text
+
+
+def test_button_and_blinds_move_each_hand_BLIND_3_and_heads_up_BLIND_6():
+    sim = table("table holdem no_limit seats=4 sb=5 bb=10 button=2", [500, 500, 500, 500])
+    seen = []
+    for _ in range(4):
+        s = run(sim, "hand")
+        seen.append((s["lights"]["button"], s["lights"]["sb"], s["lights"]["bb"], s["stacks"][:]))
+        # everyone folds to the big blind: the hand ends at once (GAME-6)
+        order = [(seen[-1][0] + k - 1) % 4 + 1 for k in range(1, 5)]
+        deal_hole(sim, order, ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"])
+        bb = s["lights"]["bb"]
+        for seat in order[2:] + order[:1]:
+            sim.run("act %d fold" % seat)
+        s = run(sim, "clear")
+        eq(s["street"], "over")
+        eq(s["alerts"], [])
+    eq([x[:3] for x in seen], [(2, 3, 4), (3, 4, 1), (4, 1, 2), (1, 2, 3)])
+    # seat 4 busts nobody; now only seats 1 and 2 stay: heads-up, the button posts the SB
+    sim2 = table("table holdem no_limit seats=3 sb=5 bb=10 button=1", [100, 100, 0])
+    s = run(sim2, "hand")
+    eq((s["lights"]["button"], s["lights"]["sb"], s["lights"]["bb"]), (1, 1, 2))
+    eq(s["stacks"], [95, 90, None])
+
+
+def test_rejected_console_entries_are_alerts_citing_the_rule_BET_38_BET_7_GAME_16():
+    sim = table("table holdem no_limit seats=3 sb=50 bb=100 button=1", [1000, 1000, 1000])
+    sim.run("hand")
+    deal_hole(sim, [2, 3, 1], ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
+    s = run(sim, "act 3 check")  # out of turn: seat 1 is to act
+    eq(rules(s["alerts"]), ["BET-38"])
+    s = run(sim, "act 1 raise 150")  # below the minimum raise to 200
+    eq(rules(s["alerts"])[-1], "BET-7")
+    assert "200" in s["alerts"][-1]["text"], s["alerts"][-1]
+    s = run(sim, "act 1 check")  # facing the big blind
+    eq(rules(s["alerts"])[-1], "GAME-16")
+    eq(s["lights"]["action"], 1)  # nothing changed
+    eq(s["stacks"], [1000, 950, 900])
+    s = run(sim, "act 1 raise 300")
+    eq(s["lights"]["action"], 2)
+    eq(len(s["alerts"]), 3)
+    # the FELT1 replies carried the rule too
+    assert [r for r in sim.replies if " error " in r and "rule=BET-38" in r], sim.replies
+
+
+def test_pot_limit_max_BET_24_all_in_light_and_run_out_GAME_7():
+    sim = table("table holdem pot_limit seats=3 sb=10 bb=20 button=1", [200, 200, 1000])
+    sim.run("hand")
+    deal_hole(sim, [2, 3, 1], ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
+    s = run(sim, "act 1 raise 100")  # pot-limit max preflop: 20 + 10 + 20 + 20 = 70
+    eq(rules(s["alerts"]), ["BET-24"])
+    assert "70" in s["alerts"][0]["text"], s["alerts"][0]
+    s = run(sim, "act 1 raise 70\nact 2 allin")
+    eq(s["lights"]["allin"], [2])
+    s = run(sim, "act 3 call\nact 1 fold")
+    eq(s["lights"]["allin"], [2])
+    eq(s["lights"]["action"], None)  # GAME-7: no more betting, the board runs out
+    board(sim, ["3c", "7h", "8h", "9c"])
+    s = sim.snapshot()
+    eq(s["street"], "turn")
+    eq(s["lights"]["action"], None)
+    board(sim, ["4c", "Jd"])
+    board(sim, ["5d", "2d"])
+    s = sim.snapshot()
+    eq(s["street"], "over")
+    eq(s["stacks"], [130, 0, 1270])
+    eq(s["result"], ["seat 3 wins the main pot with a pair of kings"])
+    eq(s["alerts"][1:], [])
+
+
+def test_limit_holdem_bet_sizes_BET_2_BET_3():
+    sim = table("table holdem limit seats=3 sb=10 bb=20 small_bet=20 big_bet=40 button=3", [500, 500, 500])
+    sim.run("hand")
+    deal_hole(sim, [1, 2, 3], ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
+    s = run(sim, "act 3 raise 60")  # limit: a raise is exactly one increment (to 40)
+    eq(rules(s["alerts"]), ["BET-3"])
+    run(sim, "act 3 raise 40\nact 1 call\nact 2 call")
+    board(sim, ["3c", "7h", "8h", "9c"])
+    run(sim, "act 1 check\nact 2 bet 20\nact 3 fold\nact 1 call")
+    board(sim, ["4c", "Jd"])
+    s = run(sim, "act 1 bet 20")  # turn: the big bet
+    eq(rules(s["alerts"])[-1], "BET-3")
+    run(sim, "act 1 bet 40\nact 2 call")
+    board(sim, ["5d", "2d"])
+    s = run(sim, "act 1 check\nact 2 check")
+    eq(s["street"], "over")
+    eq(s["result"], ["seat 2 wins the main pot with a pair of kings"])
+    eq(s["stacks"], [400, 640, 460])

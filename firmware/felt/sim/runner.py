@@ -98,7 +98,7 @@ class Sim:
         self.oled = hal.add_display(0, 0x3C)
         self.table = Table(config, registry(), log=self._log, history=self.history)
         self.rt = looplib.build(hal, b, self.table, self.shoe_protocol, log=self._log)
-        self.pins = dict(b.buttons)
+        self.pins = dict([(seat, hal.pin(gpio)) for seat, gpio in b.buttons])
         self.tags = {}  # (location, uid) -> SimTag placed there
         self.rt.start()
         self.settle(sweeps=1)
@@ -359,6 +359,7 @@ class Sim:
         elif kind == "stuck":
             pin = self.pins[int(rest[0])]
             pin.set(0)
+            self.settle(sweeps=0, min_ms=100)  # debounced: the press is seen
             self.hal.clock.advance_ms(31000)  # a switch held half a minute: one jump of the clock
             self.settle(sweeps=0, min_ms=50)
         elif kind == "release":
