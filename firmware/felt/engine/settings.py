@@ -2,6 +2,8 @@
 # (cash / tournament), validation that names the key and the legal options (ConfigError), loading
 # from a plain dict or a small JSON / "key = value" text, and the CASH-* configuration arithmetic
 # (buy-in limits CASH-1/2, rake CASH-7 / POT-20, jackpot drop CASH-12). Engine layer: pure, no I/O.
+from collections import namedtuple
+
 from felt.errors import ConfigError, RuleError
 
 CASH = "cash"
@@ -23,32 +25,25 @@ _BY_GAME = "by_game"  # hr.limit_raises_per_round: 3, or 4 for two-round (draw) 
 _TWO_ROUND_GAMES = ("draw5", "N5D", "F5D", "N2L1D")
 
 
-class HouseRule:
-    """One row of the §12.2 register."""
+# One row of the §12.2 register (a namedtuple: small on a microcontroller). key is without "hr.";
+# options: legal strings of a _CHOICE key; cash / tournament: defaults (or _NA / _BY_GAME); rules: the
+# rule IDs; fixed: a mode in which the value may not be changed (TOUR-12 etc.); lo / hi: _INT range.
+HouseRule = namedtuple("HouseRule", "key kind options cash tournament rules fixed lo hi")
 
-    def __init__(self, key, kind, options, cash, tournament, rules, fixed=None, lo=None, hi=None):
-        self.key = key  # without the "hr." prefix
-        self.kind = kind
-        self.options = options  # tuple of legal strings for _CHOICE, else None
-        self.cash = cash  # default in cash mode (or _NA / _BY_GAME)
-        self.tournament = tournament
-        self.rules = rules  # rule IDs the key belongs to
-        self.fixed = fixed  # a mode in which the value may not be changed (TOUR-12 etc.)
-        self.lo = lo
-        self.hi = hi
 
-    def legal_text(self):
-        if self.kind == _CHOICE:
-            return ", ".join(self.options)
-        if self.kind == _BOOL:
-            return "false, true"
-        if self.kind == _INT:
-            return "an integer %d..%d" % (self.lo, self.hi)
-        if self.kind == _CHIPS:
-            return "a chip amount >= 0"
-        if self.kind == _SECONDS_OFF:
-            return "off, or whole seconds >= 1"
-        return 'off, or {"percent": P, "cap": C} (P up to 2 decimals in 0..100, C chips or none)'
+def legal_text(row):
+    """The legal values of a register row, in words."""
+    if row.kind == _CHOICE:
+        return ", ".join(row.options)
+    if row.kind == _BOOL:
+        return "false, true"
+    if row.kind == _INT:
+        return "an integer %d..%d" % (row.lo, row.hi)
+    if row.kind == _CHIPS:
+        return "a chip amount >= 0"
+    if row.kind == _SECONDS_OFF:
+        return "off, or whole seconds >= 1"
+    return 'off, or {"percent": P, "cap": C} (P up to 2 decimals in 0..100, C chips or none)'
 
 
 def _r(key, kind, options, cash, tournament, rules, fixed=None, lo=None, hi=None):
@@ -198,7 +193,7 @@ def validate(key, value, mode):
 
 
 def _normalise(row, value, name):
-    bad = ConfigError("%s: %r is not legal; legal: %s" % (name, value, row.legal_text()))
+    bad = ConfigError("%s: %r is not legal; legal: %s" % (name, value, legal_text(row)))
     kind = row.kind
     if kind == _CHOICE:
         if isinstance(value, str) and value in row.options:
