@@ -271,3 +271,58 @@ def test_version_register_values():
     with raises(DeviceTimeout, match="VersionReg 0x00"):
         MFRC522(bus.device(6)).init()
     eq(chip2.version, 0x00)
+
+
+class Tap:
+    """Wraps an SPIDevice and records (MOSI, MISO) of every transfer."""
+
+    def __init__(self, device):
+        self.device = device
+        self.cs = device.cs
+        self.log = []
+
+    def transfer(self, out_buf, in_buf):
+        self.device.transfer(out_buf, in_buf)
+        self.log.append((bytes(out_buf), bytes(in_buf)))
+
+
+def test_reqa_bytes_as_in_the_protocol_notes():
+    # hardware/protocols/mfrc522.md, "Transceive sequence (REQA, byte level)"
+    hal = SimHAL()
+    chip = hal.spi(0).attach(17, SimMFRC522(hal.clock))
+    tap = Tap(hal.spi(0).device(17))
+    reader = MFRC522(tap)
+    reader.init()
+    chip.place(SimTag(bytes([0x04, 0x52, 0x19, 0xA2, 0x7C, 0x3B, 0x80])))
+    reader.field(True)
+    hal.clock.advance_ms(6)
+    tap.log = []
+    eq(reader.request(), mfrc522.OK)
+    eq([o for o, _i in tap.log], [b"\x02\x00", b"\x08\x7F", b"\x14\x80", b"\x12\x26", b"\x1A\x07", b"\x02\x0C",
+                                  b"\x1A\x87", b"\x88\x00", b"\x8C\x00", b"\x94\x00", b"\x98\x00", b"\x92\x92\x00"])
+    eq(tap.log[7][1][1], 0x30)  # RxIRq | IdleIRq
+    eq(tap.log[-1][1][1:], b"\x44\x00")  # ATQA
+
+
+def test_select_frames_as_in_the_protocol_notes():
+    # hardware/protocols/mfrc522.md, "Anticollision and select, 7-byte UID 04 52 19 A2 7C 3B 80"
+    hal, chip, reader = rig()
+    chip.place(SimTag(bytes([0x04, 0x52, 0x19, 0xA2, 0x7C, 0x3B, 0x80])))
+    scan(hal, chip, reader)
+    eq([f for f, _n in chip.frames[1:6]], [
+        bytes([0x93, 0x20]),
+        bytes([0x93, 0x70, 0x88, 0x04, 0x52, 0x19, 0xC7, 0x64, 0xBD]),
+        bytes([0x95, 0x20]),
+        bytes([0x95, 0x70, 0xA2, 0x7C, 0x3B, 0x80, 0x65, 0x03, 0xA7]),
+        bytes([0x50, 0x00, 0x57, 0xCD]),
+    ])
+
+
+def test_collision_frame_as_in_the_protocol_notes():
+    # hardware/protocols/mfrc522.md, "Collisions": CollPos 25 -> 93 51 88 04 11 01 (41 bits)
+    hal, chip, reader = rig()
+    chip.place(SimTag(bytes([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])))
+    chip.place(SimTag(bytes([0x04, 0x11, 0x23, 0x33, 0x44, 0x55, 0x66])))
+    scan(hal, chip, reader)
+    eq(chip.frames[2], (bytes([0x93, 0x51, 0x88, 0x04, 0x11, 0x01]), 41))
+    eq(chip.frames[3][0][:8], bytes([0x93, 0x70, 0x88, 0x04, 0x11, 0x23, 0xBE, 0xE2]))
