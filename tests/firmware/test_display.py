@@ -92,3 +92,15 @@ def test_missing_panel_raises_oserror():
     d = SSD1306(hal.i2c(0), addr=0x3D)
     with raises(OSError):
         d.init()
+
+
+def test_bytes_as_in_the_protocol_notes():
+    # hardware/protocols/ssd1306.md: the init write and a page-2 write
+    bus = Recorder()
+    d = SSD1306(bus)
+    d.init()
+    eq(bus.writes[0][1], bytes([0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0x8D, 0x14, 0x20, 0x02, 0xA1,
+                                0xC8, 0xDA, 0x12, 0x81, 0xCF, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6, 0xAF]))
+    bus.writes = []
+    d.show(["", "", "X"])
+    eq(bus.writes[0], (0x3C, b"\x00\xB2\x00\x10"))
