@@ -207,3 +207,15 @@ def test_TOUR_4_example_nobody_is_raced_out():
     race = chip_race(odd, {2: [C("Ah")], 8: [C("3c")]}, 25, 100, stacks={2: 5025, 8: 25})
     eq(race.winners, [2])  # 50 / 100 rounds half up to 1 chip
     eq(race.rescued, [8])  # seat 8's whole stack was one 25-chip: it gets one 100-chip
+
+
+def test_TOUR_8_refused_hand_at_a_break_costs_no_time():
+    clock = LevelClock([{"minutes": 20, "sb": 100, "bb": 200}, {"minutes": 10, "is_break": True},
+                        {"minutes": 20, "sb": 200, "bb": 400}])
+    clock.start(0)
+    clock.start_hand_for_hand(19 * MIN, hand_in_progress=False)  # 1:00 left, between hands
+    eq(clock.hand_started(19 * MIN).bb, 200)  # the first hand costs nothing at its start
+    with raises(RuleError, match="break"):
+        clock.hand_started(25 * MIN)  # its 2 minutes would run into the break
+    eq(clock.remaining_ms(25 * MIN), 1 * MIN)  # refused: unchanged
+    eq(clock.hands_in_h4h, 1)

@@ -125,10 +125,14 @@ class LevelClock:
         self._advance()
 
     def _advance(self):
+        self.index, self._elapsed_ms = self._advanced(self.index, self._elapsed_ms)
+
+    def _advanced(self, index, elapsed_ms):
         # blinds rise as levels run out; the last level runs on
-        while self.index < len(self.levels) - 1 and self._elapsed_ms >= self.levels[self.index].duration_ms:
-            self._elapsed_ms -= self.levels[self.index].duration_ms
-            self.index += 1
+        while index < len(self.levels) - 1 and elapsed_ms >= self.levels[index].duration_ms:
+            elapsed_ms -= self.levels[index].duration_ms
+            index += 1
+        return index, elapsed_ms
 
     def level(self, now_ms):
         """The level on the clock now (not necessarily the one of the hand in progress)."""
@@ -151,14 +155,15 @@ class LevelClock:
             if self.hand_level is None:
                 raise RuleError("DEAL-14", "no hand to redeal")
             return self.levels[self.hand_level]
-        if self.hand_for_hand and self.hands_in_h4h > 0:
-            self._elapsed_ms += HAND_FOR_HAND_MS
+        self._fold(now_ms)
+        cost = HAND_FOR_HAND_MS if self.hand_for_hand and self.hands_in_h4h > 0 else 0
+        index, elapsed = self._advanced(self.index, self._elapsed_ms + cost)
+        level = self.levels[index]
+        if level.is_break:  # refused: nothing changes (the 2 minutes are not taken either)
+            raise RuleError("TOUR-1", "a break is in progress", legal=(level.duration_ms - elapsed,))
+        self.index, self._elapsed_ms = index, elapsed
         if self.hand_for_hand:
             self.hands_in_h4h += 1
-        self._fold(now_ms)
-        level = self.levels[self.index]
-        if level.is_break:
-            raise RuleError("TOUR-1", "a break is in progress", legal=(self.remaining_ms(now_ms),))
         self.hand_level = self.index
         self.hands += 1
         return level
