@@ -179,3 +179,34 @@ def test_hand_can_x_twins_agree_with_actions():
     eq(h.can_fold(1), False)
     eq(h.can_check_call(2), True)
     eq(h.can_check(2), False)
+
+
+def test_blind_20_straddle_acts_as_big_blind_of_the_round():
+    # NL 100/200: UTG straddles 400; the next player may fold, call 400 or raise to >= 800;
+    # if everyone calls, the straddler may check or raise
+    h = nl([10000] * 6, blinds=(100, 200, 400))
+    deal_all(h, "Jd9h Qh3h 9dKd 3dAd 3c5c 6hAh")
+    lg = h.legal()
+    eq((lg.position, lg.call, lg.min_to), (3, 400, 800))
+    for p in (3, 4, 5, 0, 1):
+        h.check_call(p)
+    eq(h.actor, 2)
+    eq(h.legal().can_check, True)
+    h.check_call(2)
+    eq(h.street, 1)
+
+
+def test_blind_6_button_is_bb_house_rule_keeps_positional_order():
+    h = nl([1000, 1000], rules={"hr.headsup_blinds": "button_is_bb"})
+    eq(h.committed, [50, 100])
+    deal_all(h, "AcKd 7h7s")
+    eq(h.actor, 0)
+
+
+def test_hand_rules_are_validated():
+    from felt.errors import ConfigError
+
+    with raises(ConfigError):
+        nl([1000, 1000], rules={"hr.fifty_pct_basis": "whatever"})
+    with raises(ConfigError):
+        nl([1000, 1000], rules={"hr.no_such_rule": 1})

@@ -77,8 +77,33 @@ class HandDealing:
         if self.phase == DRAW and self.to_draw[p]:
             raise RuleError("GAME-15", "%s has not discarded yet" % self.who(p))
         for c in cards:
-            self._check_card(c)
+            self._check_card(c, not self._reshuffled(c))
         return cards
+
+    def _reshuffled(self, card):
+        # Triple draw can outrun the stub: the dead cards (discards, burns, folded hands) are
+        # then shuffled into a new stub, as pokerkit does; only draw replacements may reuse them
+        if self.phase != DRAW or card == UNKNOWN or card not in self.seen:
+            return False
+        if card in self.discards or card in self.burns:
+            return True
+        for q in range(self.n):
+            if not self.live[q] and card in self.hole[q]:
+                return True
+        return False
+
+    def _reuse(self, card):
+        if card in self.discards:
+            self.discards.remove(card)
+        elif card in self.burns:
+            self.burns.remove(card)
+        else:
+            for q in range(self.n):
+                if not self.live[q] and card in self.hole[q]:
+                    k = self.hole[q].index(card)
+                    self.hole[q].pop(k)
+                    self.up[q].pop(k)
+                    break
 
     def can_deal_hole(self, p, cards):
         return self._can(self.check_deal_hole, p, cards)
@@ -88,13 +113,12 @@ class HandDealing:
         cards = self.check_deal_hole(p, cards)
         st = self.game.streets[self.street]
         first = len(st.hole) - self.pending_hole[p] if st.hole else 0
-        ups = []
         for k in range(len(cards)):
             c = cards[k]
-            up = st.hole[first + k] if st.hole else False
+            if self._reshuffled(c):
+                self._reuse(c)
             self.hole[p].append(c)
-            self.up[p].append(up)
-            ups.append(up)
+            self.up[p].append(st.hole[first + k] if st.hole else False)
             if c != UNKNOWN:
                 self.seen.add(c)
         self.pending_hole[p] -= len(cards)
