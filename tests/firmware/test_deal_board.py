@@ -475,3 +475,27 @@ def test_DEAL_19_example_scrapped_hole_card_leaves_the_seat_short_and_dead():
     out = d.confirm(scrap[0].id)
     dead = [f for f in out if f.kind == "dead_hand"]
     eq([(f.seat, f.rules) for f in dead], [(2, ("DEAL-25",))])
+
+
+def test_DEAL_30_a_lone_early_burn_stays_the_flop_burn():
+    t = Table()
+    out = t.draw(None)  # burned while preflop betting is still open
+    eq([(f.kind, f.rules) for f in out], [("early_burn", ("DEAL-30",))])
+    t.d.betting_closed()
+    out = []
+    for _ in range(3):
+        out += t.draw(BOARD)
+    eq(out, [])  # no burn error: the early burn was the flop burn
+    eq(t.d.phase, BETTING)
+
+
+def test_DEAL_3_burn_on_the_muck_is_noted_and_still_a_burn():
+    t = Table()
+    t.d.betting_closed()
+    out = t.draw("muck")
+    eq(kinds(out), ["burn_on_muck"])
+    eq(t.d.burns, [20])
+    out = []
+    for _ in range(3):
+        out += t.draw(BOARD)
+    eq(out, [])
