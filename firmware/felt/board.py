@@ -214,3 +214,22 @@ def open_antenna_devices(board, hal):
 def open_buttons(board, hal):
     """[(seat, InputPin)] with the board's pull."""
     return [(seat, hal.input_pin(pin, pull=board.buttons_pull)) for seat, pin in board.buttons]
+
+
+def open_pixel_chain(board, hal):
+    return hal.neopixel(board.neopixel["pin"], board.neopixel["count"])
+
+
+def open_i2c(board, hal):
+    i = board.i2c
+    return hal.i2c(i["bus"], freq=i.get("freq", 400000), scl=i["scl"], sda=i["sda"])
+
+
+def display_address(board):
+    return board.i2c.get("display", 0x3C)
+
+
+def open_uart(board, hal, name):
+    """The UART called `name` ("shoe" or "console") in the board file."""
+    u = board.uarts[name]
+    return hal.uart(u["port"], baud=u.get("baud", 115200), tx=u.get("tx"), rx=u.get("rx"))
