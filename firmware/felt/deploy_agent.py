@@ -342,10 +342,14 @@ def _version(root):
 
 
 def info():
+    """What `feltctl info` shows; `modified` when the active tree no longer matches the tree
+    hash recorded at activation (files changed behind the deploy's back)."""
     name = active()
     ok = valid(name)
-    answer({"active": name if ok else None,
-            "tree": _read_text(slot_dir(name) + "/" + MARKER) if ok else None,
+    entries = manifest(slot_dir(name)) if ok else []
+    recorded = _read_text(slot_dir(name) + "/" + MARKER) if ok else None
+    answer({"active": name if ok else None, "tree": recorded, "files": len(entries),
+            "modified": ok and tree_hash(entries) != recorded,
             "version": _version(slot_dir(name)) if ok else None,
             "previous": other(name) if name and valid(other(name)) else None,
             "free": free_bytes(), "board": _board(), "impl": sys.implementation.name,

@@ -276,13 +276,40 @@ class Deployer:
             self.t.soft_reset_to_friendly()
         return r
 
-    def info(self):
+    def info(self, reset=True):
         self.connect()
         r = self.call("info()")
-        hello = self.call("hello('')")
-        r["manifest_files"] = len(hello["manifest"] or [])
-        r["manifest_hash"] = hello["tree"]
+        if reset:
+            self.t.soft_reset_to_friendly()
         return r
+
+    def export(self, remote, dest, reset=True, chunk=3000):
+        """Copy every file under `remote` on the board into folder `dest` unless an identical
+        copy is already there; each copy is checked against the board's SHA-256."""
+        self.connect()
+        copied, skipped = [], []
+        for rel, size, digest in self.call("files(%r)" % remote):
+            local = os.path.join(dest, *rel.split("/"))
+            if os.path.exists(local) and sha256_hex(open(local, "rb").read()) == digest:
+                skipped.append(rel)
+                continue
+            data = bytearray()
+            while len(data) < size:
+                piece = base64.b64decode(self.call("read(%r,%d,%d)" % (remote + "/" + rel, len(data), chunk)))
+                if not piece:
+                    break
+                data += piece
+            if len(data) != size or sha256_hex(bytes(data)) != digest:
+                raise HashMismatch("%s/%s: copied %d bytes that do not match the board's SHA-256"
+                                   % (remote, rel, len(data)))
+            os.makedirs(os.path.dirname(local) or ".", exist_ok=True)
+            with open(local + ".part", "wb") as f:
+                f.write(data)
+            os.replace(local + ".part", local)
+            copied.append(rel)
+        if reset:
+            self.t.soft_reset_to_friendly()
+        return copied, skipped
 
 
 def tree_has_mpy(tree):

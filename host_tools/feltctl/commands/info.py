@@ -1,0 +1,36 @@
+# `feltctl info PORT`: what a board runs -- firmware version, manifest (tree) hash, slots, board,
+# free flash (host tools). Stops the running program for a moment and restarts it.
+import sys
+
+from felt.errors import FeltError
+from feltctl.deploy import Deployer
+from feltctl.transport import Transport
+
+HELP = "show a board's firmware version, manifest hash, board and free space"
+
+
+def add_arguments(p):
+    p.add_argument("port")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--timeout", type=float, default=3.0)
+
+
+def run(args):
+    try:
+        with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
+            r = Deployer(t).info()
+    except FeltError as e:
+        print("feltctl info: error: %s" % e, file=sys.stderr)
+        return 1
+    rows = [
+        ("board", "%s (%s, %s)" % (r["board"], r["impl"], r["platform"])),
+        ("firmware", r["version"] or "none (not flashed by feltctl)"),
+        ("manifest", "%s, %d files%s" % (r["tree"] or "-", r["files"],
+                                         "  MODIFIED since flashing" if r["modified"] else "")),
+        ("active slot", r["active"] or "-"),
+        ("rollback", "slot %s" % r["previous"] if r["previous"] else "none"),
+        ("free flash", "%d KB" % (r["free"] // 1024) if r["free"] >= 0 else "unknown"),
+    ]
+    for name, value in rows:
+        print("%-12s %s" % (name, value))
+    return 0

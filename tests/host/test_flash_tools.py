@@ -1,0 +1,77 @@
+# The other board tools on the simulated board: `feltctl info`, `feltctl export` (hand
+# histories off the board, verified, incremental) and `feltctl monitor` (the live event log).
+import os
+
+import pytest
+
+from feltctl.cli import main as feltctl
+from feltctl.deploy import Deployer, build_tree
+from feltctl.paths import FIRMWARE
+from feltctl.simboard import SimBoard
+from feltctl.transport import Transport
+
+
+@pytest.fixture
+def board(tmp_path):
+    b = SimBoard(str(tmp_path / "flash"), link=str(tmp_path / "board.tty"), capacity=4 * 1024 * 1024)
+    b.start()
+    b.wait_idle()
+    yield b
+    b.stop()
+
+
+def test_info_shows_version_manifest_slot_and_free_space(board, capsys):
+    assert feltctl(["info", board.device]) == 0
+    assert "firmware     none (not flashed by feltctl)" in capsys.readouterr().out
+    tree = build_tree(FIRMWARE)
+    with Transport(board.device) as t:
+        Deployer(t).deploy(tree)
+    assert feltctl(["info", board.device]) == 0
+    out = capsys.readouterr().out
+    from felt import VERSION
+    assert "firmware     %s" % VERSION in out
+    assert "manifest     %s, %d files\n" % (tree.hash, len(tree.entries)) in out
+    assert "active slot  a" in out and "free flash" in out
+
+
+def test_info_notices_files_changed_behind_the_deploys_back(board, capsys):
+    with Transport(board.device) as t:
+        Deployer(t).deploy(build_tree(FIRMWARE))
+    with open(os.path.join(board.flash_dir, "felt_a", "felt", "errors.py"), "a") as f:
+        f.write("# edited on the board\n")
+    assert feltctl(["info", board.device]) == 0
+    assert "MODIFIED since flashing" in capsys.readouterr().out
+
+
+def test_export_copies_hand_histories_verified_and_only_once(board, tmp_path, capsys):
+    hands = os.path.join(board.flash_dir, "hands", "2026")
+    os.makedirs(hands)
+    texts = {"h1.phh": "variant = 'NT'\nactions = ['d dh p1 AcKd']\n", "h2.phh": "x" * 9000}
+    for name, text in texts.items():
+        with open(os.path.join(hands, name), "w") as f:
+            f.write(text)
+    dest = tmp_path / "out"
+    assert feltctl(["export", board.device, str(dest)]) == 0
+    assert "2 copied, 0 already there" in capsys.readouterr().out
+    for name, text in texts.items():
+        assert (dest / "2026" / name).read_text() == text
+    assert feltctl(["export", board.device, str(dest)]) == 0
+    assert "0 copied, 2 already there" in capsys.readouterr().out
+
+
+def test_export_of_a_board_without_hands_copies_nothing(board, tmp_path, capsys):
+    assert feltctl(["export", board.device, str(tmp_path / "out")]) == 0
+    assert "0 copied, 0 already there" in capsys.readouterr().out
+
+
+def test_monitor_follows_the_event_log_from_a_restart(board, capsys):
+    with open(os.path.join(board.flash_dir, "main.py"), "w") as f:
+        f.write("for i in range(3):\n    print('{\"event\": \"deal\", \"n\": %d}' % i)\n")
+    assert feltctl(["monitor", board.device, "--restart", "--until", '"n": 2', "--duration", "10"]) == 0
+    out = capsys.readouterr().out
+    assert '{"event": "deal", "n": 0}' in out and '{"event": "deal", "n": 2}' in out
+    assert out.splitlines()[-1].startswith("[") and out.splitlines()[-1].endswith('"n": 2}')
+
+
+def test_monitor_gives_up_after_its_duration_when_nothing_matches(board):
+    assert feltctl(["monitor", board.device, "--until", "never printed", "--duration", "0.5"]) == 3
