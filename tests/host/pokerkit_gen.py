@@ -60,6 +60,7 @@ class Generated:
         self.starting_stacks = starting_stacks
         self.departures = list(departures)  # what PokerKit allowed and our rules refused
         self.mirror_error = mirror_error  # our engine refused PokerKit's own move (a bug?)
+        self.stud_tie = None
 
 
 def _stacks(rng, n, big):
@@ -124,6 +125,7 @@ class Mirror:
                          big_bet=fields.get("big_bet", 0), min_bet=fields.get("min_bet", 0))
         self.done = 0
         self.error = None
+        self.stud_tie = None  # (PokerKit's actor, ours, their upcards) when they differ on a tie
 
     def sync(self, state):
         ops = state.operations
@@ -134,6 +136,11 @@ class Mirror:
                 self._apply(op)
             except FeltError as e:
                 self.error = "%s: %s" % (type(op).__name__, e)
+                h = self.hand
+                if getattr(e, "rule", None) == "BET-38" and h.game.family == "stud" and h.street > 0:
+                    ours = h.actor
+                    theirs = op.player_index
+                    self.stud_tie = (theirs, ours, h.upcards(theirs), h.upcards(ours))
 
     def _apply(self, op):
         h = self.hand
@@ -269,8 +276,10 @@ def generate(variant, seed):
         out = HandHistory.from_game_state(game, state, finishing_stacks=list(state.stacks))
         text = out.dumps()
         mirror.sync(state)
-    return Generated(variant, seed, text, list(state.stacks), pushes, list(fields["starting_stacks"]),
-                     departures, mirror.error)
+    g = Generated(variant, seed, text, list(state.stacks), pushes, list(fields["starting_stacks"]),
+                  departures, mirror.error)
+    g.stud_tie = mirror.stud_tie
+    return g
 
 
 if __name__ == "__main__":
