@@ -1,5 +1,5 @@
-# Lookup tables of the hand evaluator (engine layer, pure): built once at import, about 17 KB
-# on a 32-bit board (measured in the bench). Only evaluate.py reads them.
+# Lookup tables of the hand evaluator (engine layer, pure): built once at import, about 18 KB
+# of RAM (tests/bench/bench_evaluate.py measures it). Only evaluate.py reads them.
 #
 # Each card adds one entry of RANK_KEY and one of SUIT_KEY to two running sums that stay
 # below 2**30, so they remain MicroPython small ints (no heap) even on a 32-bit port:
@@ -108,24 +108,19 @@ LOWEST5 = _lowest(5)
 LOWEST3 = _lowest(3)
 
 
-def _combos(n, k):
-    # every k-subset of range(n) as consecutive index bytes, in lexicographic order
+def _triples(n):
+    # every 3-subset of range(n) as consecutive index bytes
     out = bytearray()
-    idx = list(range(k))
-    while True:
-        out.extend(bytes(idx))
-        i = k - 1
-        while i >= 0 and idx[i] == n - k + i:
-            i -= 1
-        if i < 0:
-            return bytes(out)
-        idx[i] += 1
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                out.extend(bytes((a, b, c)))
+    return bytes(out)
 
 
-COMBOS = {}
-for _n in range(2, 8):
-    for _k in (2, 3, 5):
-        if _k <= _n:
-            COMBOS[_n * 8 + _k] = _combos(_n, _k)
+COMBOS = {}  # n * 8 + 3 -> the board triples of an Omaha board of n cards
+for _n in (3, 4, 5):
+    COMBOS[_n * 8 + 3] = _triples(_n)
+
+# the builders are not needed after import: free their code
+del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n

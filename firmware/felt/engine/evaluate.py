@@ -50,8 +50,9 @@ _OTR = array.array("i", [0] * 10)  # per board triple: key sums, chunk sum, flus
 _OTX = array.array("i", [0] * 10)
 _OTU = array.array("i", [0] * 10)
 _OTF = array.array("i", [0] * 10)
-_OSUIT = array.array("i", [-1, 0])  # the board's suit with 3+ cards (or -1), triple count
-_OPV = array.array("i", [0] * 169)  # best non-flush value per hole rank pair, 0 = not yet
+_OSUIT = array.array("i", [-1, 0, 0])  # board suit with 3+ cards (or -1), triples, generation
+_OPV = array.array("i", [0] * 169)  # best non-flush value per hole rank pair, valid when
+_OPG = array.array("i", [0] * 169)  # its entry here equals the board generation _OSUIT[2]
 
 
 def _chunks(r, x):
@@ -348,10 +349,7 @@ def _oboard(board):
     if same:
         return
     _OB[0] = -1  # invalid while being filled
-    i = 169
-    while i:
-        i -= 1
-        _OPV[i] = 0
+    _OSUIT[2] = (_OSUIT[2] + 1) & 0x3FFFFFFF  # forget every rank pair's value
     x = 0
     i = 0
     while i < n:
@@ -420,8 +418,9 @@ def _orank_pair(a, b):
         k = (a >> 2) * 13 + (b >> 2)
     else:
         k = (b >> 2) * 13 + (a >> 2)
-    if not _OPV[k]:
+    if _OPG[k] != _OSUIT[2]:
         _OPV[k] = _opair(_ohole(a, b), 0)
+        _OPG[k] = _OSUIT[2]
     return _OPV[k]
 
 
