@@ -120,11 +120,12 @@ class Round:
             return ("GAME-16", "a call puts this player all-in; there is nothing left to raise with")
         others = False
         for q in range(self.n):
-            if q != p and live[q] and stacks[q] > 0:
+            # a raise needs someone who could put in more than the current bet (pokerkit too)
+            if q != p and live[q] and stacks[q] > 0 and self.bets[q] + stacks[q] > self.high:
                 others = True
                 break
         if not others:
-            return ("GAME-7", "every other player is all-in; only a call or fold is possible")
+            return ("GAME-7", "no other player can match a raise; only a call or fold is possible")
         if self.acted[p]:
             if self.structure == LIMIT:
                 if self.seen[p] == self.full_serial:
