@@ -207,6 +207,14 @@ class DealCheck:
             return BURN
         if self._take_out(card, self.muck):
             return MUCK
+        if self._take_out(card, self.aside):
+            return "aside"
+        return None  # in the stub (e.g. reshuffled back): nothing to move
+
+    def _seat_of(self, card):
+        for seat in sorted(self.holes):
+            if card in self.holes[seat]:
+                return seat
         return None
 
     def _to_stub(self, cards):
@@ -1223,10 +1231,11 @@ class DealCheck:
 
     def _do_extra_card_burn(self, f, card, out):
         c = f.cards[0]
-        self._remove_logical(c)
-        self.burns.append(c)
-        self._street_burns.setdefault(1, []).append(c)
-        self._credit[1] = self._credit.get(1, 0) + 1
+        if self._seat_of(c) is not None:  # still in a live holding (a dead hand's card is never a burn)
+            self._remove_logical(c)
+            self.burns.append(c)
+            self._street_burns.setdefault(1, []).append(c)
+            self._credit[1] = self._credit.get(1, 0) + 1
         self._instruct(f, "move_card", "%s is the %s burn" % (card_text(c), self.street_name(1)), out, cards=(c,))
 
     def _do_give_card(self, f, card, out):
@@ -1248,7 +1257,8 @@ class DealCheck:
     def _do_boxed_card(self, f, card, out):
         c = f.cards[0]
         where = self._remove_logical(c)
-        self.aside.append(c)
+        if where is not None:
+            self.aside.append(c)
         self._street_draws = [x for x in self._street_draws if x[1] != c]  # as if it were not there
         if isinstance(where, int):
             self._owed[where] = self._owed.get(where, 0) + 1
@@ -1256,11 +1266,12 @@ class DealCheck:
 
     def _do_exposed_card(self, f, card, out):
         c = f.cards[0]
-        self._remove_logical(c)
-        self._owed[f.seat] = self._owed.get(f.seat, 0) + 1
-        self.burns.append(c)
-        self._street_burns.setdefault(1, []).append(c)
-        self._credit[1] = self._credit.get(1, 0) + 1
+        if self._seat_of(c) == f.seat:
+            self._remove_logical(c)
+            self._owed[f.seat] = self._owed.get(f.seat, 0) + 1
+            self.burns.append(c)
+            self._street_burns.setdefault(1, []).append(c)
+            self._credit[1] = self._credit.get(1, 0) + 1
         self._instruct(f, "move_card", "%s is the %s burn; seat %d gets the next card after the deal" % (
             card_text(c), self.street_name(1), f.seat), out, cards=(c,))
 
@@ -1290,10 +1301,10 @@ class DealCheck:
         if card is None or card not in flop:
             raise RuleError("DEAL-27", "name the card the floor picked (one of %s)" % cards_text(flop),
                             legal=tuple(flop))
-        self._take_out(card, self.board)
-        self.burns.append(card)
-        self._street_burns.setdefault(2, []).append(card)
-        self._credit[2] = self._credit.get(2, 0) + 1
+        if self._take_out(card, self.board):
+            self.burns.append(card)
+            self._street_burns.setdefault(2, []).append(card)
+            self._credit[2] = self._credit.get(2, 0) + 1
         self._instruct(f, "move_card", "%s is the turn burn; the flop is %s; deal the turn without a burn" % (
             card_text(card), cards_text([c for c in flop if c != card])), out, cards=(card,))
 
@@ -1303,9 +1314,9 @@ class DealCheck:
             if card is None or card not in flop:
                 raise RuleError("DEAL-28", "name the card picked at random as the burn (one of %s)" %
                                 cards_text(flop), legal=tuple(flop))
-            self._take_out(card, self.board)
-            self.burns.append(card)
-            self._street_burns.setdefault(1, []).append(card)
+            if self._take_out(card, self.board):
+                self.burns.append(card)
+                self._street_burns.setdefault(1, []).append(card)
             rest = [(d, c, BOARD) for d, c, p in self._street_draws if c != card]
             self._street_draws = [(f.draw, card, BURN)] + rest
             self._instruct(f, "move_card", "%s is the flop burn; complete the flop from the stub" % card_text(card),
@@ -1319,11 +1330,12 @@ class DealCheck:
     def _rebuild_street(self, f, out):
         # DEAL-28 restore_order / DEAL-29: the order the cards would have had; surplus cards become burns
         s = self.street
-        order = [(d, c) for d, c, p in self._street_draws]
         need = self._need_burn(s)
         n_board = self.street_plan(s).board
-        for d, c in order:
-            self._remove_logical(c)
+        order = []
+        for d, c, p in self._street_draws:
+            if self._remove_logical(c) is not None:  # a card reshuffled back into the stub drops out
+                order.append((d, c))
         burns = [c for d, c in order[:need]]
         board = [c for d, c in order[need:need + n_board]]
         surplus = [c for d, c in order[need + n_board:]]
