@@ -210,3 +210,29 @@ def test_hand_rules_are_validated():
         nl([1000, 1000], rules={"hr.fifty_pct_basis": "whatever"})
     with raises(ConfigError):
         nl([1000, 1000], rules={"hr.no_such_rule": 1})
+
+
+def test_show_order_last_aggressor_first_and_all_in_lights():
+    h = nl([10000, 10000, 3000])
+    deal_all(h, "AcKd 7h7s 2c3d")
+    h.bet_raise_to(2, 3000)  # all-in: the seat's light is on (BET-52)
+    eq(h.all_in, [False, False, True])
+    h.check_call(0)
+    h.check_call(1)
+    for board in ("2h7d8s", "Kh"):
+        h.deal_board(parse_cards(board))
+        h.check_call(0)
+        h.check_call(1)
+    h.deal_board(parse_cards("9c"))
+    h.check_call(0)
+    h.bet_raise_to(1, 500)
+    h.check_call(0)
+    eq(h.phase, "showdown")
+    eq(h.show_order(), [1, 2, 0])  # SHOW-4: the river bettor first, then clockwise
+    h.show(1)
+    eq(h.show_order(), [2, 0])
+    h.show(2)
+    h.muck(0)
+    eq(h.finished, True)
+    eq(h.all_in, [False, False, False])
+    eq(h.finishing_stacks(), [6500, 19500, 0])

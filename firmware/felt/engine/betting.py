@@ -47,6 +47,7 @@ class Round:
         self.bring_in_due = False  # the actor must post the bring-in or complete (GAME-11)
         self.capped_multiway = False  # BET-5: the cap was reached with three or more live hands
         self.cursor = 0
+        self.aggressor = None  # last to bet or raise on this street (SHOW-4)
         for p in range(self.n):
             self.needs[p] = False
             self.acted[p] = False
@@ -250,6 +251,7 @@ class Round:
             self.high = total
         self.bring_in_due = False
         self.bets[p] = total
+        self.aggressor = p
         self._acted(p)
         for q in range(self.n):
             if q != p and live[q] and stacks[q] > 0:

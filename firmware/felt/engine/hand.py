@@ -100,6 +100,7 @@ class Hand(HandDealing):
         self.to_draw = [False] * n
         self.burned = False
         self.street = 0
+        self.opener = None  # first to act on the current street
         self.phase = DEAL
         self.runout = False
         self.results = None  # [pots.Award] once the hand is over
@@ -245,6 +246,17 @@ class Hand(HandDealing):
     def finishing_stacks(self):
         return list(self.stacks)
 
+    @property
+    def all_in(self):
+        """Per position: live with no chips behind (BET-52: the seat's all-in light, off once
+        the pots are awarded)."""
+        done = self.phase == DONE
+        return [not done and self.live[p] and self.stacks[p] == 0 for p in range(self.n)]
+
+    def show_order(self):
+        """Positions that still have to table, in SHOW-4..6 order (showdown.show_order)."""
+        return settle.show_order(self)
+
     def upcards(self, p):
         return [self.hole[p][i] for i in range(len(self.hole[p])) if self.up[p][i]]
 
@@ -286,6 +298,7 @@ class Hand(HandDealing):
         if s == 0 and self.game.forced == "bring_in" and not self._stud5_highest_card():
             rnd.completion = True
             rnd.bring_in_due = True
+        self.opener = first
         rnd.begin(first, self.live, self.stacks)
         if rnd.closed():
             self._end_street()

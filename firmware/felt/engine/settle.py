@@ -52,6 +52,11 @@ def current_pots(hand):
     return _build(hand, contenders(hand))
 
 
+def show_order(hand):
+    order = showdown.show_order(contenders(hand), hand.round.aggressor, hand.opener)
+    return [p for p in order if not hand.shown[p]]
+
+
 # ---- showing and mucking ------------------------------------------------------------------
 
 def _showdown_open(hand):
