@@ -235,4 +235,4 @@ def test_show_order_last_aggressor_first_and_all_in_lights():
     h.muck(0)
     eq(h.finished, True)
     eq(h.all_in, [False, False, False])
-    eq(h.finishing_stacks(), [6500, 19500, 0])
+    eq(h.finishing_stacks(), [6500, 16500, 0])
