@@ -1,4 +1,4 @@
-# Cash-game rules the engine decides from configuration (RULES.md CASH-1/2/7/11/12/13, POT-20).
+# Cash-game rules the engine decides (RULES.md CASH-1/2/7..13, POT-20).
 from check import eq, raises
 from felt.engine import settings
 from felt.engine.clock import ActionClock
@@ -78,3 +78,52 @@ def test_CASH_13_timer_off_by_default():
     eq(clock.enabled(), False)
     with raises(RuleError, match="CASH-13"):
         clock.start(2, now_ms=0, facing_bet=False)
+
+
+def cards(text):
+    out = []
+    for i in range(0, len(text.replace(" ", "")), 2):
+        t = text.replace(" ", "")[i:i + 2]
+        out.append("23456789TJQKA".index(t[0]) * 4 + "cdhs".index(t[1]))
+    return out
+
+
+def test_CASH_9_example_royal_flush_beats_quad_sevens():
+    board = cards("7h 7s Kc Qc Jc")
+    holes = {2: cards("7c 7d"), 5: cards("Ac Tc")}
+    got = settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 5, 8])
+    eq(got, {"winner": 5, "loser": 2, "others": [1, 3, 8]})
+
+
+def test_CASH_8_example_quad_sevens_beaten_by_quad_eights_qualifies():
+    holes = {1: cards("7c 7d"), 4: cards("8c 8d")}
+    board = cards("7h 7s 8h 8s 2c")
+    got = settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 4])
+    eq((got["winner"], got["loser"]), (4, 1))
+
+
+def test_CASH_8_example_aces_full_losing_to_quads_does_not_qualify():
+    board = cards("Ah Ad Kc 9s 9h")
+    holes = {1: cards("As Kd"), 4: cards("9c 9d")}
+    eq(settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 4]), None)
+
+
+def test_CASH_9_conditions():
+    board = cards("7h 7s Kc Qc Jc")
+    holes = {2: cards("7c 7d"), 5: cards("Ac Tc")}
+    eq(settings.bad_beat(holes, board, dealt_in=[2, 3, 5]), None)  # only three dealt in
+    rules = HouseRules(CASH, values={"hr.bbj_min_rake": 100})
+    eq(settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 5], rake=50, rules=rules), None)
+    eq(settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 5], rake=100, rules=rules)["winner"], 5)
+    # the loser must use both hole cards: quads on board plus one hole card does not count
+    board2 = cards("7h 7s 7c 7d 2c")
+    eq(settings.bad_beat({2: cards("Kd 3c"), 5: cards("Ac 4d")}, board2, dealt_in=[1, 2, 3, 5]), None)
+
+
+def test_CASH_10_example_three_qualifying_hands():
+    # quads 7s, quads 8s and a straight flush: the straight flush wins, quads 8s is the loser,
+    # the quad-7s player shares the table portion with the others
+    board = cards("7h 8h 7s 8s 9h")
+    holes = {1: cards("7c 7d"), 2: cards("8c 8d"), 3: cards("Th Jh")}
+    got = settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 4, 5])
+    eq(got, {"winner": 3, "loser": 2, "others": [1, 4, 5]})

@@ -1,7 +1,7 @@
 # House rules (RULES.md §12.2): every `hr.*` key with its legal options and its default per mode
 # (cash / tournament), validation that names the key and the legal options (ConfigError), loading
 # from a plain dict or a small JSON / "key = value" text, and the CASH-* configuration arithmetic
-# (buy-in limits CASH-1/2, rake CASH-7 / POT-20, jackpot drop CASH-12). Engine layer: pure, no I/O.
+# (buy-in limits CASH-1/2, rake CASH-7 / POT-20, bad-beat jackpot CASH-8..12). Engine layer: pure.
 from collections import namedtuple
 
 from felt.errors import ConfigError, RuleError
@@ -434,3 +434,44 @@ def jackpot_shares(jackpot, others, unit=1):
     each -= each % unit
     seed = jackpot - loser - winner - each * others
     return loser, winner, each, seed
+
+
+# ---- CASH-8 / CASH-9 / CASH-10: does a hold'em hand hit the bad-beat jackpot? ----
+
+_QUAD_SEVENS = (20, 21, 22, 23, 0)  # 7c 7d 7h 7s 2c: the smallest four sevens (CASH-8)
+
+
+def bad_beat(holes, board, dealt_in, rake=0, rules=None):
+    """CASH-8..10 for hold'em on a jackpot table. holes: {seat: (card, card)} of the hands that reached
+    the showdown and were tabled; board: the 5 board cards; dealt_in: the seats dealt into the hand;
+    rake: the hand's rake; rules: HouseRules (hr.bbj_min_rake). Qualifying hands are four sevens or
+    better that use both hole cards; of several, the best is the jackpot winner and the second best the
+    loser (CASH-10). Returns None, or {"winner": seat, "loser": seat, "others": [seats dealt in]}."""
+    from felt.engine import evaluate  # only jackpot tables pay for loading the evaluator
+
+    if len(dealt_in) < 4:
+        return None  # CASH-9: at least four players dealt in
+    min_rake = rules.get("bbj_min_rake") if rules is not None else None
+    if min_rake is not None and rake < min_rake:
+        return None  # CASH-9: the hand's rake reached the configured minimum
+    if len(board) != 5:
+        raise RuleError("CASH-9", "a bad beat needs the full board of 5 cards", legal=(5, 5))
+    floor = evaluate.high(list(_QUAD_SEVENS))
+    qualifying = []
+    for seat in sorted(holes):
+        hole = list(holes[seat])
+        if len(hole) != 2:
+            raise RuleError("CASH-9", "seat %d: a hold'em hand has 2 hole cards" % seat, legal=(2, 2))
+        value = evaluate.high(hole + list(board))
+        # CASH-9: both hole cards play -- the best hand using exactly both equals the best hand
+        if value >= floor and evaluate.omaha_high(hole, list(board)) == value:
+            qualifying.append((value, seat))
+    if len(qualifying) < 2:
+        return None
+    qualifying.sort(key=lambda vs: (-vs[0], vs[1]))
+    if qualifying[0][0] == qualifying[1][0]:
+        return None  # a split pot: nobody lost to a higher hand (CASH-8)
+    winner = qualifying[0][1]
+    loser = qualifying[1][1]
+    others = [s for s in sorted(dealt_in) if s != winner and s != loser]
+    return {"winner": winner, "loser": loser, "others": others}
