@@ -50,7 +50,8 @@ _OTR = array.array("i", [0] * 10)  # per board triple: key sums, chunk sum, flus
 _OTX = array.array("i", [0] * 10)
 _OTU = array.array("i", [0] * 10)
 _OTF = array.array("i", [0] * 10)
-_OSUIT = array.array("i", [-1, 0, 0])  # board suit with 3+ cards (or -1), triples, generation
+# the board's suit with 3+ cards (or -1), distinct rank triples, generation, all triples
+_OSUIT = array.array("i", [-1, 0, 0, 0])
 _OPV = array.array("i", [0] * 169)  # best non-flush value per hole rank pair, valid when
 _OPG = array.array("i", [0] * 169)  # its entry here equals the board generation _OSUIT[2]
 
@@ -322,17 +323,24 @@ def omaha_low8(hole, board):
 
 
 def _ofill(board, combos, t):
-    # key sums, chunk sum and flush mask of board triple t
+    # board triple t: its flush mask into _OTF[t]; its key sums and chunk sum into the next
+    # free slot of _OTR/_OTX/_OTU unless a triple of the same ranks is already there
     a = board[combos[3 * t]]
     b = board[combos[3 * t + 1]]
     c = board[combos[3 * t + 2]]
-    _OTR[t] = _RK[a] + _RK[b] + _RK[c]
-    _OTX[t] = _XK[a] + _XK[b] + _XK[c]
-    _OTU[t] = _chunks(_OTR[t], _OTX[t])
     if a & 3 == _OSUIT[0] and b & 3 == _OSUIT[0] and c & 3 == _OSUIT[0]:
         _OTF[t] = (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2))
     else:
         _OTF[t] = 0
+    t = _OSUIT[1]
+    _OTR[t] = _RK[a] + _RK[b] + _RK[c]
+    _OTX[t] = _XK[a] + _XK[b] + _XK[c]
+    _OTU[t] = _chunks(_OTR[t], _OTX[t])
+    while t:
+        t -= 1
+        if _OTR[t] == _OTR[_OSUIT[1]] and _OTX[t] & 4095 == _OTX[_OSUIT[1]] & 4095:
+            return  # same ranks: the hole pairs would score the same
+    _OSUIT[1] += 1
 
 
 def _oboard(board):
@@ -363,24 +371,16 @@ def _oboard(board):
         if (x >> (12 + 4 * i)) & 15 >= 3:
             _OSUIT[0] = i  # at most one suit can have 3 of 5 board cards
     i = n * (n - 1) * (n - 2) // 6  # triples: 1, 4 or 10
-    _OSUIT[1] = i
+    _OSUIT[3] = i
+    _OSUIT[1] = 0  # distinct rank triples, counted by _ofill
     while i:
         i -= 1
         _ofill(board, _COMBOS[n * 8 + 3], i)
     _OB[0] = n
 
 
-def _ohole(a, b):
-    # hole cards a, b: their key sums into _KR[0]/_KX[0]; returns their chunk sum
-    _KR[0] = _RK[a] + _RK[b]
-    _KX[0] = _XK[a] + _XK[b]
-    if a >> 2 == b >> 2:
-        return 0x4000000 | (1 << (a >> 2)) | (1 << (13 + (a >> 2)))
-    return (1 << (a >> 2)) | (1 << (b >> 2))
-
-
 def _opair(up, best):
-    # the best of `best` and the hole pair of _ohole (chunk sum up) with each board triple,
+    # the best of `best` and the hole pair whose key sums are in _KR[0]/_KX[0] (chunk sum up) with each board triple,
     # flushes aside. Chunk sums add up when pair and triple share no rank; a shared rank held
     # once on each side turns two single bits into one pair (D bit off, P bit on, shape +1);
     # anything else is counted again from the key sums.
@@ -418,15 +418,21 @@ def _orank_pair(a, b):
         k = (a >> 2) * 13 + (b >> 2)
     else:
         k = (b >> 2) * 13 + (a >> 2)
-    if _OPG[k] != _OSUIT[2]:
-        _OPV[k] = _opair(_ohole(a, b), 0)
-        _OPG[k] = _OSUIT[2]
+    if _OPG[k] == _OSUIT[2]:
+        return _OPV[k]
+    _KR[0] = _RK[a] + _RK[b]  # the pair's key sums, for _opair's recounts
+    _KX[0] = _XK[a] + _XK[b]
+    if a >> 2 == b >> 2:
+        _OPV[k] = _opair(0x4000000 | (1 << (a >> 2)) | (1 << (13 + (a >> 2))), 0)
+    else:
+        _OPV[k] = _opair((1 << (a >> 2)) | (1 << (b >> 2)), 0)
+    _OPG[k] = _OSUIT[2]
     return _OPV[k]
 
 
 def _oflush(a, b, best):
     # hole cards a, b of the board's flush suit with each all-suited board triple
-    j = _OSUIT[1]
+    j = _OSUIT[3]
     while j:
         j -= 1
         if _OTF[j]:
