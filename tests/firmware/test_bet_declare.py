@@ -194,3 +194,15 @@ def test_declare_out_of_turn_and_oversized_entry_rejected():
         declare.interpret(h, 2, [1000])
     with raises(RuleError, match="BET-49"):
         declare.interpret(h, 1, [100000])
+
+
+def test_bet_28_pot_in_no_limit_binds_to_a_minimum_pot_limit_to_the_maximum():
+    # NL 100/200 flop: "pot" binds to at least 200; facing 300, to at least 600
+    h = hand("NT", [20000] * 3, (100, 200))
+    r = declare.interpret(h, 0, (), "pot")
+    eq((r.action, r.total, r.rule), ("bet", 200, "BET-28"))
+    h.bet_raise_to(0, 300)
+    eq(read(h, said="pot"), ("raise", 600, 0))
+    # pot-limit: "pot" is the BET-24 maximum
+    h = hand("PT", [20000] * 3, (50, 100))
+    eq(read(h, said="pot"), ("bet", 300, 0))

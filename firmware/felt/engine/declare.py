@@ -18,6 +18,7 @@ CALL = "call"
 CHECK = "check"
 FOLD = "fold"
 BET = "bet"
+POT = "pot"
 
 
 def _reading(action, total, pushed_total, rule, allin):
@@ -30,7 +31,8 @@ def interpret(hand, p, chips=(), said=None, amount=None, earlier=None):
 
     chips: values of the chips pushed now (new chips; the player's earlier bet chips of this
       street stay in front and count, BET-16). said: None (silent), "raise", "all_in",
-      "call", "check", "fold" or "bet", whichever came first (BET-32 is the dealer's call).
+      "call", "check", "fold", "bet" or "pot", whichever came first (BET-32 is the dealer's
+      call).
     amount: a spoken amount -- with "raise"/"bet" the new street total (BET-8), alone the
       same as pushing that many chips (BET-33). earlier: BET-16 second case -- the values
       of the player's earlier chips still in front when they were partly pulled back or
@@ -82,6 +84,8 @@ def interpret(hand, p, chips=(), said=None, amount=None, earlier=None):
         return _reading(CALL, own + lg.call, total, "BET-47", allin)
     if said in (RAISE, BET):
         return _declared_raise(hand, lg, own, total, amount, allin, len(chips))
+    if said == POT:
+        return _pot(hand, lg, own, total, allin)
     if said is not None:
         raise RuleError("BET-31", "unknown declaration %r" % (said,))
     pieces = list(chips)
@@ -125,6 +129,17 @@ def _declared_raise(hand, lg, own, total, amount, allin, nchips):
     if to > lg.max_to:
         to = lg.max_to  # pot-limit maximum (BET-12, BET-24); limit: the fixed size
     return _reading(word, to, total, rule, allin)
+
+
+def _pot(hand, lg, own, total, allin):
+    # "pot": in pot-limit the maximum (BET-24); in no-limit it names no amount and binds to at
+    # least a minimum bet or raise, the dealer then enters the amount (BET-28)
+    word = RAISE if hand.round.high else BET
+    if not lg.can_raise:
+        return _declared_raise(hand, lg, own, total, None, allin, 0)
+    if hand.structure == "pot_limit":
+        return _reading(word, lg.max_to, total, "BET-24", allin)
+    return _reading(word, lg.min_to, total, "BET-28", allin)
 
 
 def _silent(hand, lg, own, high, total, pieces, allin, shown):
