@@ -219,3 +219,27 @@ def test_TOUR_8_refused_hand_at_a_break_costs_no_time():
         clock.hand_started(25 * MIN)  # its 2 minutes would run into the break
     eq(clock.remaining_ms(25 * MIN), 1 * MIN)  # refused: unchanged
     eq(clock.hands_in_h4h, 1)
+
+
+def test_TOUR_24_example_eliminated_seat_becomes_empty():
+    from felt.engine.clock import eliminated
+
+    eq(eliminated({1: 5000, 3: 0, 6: 0}, pending_rebuys=(6,)), [3])
+
+
+def test_TOUR_9_example_larger_starting_stack_finishes_higher():
+    from felt.engine.clock import rank_eliminations
+
+    eq(rank_eliminations({7: 2900, 3: 4200}), [(3,), (7,)])
+    eq(rank_eliminations({2: 1000, 5: 1000, 9: 3000}), [(9,), (2, 5)])  # equal stacks share
+
+
+def test_TOUR_15_example_halt_when_the_bb_hits_an_empty_seat():
+    from felt.engine.clock import halt_check
+
+    f = halt_check(players_here=5, fullest_table=8, next_bb_seat_empty=True)
+    eq((f.rules, f.status), (("TOUR-15",), PROPOSED))
+    assert "HALT" in f.remedy
+    eq(halt_check(5, 8, next_bb_seat_empty=False), None)
+    eq(halt_check(6, 8, next_bb_seat_empty=True), None)  # only two short
+    eq(halt_check(5, 8, True, td_discretion=True).status, "info")

@@ -1,8 +1,8 @@
 # Tournament level clock and the player action clock (engine layer, pure): levels change for the
 # next hand (TOUR-1, DEAL-1), wrong-level hands (TOUR-2), hand-for-hand (TOUR-8), no dealer push near
 # a change (TOUR-11), antes never reduced (TOUR-21), the clock on a player (TOUR-6, CASH-13), penalty
-# hands (TOUR-17), the chip race of a scheduled color-up (TOUR-3/4). Time only arrives as now_ms
-# arguments; nothing here reads a clock.
+# hands (TOUR-17), the chip race of a scheduled color-up (TOUR-3/4), and end-of-hand bookkeeping
+# (TOUR-9/15/24). Time only arrives as now_ms arguments; nothing here reads a clock.
 from felt.engine.dealplan import APPLIED, ASSIST, ENGINE, INFO, PROPOSED, Finding
 from felt.engine.settings import CASH
 from felt.errors import ConfigError, RuleError
@@ -385,3 +385,32 @@ def chip_race(odd_chips, cards, old_value, new_value, stacks=None):
             if seat not in winners and odd_chips[seat] and stacks.get(seat, 0) <= odd_chips[seat] * old_value:
                 rescued.append(seat)
     return ChipRace(races, winners, order, rescued)
+
+
+# ---------------------------------------------------------------- bookkeeping at the end of a hand
+
+def eliminated(stacks, pending_rebuys=()):
+    """TOUR-24: the sorted seats whose stack is 0 at the end of the hand and who have no pending rebuy
+    (TOUR-16); their seats become empty before the next button is computed (BLIND-4)."""
+    return [s for s in sorted(stacks) if stacks[s] == 0 and s not in pending_rebuys]
+
+
+def rank_eliminations(start_stacks):
+    """TOUR-9 (hr.simultaneous_bust = start_stack_order): players eliminated at this table in the same
+    hand, {seat: stack at the start of that hand}. Returns groups of seats, best finish first; equal
+    starting stacks share a group (their places are shared, reported for the TD)."""
+    stacks = sorted(set(start_stacks.values()), reverse=True)
+    return [tuple(s for s in sorted(start_stacks) if start_stacks[s] == v) for v in stacks]
+
+
+def halt_check(players_here, fullest_table, next_bb_seat_empty, td_discretion=False):
+    """TOUR-15: a table three or more players short of the fullest table halts once the next BB would
+    fall on an empty seat. 6-max and turbo events (td_discretion) only get a note. Returns None or a
+    Finding (ASSIST proposal "HALT"; waiving it is not a misdeal)."""
+    if fullest_table - players_here < 3 or not next_bb_seat_empty:
+        return None
+    text = "this table has %d players, the fullest %d, and the next BB falls on an empty seat" % (
+        players_here, fullest_table)
+    if td_discretion:
+        return Finding("halt", ("TOUR-15",), ASSIST, text, "the TD decides whether to halt", INFO)
+    return Finding("halt", ("TOUR-15",), ASSIST, text, "HALT: wait for a player to be moved here", PROPOSED)
