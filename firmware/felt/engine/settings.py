@@ -22,7 +22,7 @@ _NA = "n/a"  # the key does not apply in that mode (its value is None there)
 _BY_GAME = "by_game"  # hr.limit_raises_per_round: 3, or 4 for two-round (draw) games (BET-4, D33)
 
 # Games with two betting rounds (single-draw games): their limit cap default is 4 raises (BET-4).
-_TWO_ROUND_GAMES = ("draw5", "N5D", "F5D", "N2L1D")
+_TWO_ROUND_GAMES = ("draw5", "N5D", "F5D", "P5D", "N2L1D")
 
 
 # One row of the §12.2 register (a namedtuple: small on a microcontroller). key is without "hr.";
