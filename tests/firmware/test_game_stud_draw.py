@@ -265,3 +265,15 @@ def test_game_12_community_card_on_seventh_street_keeps_sixth_street_opener():
     # the Ac makes seat 1 a five-high straight (A-2-3-4-5), seat 2 aces and nines
     eq(sum(h.finishing_stacks()), 3000)
     eq([a.winners for a in h.results], [(0,)])
+
+
+def test_game_11_players_after_an_all_in_bring_in_card_may_each_fold():
+    h = stud([1000, 10, 1000, 1000], antes=10)
+    for p, t in enumerate(("AsKs7h", "QdQc2c", "JcTc8d", "9h8h6s")):
+        h.deal_hole(p, parse_cards(t))
+    h.fold(2)
+    eq((h.actor, h.legal().bring_in), (3, 5))
+    h.fold(3)
+    eq((h.actor, h.legal().bring_in), (0, 5))
+    h.post_bring_in(0)
+    eq(h.finished, False)

@@ -315,7 +315,9 @@ class Hand(HandDealing):
     def check_fold(self, p):
         self._check_turn(p)
         rnd = self.round
-        if rnd.bring_in_due and p == rnd.cursor:
+        if rnd.bring_in_due and p == self.opener:
+            # the owner of the bring-in card may not fold; if that player is all-in for the
+            # ante, the players after may bring in or fold (GAME-11)
             raise RuleError("GAME-11", "%s must post the bring-in or complete" % self.who(p))
 
     def can_fold(self, p):
