@@ -236,3 +236,19 @@ def test_show_order_last_aggressor_first_and_all_in_lights():
     eq(h.finished, True)
     eq(h.all_in, [False, False, False])
     eq(h.finishing_stacks(), [6500, 16500, 0])
+
+
+def test_show_8_all_in_hands_may_not_muck_when_tabled_at_once():
+    def allin(mode):
+        h = nl([1000, 5000], rules={"mode": mode})
+        deal_all(h, "AcAd KcKd")
+        h.bet_raise_to(1, 5000)
+        h.check_call(0)
+        return h
+    h = allin("tournament")  # hr.allin_face_up = immediate
+    eq(h.face_up_now(), True)
+    with raises(RuleError, match="SHOW-8"):
+        h.muck(1)
+    h = allin("cash")  # at_showdown
+    eq(h.face_up_now(), False)
+    eq(h.can_muck(1), True)

@@ -253,6 +253,10 @@ class Hand(HandDealing):
         done = self.phase == DONE
         return [not done and self.live[p] and self.stacks[p] == 0 for p in range(self.n)]
 
+    def face_up_now(self):
+        """SHOW-7: all hands must be tabled now (then nobody may muck, SHOW-8)."""
+        return settle.face_up_now(self)
+
     def show_order(self):
         """Positions that still have to table, in SHOW-4..6 order (showdown.show_order)."""
         return settle.show_order(self)

@@ -114,11 +114,22 @@ def show(hand, p, cards):
     return op
 
 
+def face_up_now(hand):
+    """SHOW-7: every hand must be tabled now (hr.allin_face_up = immediate, an all-in and no
+    more betting possible)."""
+    if hand.phase == "done":
+        return False
+    return showdown.face_up_now(contenders(hand), hand.all_in, hand.runout or hand.phase == "showdown",
+                                hand.rules.allin_face_up)
+
+
 def check_muck(hand, p):
     if not _showdown_open(hand):
         raise RuleError("SHOW-1", "a hand is mucked at the showdown; before it, fold")
     if p < 0 or p >= hand.n or not hand.live[p] or hand.mucked[p]:
         raise RuleError("SHOW-1", "%s holds no live hand" % hand.who(p))
+    if face_up_now(hand):
+        raise RuleError("SHOW-8", "hands are tabled face up in an all-in; %s may not muck" % hand.who(p))
 
 
 def muck(hand, p):
