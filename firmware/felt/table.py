@@ -23,6 +23,8 @@ FOREIGN = dealing.FOREIGN
 QUIET = ("deal_complete", "substantial_action")  # findings that are log lines, not alerts
 SEAT_CAP = 8  # cards one seat antenna may hold (7-card stud + one)
 CAPACITY = {"board": 5, "burn": 4}
+HOLD = ("noburn_flop", "burn_error", "four_card_flop")  # proposals that may rebuild the board
+PICK = ("four_card_flop", "noburn_flop")  # remedies where the floor picks a card (DEAL-27, DEAL-28)
 
 
 def location_place(location):
@@ -96,6 +98,7 @@ class Table:
         self.onant = {}  # uid hex -> location, as the antennas see it now (across hands)
         self.moved = []  # [(uid hex, old location, new location)] awaiting check_moves
         self._undo = {}  # seat -> seat record before its last button press
+        self._await = None  # a confirmed DEAL-27/28 proposal waiting for the floor's pick
         self.seq = 0  # alert ids grow across hands
         self.misdeals = 0
         self.results = []  # award texts of the last finished hand
@@ -198,7 +201,30 @@ class Table:
         self.misdeals = 0
         self._start(setup, None)
 
-    def _start(self, setup, plan):
+    def _rebuild(self):
+        """After a ruling moved cards (DEAL-27/28/29 rebuilt street): a fresh Hand replays the
+        journal while the dealing check's logical cards are fed whenever they are due."""
+        h = self._make_hand(self.setup)
+        self.hand = h
+        self.fed = {}
+        for entry in self.journal:
+            self._feed_all(h)
+            try:
+                if entry[0] == "draw":
+                    h.draw(self.position(entry[1]), entry[2])
+                else:
+                    self._engine_act(h, self.position(entry[1]), entry[2], entry[3])
+            except RuleError as e:
+                self.rule_alert(e, "replay after the ruling")
+                break
+        self._feed_all(h)
+
+    def _feed_all(self, h):
+        for _ in range(4):
+            if h.finished or not self._feed(h, self.dc):
+                return
+
+    def _make_hand(self, setup):
         cfg = self.config
         g = cfg.record
         seats = list(setup.seats)
@@ -209,9 +235,16 @@ class Table:
         else:
             blinds = ()
             antes = cfg.ante
-        self.hand = Hand(game=g, stacks=stacks, blinds=blinds, antes=antes, bring_in=cfg.bring_in,
-                         small_bet=cfg.small_bet, big_bet=cfg.big_bet, min_bet=cfg.bb, unit=cfg.unit,
-                         rules=cfg.house, seats=seats)
+        return Hand(game=g, stacks=stacks, blinds=blinds, antes=antes, bring_in=cfg.bring_in,
+                    small_bet=cfg.small_bet, big_bet=cfg.big_bet, min_bet=cfg.bb, unit=cfg.unit,
+                    rules=cfg.house, seats=seats)
+
+    def _start(self, setup, plan):
+        cfg = self.config
+        g = cfg.record
+        seats = list(setup.seats)
+        self.hand = self._make_hand(setup)
+        self.journal = []  # engine inputs other than cards, in order, for _rebuild()
         if plan is None:
             plan = dealplan.make_plan(seats, g.streets, setup.button)
         self.dc = dealing.DealCheck(plan, cfg.house)
@@ -226,7 +259,8 @@ class Table:
         """The shoe read tag `uid` (bytes) as a card left it; repeat: the driver saw the same UID
         just before (a tag read twice -- counted once)."""
         hexu = "".join(["%02X" % b for b in uid])
-        if repeat and hexu == self.last_read:
+        known = self.uid_card.get(hexu)
+        if repeat and hexu == self.last_read and (known is None or known not in self.off):
             self.alert(WARN, ("DECK-5",), "the shoe read tag %s twice in a row; counted once" % hexu,
                        "nothing to do; check the shoe reader if this repeats", device="shoe")
             return
@@ -367,6 +401,8 @@ class Table:
             p = self.position(old)
             if p is not None and h.live[p] and card in h.hole[p]:
                 self.discards.setdefault(old, []).append(card)
+        if place == "burn" and self._await is not None and card in self.dc.board:
+            self.ruling(self._await.id, True)
         if h.phase == SHOWDOWN:
             self._sync()
 
@@ -379,9 +415,6 @@ class Table:
             self.strangers.append(place)  # not one of the 52
             self._dc(self.dc.foreign, _dc_place(place))
             return
-        if card in self.where:
-            self.alert(WARN, ("DECK-5", "DEAL-18"), "%s read again while it is at %s" % (
-                card_text(card), place_text(self.where[card])), "", device="shoe")
         self.where[card] = place if place is not None else "nowhere"
         if card in self.off:
             del self.off[card]
@@ -419,25 +452,30 @@ class Table:
         """Feed the engine Hand every card the dealing check has placed logically (burns, board,
         hole cards), then follow betting-round ends and settle a finished hand."""
         h = self.hand
-        dc = self.dc
-        for _ in range(4):
-            if h.finished or not self._feed(h, dc):
-                break
+        self._feed_all(h)
         self._follow()
         if h.phase == SHOWDOWN and not h.finished:
             self._showdown()
         if h.finished and self.state == PLAYING:
             self._finish()
 
+    def _holding(self):
+        # while the dealer has not ruled on rebuilding the street, its cards stay out of the Hand
+        for f in self.dc.pending():
+            if f.kind in HOLD:
+                return True
+        return False
+
     def _feed(self, h, dc):
         fed = self.fed
         moved = False
-        for c in dc.burns:
+        hold = self._holding()
+        for c in dc.burns if not hold else ():
             if c >= 0 and c not in fed and h.can_burn(c):
                 h.burn(c)
                 fed[c] = True
                 moved = True
-        for c in dc.board:
+        for c in dc.board if not hold else ():
             if c >= 0 and c not in fed and h.can_deal_board([c]):
                 h.deal_board([c])
                 fed[c] = True
@@ -483,6 +521,7 @@ class Table:
             except RuleError as e:
                 self.rule_alert(e, "draw of seat %d" % seat)
                 return
+            self.journal.append(("draw", seat, cards))
             if self.dc.phase == dealing.DEALING:
                 self._dc(self.dc.discard, seat, cards)
             self.log("seat %d %s" % (seat, ("draws %d" % len(cards)) if cards else "stands pat"))
@@ -577,6 +616,7 @@ class Table:
         except RuleError as e:
             self.rule_alert(e, "%s by seat %d" % (verb, seat))
             return None
+        self.journal.append(("act", seat, verb, amount))
         if self.dc.phase not in (dealing.MISDEALT, dealing.VOID):
             self._dc(self.dc.action, seat, "bring_in" if op.kind == "bring_in" else op.kind, op.amount)
         self.log("seat %d %s%s" % (seat, op.kind, (" %d" % op.total) if op.kind in ("bet", "raise", "complete") else ""))
@@ -617,11 +657,22 @@ class Table:
                 "" if aid is None else " #%d" % aid, "confirm" if accept else "reject"))
             return False
         dc = self.dc
+        pick = None
+        if accept and dc.findings[a.finding - 1].kind in PICK:
+            for c in dc.board:
+                if self.where.get(c) == "burn" and c not in self.off:
+                    pick = c  # the floor's pick is the board card the dealer put on the burn antenna
         try:
-            out = dc.confirm(a.finding) if accept else dc.reject(a.finding)
+            out = dc.confirm(a.finding, pick) if accept else dc.reject(a.finding)
         except RuleError as e:
+            if accept and pick is None and dc.findings[a.finding - 1].kind in PICK:
+                self._await = a
+                self.alert(INFO, (e.rule,), "confirmed: move the card the floor picks to the burn antenna",
+                           "the table completes the ruling when it sees the card there")
+                return True
             self.rule_alert(e)
             return False
+        self._await = None
         a.status = CONFIRMED if accept else REJECTED
         self.log("alert #%d %s" % (a.id, a.status))
         self._findings(out)
@@ -631,8 +682,22 @@ class Table:
             self.state = VOID
             self.log("hand %d is void: every bet is returned (DEAL-18)" % self.hand_no)
         else:
+            if accept and self._disagrees():
+                self._rebuild()
             self._sync()
         return True
+
+    def _disagrees(self):
+        # a card the Hand holds that the dealing check no longer places there
+        h = self.hand
+        dc = self.dc
+        for c in h.board:
+            if c not in dc.board:
+                return True
+        for c in h.burns:
+            if c not in dc.burns:
+                return True
+        return False
 
     def _redeal(self):
         # DEAL-14: the same hand again -- same button, same blinds, the same seats

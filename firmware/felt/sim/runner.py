@@ -248,7 +248,8 @@ class Sim:
         if args[2 + used] != "to":
             raise ValueError("move CARD from PLACE to PLACE")
         b, _ = self._location(args[3 + used:])
-        self._unplace(a, uid)
+        if a is not None:  # from nowhere: a card off the table put (back) on an antenna
+            self._unplace(a, uid)
         if b is not None:
             self._place(b, uid)
         self.settle(sweeps=3)
