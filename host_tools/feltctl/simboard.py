@@ -3,11 +3,14 @@
 # with code running in a persistent MicroPython unix interpreter (simboard_vm.py) whose "/" is a
 # folder standing for the board's flash. One thread, no randomness; faults are scripted by byte
 # count (cut the link, reset) or by flash operation count (power cut).
+import fcntl
 import os
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 import tty
@@ -145,10 +148,18 @@ class SimBoard:
         """Block until the board sits at a REPL prompt with nothing queued (for tests)."""
         end = time.monotonic() + timeout_s
         while time.monotonic() < end:
-            if self._busy is None and not self._inq and not self._txq and not self._requests:
+            if (self._busy is None and not self._inq and not self._txq and not self._requests
+                    and not self._arrived and self._unread() == 0):
                 return True
             time.sleep(0.01)
         return False
+
+    def _unread(self):
+        """Bytes the host wrote that the board has not read off the pty yet."""
+        try:
+            return struct.unpack("i", fcntl.ioctl(self._master, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return 0
 
     def _request(self, req):
         with self._lock:
