@@ -229,3 +229,21 @@ def test_plan_compares_size_and_hash_per_path(tmp_path):
     device.append(["gone.py", 3, "1" * 64])
     p = Plan(tree, device)
     assert p.changed == [tree.entries[1][0]] and p.removed == ["gone.py"] and len(p.kept) == 4
+
+
+def test_mpy_lets_a_big_module_load_in_a_small_heap(tmp_path):
+    # 400 functions: compiling the source on the board needs ~300 KB of heap, loading the
+    # precompiled .mpy fits in 160 KB (a Pico-sized heap).
+    big = "".join("def f%d(a, b):\n    x = a * %d + b\n    return [x, %d] if x > %d else {'k': x}\n"
+                  % (i, i, i, 3 * i) for i in range(400))
+    main = "import app.a, app.big\nprint('FW %s ok' % app.a.VERSION, app.big.f3(1, 2))\n"
+    src = make_tree(str(tmp_path / "v1"), "v1", {"app/big.py": big, "main.py": main})
+    b = SimBoard(str(tmp_path / "flash"), link=str(tmp_path / "b.tty"), heap="160k")
+    b.start()
+    try:
+        flash(b, src)
+        assert "MemoryError" in boot_output(b)
+        flash(b, src, mpy=True)
+        assert "FW v1 ok {'k': 5}" in boot_output(b)
+    finally:
+        b.stop()
