@@ -98,6 +98,7 @@ class Table:
         self.onant = {}  # uid hex -> location, as the antennas see it now (across hands)
         self.moved = []  # [(uid hex, old location, new location)] awaiting check_moves
         self._undo = {}  # seat -> seat record before its last button press
+        self._later = {}  # seat -> record changed during a hand, applied when it ends
         self._await = None  # a confirmed DEAL-27/28 proposal waiting for the floor's pick
         self.seq = 0  # alert ids grow across hands
         self.misdeals = 0
@@ -179,7 +180,7 @@ class Table:
         # before the first hand everyone seated is active (BLIND-17); later a newcomer posts a
         # big blind to play at once (BLIND-16, cash) or is dealt in (tournament placement)
         status = btn.ACTIVE if self.prev is None else btn.NEW
-        self.seat_rec[seat - 1] = btn.Seat(status, post=True)
+        self._set_rec(seat, btn.Seat(status, post=True))
         self.stacks[seat - 1] = stack
         self.log("seat %d sits with %d" % (seat, stack))
 
@@ -187,6 +188,9 @@ class Table:
         """The next hand: the button moves by BLIND-*, blinds and antes are posted."""
         if self.state == PLAYING:
             raise RuleError("GAME-6", "hand %d is not over yet" % self.hand_no)
+        for seat in sorted(self._later):  # changes made during a void hand
+            self.seat_rec[seat - 1] = self._later[seat]
+        self._later = {}
         for i in range(self.config.seats):
             if self.stacks[i] <= 0 and self.seat_rec[i].status != btn.EMPTY:
                 self.seat_rec[i] = btn.Seat()  # busted: the seat is empty from now on
@@ -571,6 +575,9 @@ class Table:
             self.log("hand %d: %s" % (self.hand_no, line))
         self.prev = self.setup
         self.seat_rec = [r.copy() for r in self.setup.table]
+        for seat in sorted(self._later):  # presses and seatings during the hand count from now
+            self.seat_rec[seat - 1] = self._later[seat]
+        self._later = {}
         self.state = OVER
         self._write_history()
 
@@ -707,20 +714,29 @@ class Table:
         self.log("hand %d: misdeal, redeal %d" % (self.hand_no, self.misdeals))
 
     # ---- seat buttons (RULES.md section 14, BTN) ---------------------------------------------
+    def _rec(self, seat):
+        return self._later.get(seat) or self.seat_rec[seat - 1]
+
+    def _set_rec(self, seat, rec):
+        if self.state == PLAYING:
+            self._later[seat] = rec
+        else:
+            self.seat_rec[seat - 1] = rec
+
     def button(self, seat, kind):
         if not 1 <= seat <= self.config.seats:
             return
-        rec = self.seat_rec[seat - 1]
+        rec = self._rec(seat)
         if rec.status == btn.EMPTY:
             self.log("seat %d button: the seat is empty" % seat)
             return
         self._undo[seat] = rec  # a stuck switch first looks like a long press: undone then
         if kind == "long":
             if rec.status == btn.OUT:
-                self.seat_rec[seat - 1] = rec.copy(status=btn.BACK, post=False)
+                self._set_rec(seat, rec.copy(status=btn.BACK, post=False))
                 self.log("seat %d returns; waits for the big blind (BLIND-15)" % seat)
             else:
-                self.seat_rec[seat - 1] = rec.copy(status=btn.OUT, post=False, straddle=False)
+                self._set_rec(seat, rec.copy(status=btn.OUT, post=False, straddle=False))
                 self.log("seat %d sits out from the next hand (BLIND-13)" % seat)
             return
         if self.state == PLAYING:
@@ -728,10 +744,10 @@ class Table:
                 self._dc(self.dc.present, seat)  # DEAL-39 presence
             self.log("seat %d asks for time" % seat)
         elif rec.status in (btn.NEW, btn.BACK):
-            self.seat_rec[seat - 1] = rec.copy(post=True)
+            self._set_rec(seat, rec.copy(post=True))
             self.log("seat %d posts to play now (BLIND-14, BLIND-16)" % seat)
         elif rec.status == btn.ACTIVE and self.config.house.get("straddle") == "utg_2x":
-            self.seat_rec[seat - 1] = rec.copy(straddle=not rec.straddle)
+            self._set_rec(seat, rec.copy(straddle=not rec.straddle))
             self.log("seat %d %s (BLIND-20)" % (seat, "straddles next hand" if not rec.straddle else "no straddle"))
         else:
             self.log("seat %d button" % seat)
@@ -739,7 +755,7 @@ class Table:
     def button_fault(self, seat, fault, cleared):
         undo = self._undo.pop(seat, None)
         if not cleared and undo is not None and fault == "stuck":
-            self.seat_rec[seat - 1] = undo
+            self._set_rec(seat, undo)
             self.log("seat %d: the long press of a stuck switch is undone" % seat)
         if cleared:
             self.alert(INFO, (), "seat %d button is no longer %s" % (seat, fault), device="button%d" % seat)

@@ -89,11 +89,32 @@ def lines(table):
     live = [a for a in table.alerts if a.level != "info"]
     if live:
         a = live[-1]
-        out.append(_cut("!%s" % ("/".join(a.rules) if a.rules else (a.device or "ALERT"))))
-        out.append(_cut(a.text))
+        tail = [_cut("!%s" % ("/".join(a.rules) if a.rules else (a.device or "ALERT")))]
+        room = 8 - 2 - len(tail) - (1 if a.status == "proposed" else 0)
+        tail.extend(_wrap(a.text, room if room < 3 else 3))
         if a.status == "proposed":
-            out.append(_cut("CONFIRM #%d?" % a.id))
+            tail.append(_cut("CONFIRM #%d?" % a.id))
+        out = out[:8 - len(tail)] + tail
     return out[:8]
+
+
+def _wrap(text, rows):
+    """Words into at most `rows` lines of 16 characters."""
+    out = []
+    line = ""
+    for word in text.split():
+        if len(out) >= rows:
+            break
+        cand = word if not line else line + " " + word
+        if len(cand) <= 16:
+            line = cand
+            continue
+        if line:
+            out.append(line)
+        line = word[:16]
+    if line and len(out) < rows:
+        out.append(line)
+    return out
 
 
 def _result_short(text):

@@ -235,7 +235,8 @@ class Sim:
             raise ValueError("draw CARD to PLACE")
         uid = self._card_uid(args[0])
         loc, _ = self._location(args[2:])
-        self.reader.present(uid)
+        if not self.reader.silent:  # a dead shoe reader reads nothing
+            self.reader.present(uid)
         if loc is not None:
             self._place(loc, uid)
         self.settle(sweeps=1)
@@ -339,6 +340,9 @@ class Sim:
                 loc, _ = self._location(rest)
                 self.chips[loc].silent = False
                 self.settle(sweeps=4)
+        elif kind == "console-garbage":
+            self.console.feed(b"FELT1 7 fold 3 *0000\r\n")  # a line with a wrong checksum
+            self.settle(sweeps=0)
         elif kind == "collision":
             loc, _ = self._location(rest)
             for i in (1, 2):
