@@ -337,3 +337,19 @@ if MICROPYTHON:  # micropython.heap_lock exists only there; CPython does not col
             from check import Skip
             raise Skip("this MicroPython build has no mem_total (MICROPY_MEM_STATS)")
         _frames_on_heap()
+
+
+def test_unknown_card_is_refused_not_read_as_the_ace_of_spades():
+    from check import raises
+    hand = parse_cards("Ac Kd Qh Js 9c 2d ??")
+    for f in (ev.high, ev.low8, ev.lowA5, ev.low27, ev.short_deck_high):
+        with raises(Exception):
+            f(hand)
+        with raises(Exception):
+            f(hand[2:])
+    with raises(ValueError):
+        ev.omaha_high(parse_cards("As ?? Kd Kh"), parse_cards("3h 5d 8s Kc Qh"))
+    with raises(ValueError):
+        ev.omaha_high(parse_cards("As 2c Kd Kh"), parse_cards("3h 5d ?? Kc Qh"))
+    with raises(Exception):
+        ev.omaha_low8(parse_cards("As ?? Kd Kh"), parse_cards("3h 5d 8s Kc Qh"))

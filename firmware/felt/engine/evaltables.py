@@ -29,6 +29,10 @@ def _card_keys(rank_of):
         r = rank_of(c >> 2)
         rk.append((1 << (3 * r)) if r < 9 else 0)
         xk.append(((1 << (3 * (r - 9))) if r >= 9 else 0) + (1 << (12 + 4 * (c & 3))))
+    # Entry 52 is what UNKNOWN (-1) indexes: it pushes r past every chunk table, so an
+    # unknown card raises IndexError instead of passing for the ace of spades.
+    rk.append(1 << 29)
+    xk.append(0)
     return _table("I", rk), _table("I", xk)
 
 
@@ -82,10 +86,11 @@ for _i in range(30):
     _bi[(1 << _i) % 37] = _i
 BIT_INDEX = bytes(_bi)
 
-# 8-or-better lows: LOW_BIT[card] = bit of its rank with the ace as bit 0 (A..8), 0 for 9..K;
-# LOWEST5/LOWEST3[mask] = the 5 (3) lowest bits of the mask, 0 when it has fewer.
-LOW_BIT = bytes([(1 << ((c >> 2) + 1)) if (c >> 2) < 7 else (1 if (c >> 2) == 12 else 0)
-                 for c in range(52)])
+# 8-or-better lows: LOW_BIT[card] = bit of its rank with the ace as bit 0 (A..8), 0 for 9..K
+# (entry 52, for UNKNOWN, is out of every mask table's range); LOWEST5/LOWEST3[mask] = the 5 (3)
+# lowest bits of the mask, 0 when it has fewer.
+LOW_BIT = _table("H", [(1 << ((c >> 2) + 1)) if (c >> 2) < 7 else (1 if (c >> 2) == 12 else 0)
+                       for c in range(52)] + [256])
 
 
 def _lowest(k):

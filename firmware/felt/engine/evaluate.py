@@ -10,6 +10,7 @@
 # ranks tie (RANK-12). Straights keep 1 + the rank of their top card in the low bits.
 # Low values (low27, lowA5) are LOW_BASE - the high value in that game's own ranking;
 # 8-or-better lows are 255 - (mask of the five low ranks, ace = bit 0), -1 when none qualifies.
+# Cards must be known (0..51): an UNKNOWN (-1) card raises IndexError or ValueError.
 import array
 
 from felt.engine import evaltables as _t
@@ -309,6 +310,8 @@ def omaha_low8(hole, board):
     board = _lowmask(board)
     if not _L3[board]:
         return NO_LOW  # fewer than three low ranks on board (RANK-18)
+    if _lowmask(hole) > 255:
+        raise ValueError("an unknown hole card (-1) cannot be ranked")
     best = 256
     i = len(hole) - 1
     while i:
@@ -357,6 +360,11 @@ def _oboard(board):
     if same:
         return
     _OB[0] = -1  # invalid while being filled
+    i = n
+    while i:
+        i -= 1
+        if not 0 <= board[i] < 52:
+            raise ValueError("board card %r is not a known card (0..51)" % (board[i],))
     _OSUIT[2] = (_OSUIT[2] + 1) & 0x3FFFFFFF  # forget every rank pair's value
     x = 0
     i = 0
@@ -450,9 +458,14 @@ def omaha_high(hole, board):
     """Omaha high: exactly two hole cards and three board cards (RANK-14)."""
     _oboard(board)
     best = 0
-    i = len(hole) - 1
-    if i < 1:
+    i = len(hole)
+    if i < 2:
         raise ValueError("RANK-14: Omaha needs at least two hole cards")
+    while i:
+        i -= 1
+        if not 0 <= hole[i] < 52:
+            raise ValueError("hole card %r is not a known card (0..51)" % (hole[i],))
+    i = len(hole) - 1
     while i:
         j = i
         while j:
