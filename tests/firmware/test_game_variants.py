@@ -38,6 +38,8 @@ def test_game_1_player_count_and_config_errors():
         Hand(game=GAMES["NT"], stacks=[100] * 3, blinds=[0, 0])
     with raises(ConfigError, match="GAME-11"):
         Hand(game=GAMES["F7S"], stacks=[100] * 3, small_bet=2)
+    with raises(ConfigError, match="GAME-10"):
+        Hand(game=GAMES["F7S"], stacks=[100] * 3, blinds=[1, 2], bring_in=1, small_bet=2)
     with raises(ConfigError):
         Hand(game=GAMES["NT"], stacks=[100, 0], blinds=[1, 2])
     Hand(game=GAMES["NT"], stacks=[100] * 10, blinds=[1, 2])

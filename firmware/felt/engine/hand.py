@@ -115,7 +115,11 @@ class Hand(HandDealing):
 
     def _configure_bets(self, game, blinds, small_bet, big_bet, min_bet):
         self.structure = game.structure
+        if not isinstance(self.bring_in, int) or self.bring_in < 0:
+            raise ConfigError("GAME-11: the bring-in must be whole chips >= 0, got %r" % (self.bring_in,))
         if game.forced == "bring_in":
+            if max(blinds) > 0:
+                raise ConfigError("GAME-10: %s uses antes and a bring-in, not blinds" % game.name)
             if self.bring_in <= 0 and not self._stud5_highest_card():
                 raise ConfigError("GAME-11: %s needs a bring-in" % game.name)
             if small_bet <= 0:
