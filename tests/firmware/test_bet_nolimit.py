@@ -298,3 +298,51 @@ def test_game_7_nobody_left_to_raise_against():
     eq(h.actor, 2)
     h.check_call(2)
     eq(h.runout, True)
+
+
+def test_bet_44_pulling_back_earlier_chips_binds_the_player_to_stay_in():
+    # A bets 400 and leaves the chips in front; B raises to 1,200; A pulls the 400 back:
+    # A's legal set is now {call 1,200, raise}
+    h = to_flop(nl([10000] * 3, [100, 200]))
+    h.bet_raise_to(0, 400)
+    eq(h.can_pull_back(1), False)  # B has no earlier bet
+    h.bet_raise_to(1, 1200)
+    h.fold(2)
+    h.pull_back(0)
+    before = snap(h)
+    with raises(RuleError, match="BET-44"):
+        h.fold(0)
+    eq(snap(h), before)
+    eq(h.legal().call, 800)
+    h.check_call(0)
+    eq(h.street, 2)
+    eq(h.bound, [False, False, False])
+
+
+def test_bet_29_underraise_is_refused_with_the_minimum():
+    # NL 100/200 flop: A bets 500; B's "raise to 800" is below the 1,000 minimum
+    h = to_flop(nl([10000] * 3, [100, 200]))
+    h.bet_raise_to(0, 500)
+    with raises(RuleError, match="BET-7") as e:
+        h.bet_raise_to(1, 800)
+    eq(e.value.legal[0], 1000)
+
+
+def test_bet_26_pot_count_and_pot_limit_maximum_for_the_console():
+    # PL: the device shows the exact pot and the maximum to the player to act
+    h = Hand(game=GAMES["PT"], stacks=[20000] * 3, blinds=[100, 200])
+    for p, t in enumerate(("AcKd", "7h7s", "2c3d")):
+        h.deal_hole(p, parse_cards(t))
+    eq((h.pot_total(), h.legal().max_to), (300, 700))
+
+
+def test_game_4_first_live_seat_left_of_button_when_blinds_folded():
+    # button seat 3, SB seat 4 and BB seat 5 both folded preflop: seat 6 acts first
+    h = nl([5000] * 5, [50, 100])
+    h.check_call(2)
+    h.check_call(3)
+    h.check_call(4)
+    h.fold(0)
+    h.fold(1)
+    h.deal_board(parse_cards("2h7d8s"))
+    eq(h.actor, 2)

@@ -10,7 +10,7 @@ from felt.engine.handdeal import HandDealing
 from felt.engine.betting import LIMIT
 
 # kind: "ante" "blind" "hole" "burn" "board" "discard" "fold" "check" "call" "bet" "raise"
-#   "complete" "bring_in" "return" (uncalled chips back, POT-2) "show" "muck" "win"
+#   "complete" "bring_in" "return" (uncalled chips back, POT-2) "show" "muck" "win" "pull_back"
 # amount: chips moved from (or, for "return"/"win", back to) the stack; total: street total after
 Op = namedtuple("Op", "kind position amount total cards all_in")
 
@@ -106,6 +106,7 @@ class Hand(HandDealing):
         self.results = None  # [pots.Award] once the hand is over
         self.reasons = None  # one text per award (showdown.awards_text)
         self.log = []
+        self.bound = [False] * n  # BET-44: pulled back bet chips, may not fold this street
         self.round = betting.Round(n)
         self.round.event_heads_up = bool(event_heads_up)
         self._post_forced(antes, blinds)
@@ -320,8 +321,25 @@ class Hand(HandDealing):
         if p != a:
             raise RuleError("BET-38", "%s acted out of turn; %s is to act" % (self.who(p), self.who(a)), legal=a)
 
+    def check_pull_back(self, p):
+        self._check_turn(p)
+        if not self.round.bets[p] or not self.round.to_call(p, self.stacks[p]):
+            raise RuleError("BET-44", "%s has no earlier bet facing a raise" % self.who(p))
+
+    def can_pull_back(self, p):
+        return self._can(self.check_pull_back, p)
+
+    def pull_back(self, p):
+        """BET-44: p clearly pulled back their earlier bet chips facing a raise -- p must now
+        call or raise, not fold (the console records it; no chips move)."""
+        self.check_pull_back(p)
+        self.bound[p] = True
+        return self._note("pull_back", p)
+
     def check_fold(self, p):
         self._check_turn(p)
+        if self.bound[p]:
+            raise RuleError("BET-44", "%s pulled back earlier bet chips and must call or raise" % self.who(p))
         rnd = self.round
         if rnd.bring_in_due and p == self.opener:
             # the owner of the bring-in card may not fold; if that player is all-in for the
@@ -471,6 +489,8 @@ class Hand(HandDealing):
             self._note("return", p, chips, rnd.bets[p])
         rnd.clear_bets()
         rnd.phantom = 0
+        for p in range(self.n):
+            self.bound[p] = False
         if self.live_count() <= 1:
             settle.settle(self)
             return
