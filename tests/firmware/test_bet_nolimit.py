@@ -313,7 +313,7 @@ def test_bet_44_pulling_back_earlier_chips_binds_the_player_to_stay_in():
     with raises(RuleError, match="BET-44"):
         h.fold(0)
     eq(snap(h), before)
-    eq(h.legal().call, 800)
+    eq((h.legal().call, h.legal().can_fold), (800, False))
     h.check_call(0)
     eq(h.street, 2)
     eq(h.bound, [False, False, False])

@@ -16,8 +16,9 @@ Op = namedtuple("Op", "kind position amount total cards all_in")
 
 # What the player to act may do (BET-52: the device shows the exact call).
 # call: chips a call costs (0 = check); min_to/max_to: bet/raise totals (0, 0 when no raise);
-# block: (rule, message) why no raise is possible, or None; bring_in: amount due, else 0
-Legal = namedtuple("Legal", "position call min_to max_to can_check can_raise block bring_in")
+# block: (rule, message) why no raise is possible, or None; bring_in: amount due, else 0;
+# can_fold: False for the bring-in card's owner (GAME-11) and after a pull-back (BET-44)
+Legal = namedtuple("Legal", "position call min_to max_to can_check can_raise block bring_in can_fold")
 
 DEAL = "deal"
 BET = "bet"
@@ -278,13 +279,13 @@ class Hand(HandDealing):
         stack = self.stacks[p]
         if rnd.bring_in_due:
             lo, hi = self._completion_range(p)
-            return Legal(p, 0, lo, hi, False, lo > 0, None, self._bring_in_amount(p))
+            return Legal(p, 0, lo, hi, False, lo > 0, None, self._bring_in_amount(p), p != self.opener)
         call = rnd.to_call(p, stack)
         block = rnd.raise_block(p, stack, self.live, self.stacks, self.rules)
         if block is not None:
-            return Legal(p, call, 0, 0, call == 0, False, block, 0)
+            return Legal(p, call, 0, 0, call == 0, False, block, 0, not self.bound[p])
         lo, hi = rnd.raise_range(p, stack, self.collected())
-        return Legal(p, call, lo, hi, call == 0, True, None, 0)
+        return Legal(p, call, lo, hi, call == 0, True, None, 0, not self.bound[p])
 
     # ---- betting ------------------------------------------------------------------------
 
