@@ -1,0 +1,230 @@
+# Signed firmware manifests (firmware; pure text plus reading the tree being checked): version,
+# anti-rollback counter and every file's size and SHA-256, authenticated with the owner's
+# per-device key (HMAC-SHA256). The board checks the manifest and every file before it activates
+# or boots a tree and refuses an unsigned, altered, foreign-key or older one (hardware/security.md).
+import os
+import hashlib
+
+from felt.security import ManifestError
+from felt.security.hmac import compare, hexlify, hmac_hex
+from felt.security.keys import key_id
+
+NAME = "felt.manifest"  # in the root of every firmware tree (slot); not listed in itself
+HEADER = "felt-manifest 1"
+COUNTER_PATH = "/felt.counter"  # highest counter ever activated on this board
+_IS_DIR = 0x4000
+_BUF = 1024
+# deploy bookkeeping that lives in a slot but is not firmware (deploy_agent.MARKER, TMP, ZTMP)
+_SKIP_NAMES = (".felt-ok",)
+_SKIP_SUFFIXES = (".tmp", ".z")
+
+
+class Manifest:
+    """A parsed manifest. files: [(path, size, sha256 hex)] in path order; body: the signed text."""
+
+    def __init__(self, device, key, version, counter, files, body, sig):
+        self.device = device
+        self.key = key
+        self.version = version
+        self.counter = counter
+        self.files = files
+        self.body = body
+        self.sig = sig
+
+    def hash(self):
+        """SHA-256 of the whole manifest text (what `feltctl info` shows on the overlay)."""
+        return hexlify(hashlib.sha256((self.body + "sig " + (self.sig or "") + "\n").encode()).digest())
+
+
+def _check_path(path):
+    if not path or path.startswith("/") or ".." in path.split("/") or " " in path or "\n" in path:
+        raise ManifestError("manifest: bad file path %r" % (path,))
+
+
+def body_text(device, owner_key, version, counter, entries):
+    """The text that is signed: header, device, key id, version, counter, one line per file."""
+    if not isinstance(counter, int) or counter < 0:
+        raise ManifestError("manifest: the anti-rollback counter is an integer >= 0, not %r" % (counter,))
+    if " " in version or "\n" in version or not version:
+        raise ManifestError("manifest: version %r must be one word" % (version,))
+    out = [HEADER, "device " + device, "key " + key_id(owner_key), "version " + version, "counter %d" % counter]
+    rows = sorted([(e[0], e[1], e[2]) for e in entries])
+    for path, size, digest in rows:
+        _check_path(path)
+        if path == NAME:
+            continue
+        out.append("file %s %d %s" % (path, size, digest))
+    return "\n".join(out) + "\n"
+
+
+def sign(device, owner_key, version, counter, entries):
+    """The manifest text for a tree: body + 'sig <HMAC-SHA256 hex>' (what feltctl flash ships)."""
+    body = body_text(device, owner_key, version, counter, entries)
+    return body + "sig " + hmac_hex(owner_key, "felt-manifest\0" + body) + "\n"
+
+
+def parse(text):
+    """A Manifest from its text (not yet verified); ManifestError for anything malformed."""
+    cut = text.find("\nsig ")
+    if cut < 0:
+        body, sig = text, None
+    else:
+        body, sig = text[:cut + 1], text[cut + 5:].strip()
+    lines = body.split("\n")
+    if lines[0] != HEADER:
+        raise ManifestError("not a Felt firmware manifest (first line must be %r)" % HEADER)
+    fields = {}
+    files = []
+    for i in range(1, len(lines)):
+        w = lines[i].split(" ")
+        if w == [""]:
+            continue
+        try:
+            if w[0] == "file" and len(w) == 4:
+                _check_path(w[1])
+                files.append((w[1], int(w[2]), w[3]))
+            elif w[0] in ("device", "key", "version", "counter") and len(w) == 2 and w[0] not in fields:
+                fields[w[0]] = w[1]
+            else:
+                raise ValueError(lines[i][:40])
+        except ValueError as e:
+            raise ManifestError("manifest line %d is malformed: %s" % (i + 1, e))
+    for k in ("device", "key", "version", "counter"):
+        if k not in fields:
+            raise ManifestError("manifest has no %s line" % k)
+    try:
+        counter = int(fields["counter"])
+    except ValueError:
+        raise ManifestError("manifest counter %r is not a number" % fields["counter"])
+    return Manifest(fields["device"], fields["key"], fields["version"], counter, files, body, sig)
+
+
+def verify(text, owner_key, device=None):
+    """The Manifest if `text` is signed by owner_key (for `device` when given); else
+    ManifestError saying which: unsigned, another key, another device, or altered."""
+    m = parse(text)
+    if not m.sig:
+        raise ManifestError("refused: the firmware manifest is unsigned")
+    mine = key_id(owner_key)
+    if m.key != mine:
+        raise ManifestError("refused: the manifest is signed with key %s, this board's owner key is %s "
+                            "(wrong key)" % (m.key, mine))
+    if not compare(hmac_hex(owner_key, "felt-manifest\0" + m.body), m.sig):
+        raise ManifestError("refused: the manifest's signature does not verify (the manifest was altered)")
+    if device is not None and m.device != device:
+        raise ManifestError("refused: the manifest is for board %r, this is %r" % (m.device, device))
+    return m
+
+
+def check_counter(m, stored):
+    """Anti-rollback: a tree older than the newest one ever activated is refused."""
+    if m.counter < stored:
+        raise ManifestError("refused: firmware %s has anti-rollback counter %d, older than %d already "
+                            "activated on this board (re-sign it with a counter >= %d to go back)"
+                            % (m.version, m.counter, stored, stored))
+
+
+# ---- the files of a tree ------------------------------------------------------------------------
+def file_hash(path):
+    """(size, sha256 hex) read in 1 KB pieces."""
+    h = hashlib.sha256()
+    buf = bytearray(_BUF)
+    mv = memoryview(buf)
+    size = 0
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            h.update(mv[:n])
+            size += n
+    return size, hexlify(h.digest())
+
+
+def _skipped(name):
+    if name in _SKIP_NAMES or name == NAME:
+        return True
+    for s in _SKIP_SUFFIXES:
+        if name.endswith(s):
+            return True
+    return False
+
+
+def _entries(path):
+    """[(name, is_dir)] of a folder: os.ilistdir on MicroPython, listdir + stat on CPython (Pi)."""
+    if hasattr(os, "ilistdir"):
+        return [(e[0], bool(e[1] & _IS_DIR)) for e in os.ilistdir(path)]
+    return [(n, bool(os.stat(path + "/" + n)[0] & _IS_DIR)) for n in os.listdir(path)]
+
+
+def walk(root):
+    """Relative paths of the firmware files under root (deploy bookkeeping left out), sorted."""
+    out = []
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        try:
+            entries = _entries(root + "/" + rel if rel else root)
+        except OSError:
+            continue
+        for entry in entries:
+            path = rel + "/" + entry[0] if rel else entry[0]
+            if entry[1]:
+                if entry[0] != "__pycache__":
+                    stack.append(path)
+            elif not _skipped(entry[0]):
+                out.append(path)
+    out.sort()
+    return out
+
+
+def verify_tree(root, m):
+    """Every file of the manifest present with its size and SHA-256, and no file that is not in
+    it (an added module could be imported ahead of a signed one)."""
+    listed = {}
+    for path, size, digest in m.files:
+        listed[path] = True
+        try:
+            got = file_hash(root + "/" + path)
+        except OSError:
+            raise ManifestError("refused: %s is in the signed manifest but missing from the tree" % path)
+        if got != (size, digest):
+            raise ManifestError("refused: %s was altered (%d bytes, sha256 %s...; signed: %d bytes, %s...)"
+                                % (path, got[0], got[1][:12], size, digest[:12]))
+    for path in walk(root):
+        if path not in listed:
+            raise ManifestError("refused: %s is not in the signed manifest (unsigned file added)" % path)
+
+
+def read_counter(path=COUNTER_PATH):
+    try:
+        with open(path) as f:
+            return int(f.read().strip() or "0")
+    except OSError:
+        return 0
+    except ValueError:
+        # a damaged counter must not reopen old firmware: treat as "refuse everything" until fixed
+        raise ManifestError("the anti-rollback counter file %s is damaged; re-provision the board" % path)
+
+
+def write_counter(n, path=COUNTER_PATH):
+    """Raise the stored counter (never lowers it); atomic by rename."""
+    if n <= read_counter(path):
+        return
+    with open(path + ".tmp", "w") as f:
+        f.write("%d\n" % n)
+    os.rename(path + ".tmp", path)
+
+
+def check_tree(root, owner_key, device=None, stored=0):
+    """The whole activation check of a tree: manifest signed, not older, every file intact.
+    Returns the Manifest; raises ManifestError with the reason otherwise."""
+    try:
+        with open(root + "/" + NAME) as f:
+            text = f.read()
+    except OSError:
+        raise ManifestError("refused: %s has no %s (unsigned firmware)" % (root, NAME))
+    m = verify(text, owner_key, device)
+    check_counter(m, stored)
+    verify_tree(root, m)
+    return m
