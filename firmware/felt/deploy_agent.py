@@ -57,9 +57,15 @@ def _read_text(path):
 
 
 def active():
-    """Name of the slot the board boots, or None (no Felt layout yet)."""
+    """Name of the slot the board boots, or None (no Felt layout yet): the pointer's slot if it
+    is bootable, else the other one if that is -- the same choice firmware/boot.py makes."""
     name = _read_text(POINTER)
-    return name if name in SLOTS else None
+    if name not in SLOTS:
+        return None
+    for cand in (name, other(name)):
+        if valid(cand):
+            return cand
+    return None
 
 
 def other(name):

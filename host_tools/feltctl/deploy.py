@@ -144,10 +144,13 @@ class Report:
 class Deployer:
     """Runs deploy / rollback / info on a board through an open feltctl Transport."""
 
-    def __init__(self, transport, progress=None, chunk=CHUNK):
+    def __init__(self, transport, progress=None, chunk=CHUNK, work_timeout_s=None):
         self.t = transport
         self.progress = progress
         self.chunk = chunk
+        # Hashing or copying a whole tree on a real board's flash can take many seconds of
+        # silence; only those commands get this longer deadline.
+        self.work_timeout_s = work_timeout_s or max(30.0, 10 * transport.timeout_s)
         self.agent_pasted = False
 
     # ---- talking to the agent ----------------------------------------------------------
@@ -200,7 +203,7 @@ class Deployer:
         sent0 = self.t.bytes_out
         report = Report()
         self.connect(tree)
-        hello = self.call("hello(%r)" % tree.hash)
+        hello = self.call("hello(%r)" % tree.hash, self.work_timeout_s)
         if tree_has_mpy(tree) and hello.get("mpy"):
             _check_mpy(hello["mpy"])
         with open(loader, "rb") as f:
@@ -218,13 +221,14 @@ class Deployer:
             return report
         if not hello["active"]:
             plan = report.plan = Plan(tree, [])
-        staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]), _paths_blob(plan.kept)))
+        staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]), _paths_blob(plan.kept)),
+                           self.work_timeout_s)
         uploads = [(rel, tree.files[rel]) for rel in plan.added + plan.changed]
         if not loader_ok:
             uploads.insert(0, ("/boot.py", loader_bytes))
             report.loader_updated = True
         self._upload(uploads)
-        done = self.call("commit(%r)" % tree.hash)
+        done = self.call("commit(%r)" % tree.hash, self.work_timeout_s)
         report.active, report.previous = done["active"], done["previous"]
         report.copied = staged["copied"]
         if reset:
@@ -244,24 +248,24 @@ class Deployer:
             digest = sha256_hex(data)
             if len(blob) > self.chunk:
                 if batch:
-                    self.call("\n".join(batch))
+                    self.call("\n".join(batch), self.work_timeout_s)
                     batch, size = [], 0
                 self.call("begin(%r,%d,%r)" % (rel, len(data), digest))
                 for i in range(0, len(blob), self.chunk):
                     self.call("more('%s')" % blob[i:i + self.chunk])
                     self._tick(done + len(data) * min(1.0, (i + self.chunk) / len(blob)), total)
-                self.call("end()")
+                self.call("end()", self.work_timeout_s)
             else:
                 line = "put(%r,%d,%r,'%s')" % (rel, len(data), digest, blob)
                 if size + len(line) > self.chunk and batch:
-                    self.call("\n".join(batch))
+                    self.call("\n".join(batch), self.work_timeout_s)
                     self._tick(done, total)
                     batch, size = [], 0
                 batch.append(line)
                 size += len(line) + 1
             done += len(data)
         if batch:
-            self.call("\n".join(batch))
+            self.call("\n".join(batch), self.work_timeout_s)
         self._tick(total, total)
 
     def _tick(self, done, total):
@@ -278,7 +282,7 @@ class Deployer:
 
     def info(self, reset=True):
         self.connect()
-        r = self.call("info()")
+        r = self.call("info()", self.work_timeout_s)
         if reset:
             self.t.soft_reset_to_friendly()
         return r
@@ -288,7 +292,7 @@ class Deployer:
         copy is already there; each copy is checked against the board's SHA-256."""
         self.connect()
         copied, skipped = [], []
-        for rel, size, digest in self.call("files(%r)" % remote):
+        for rel, size, digest in self.call("files(%r)" % remote, self.work_timeout_s):
             local = os.path.join(dest, *rel.split("/"))
             if os.path.exists(local) and sha256_hex(open(local, "rb").read()) == digest:
                 skipped.append(rel)

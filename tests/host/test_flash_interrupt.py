@@ -114,7 +114,7 @@ def interrupted_deploy(world, faults):
         completed = True
         try:
             with Transport(board.device, timeout_s=0.5) as t:
-                Deployer(t).deploy(world["new"], reset=False)
+                Deployer(t, work_timeout_s=1.0).deploy(world["new"], reset=False)
         except FeltError:
             completed = False
         completed = completed and board.resets == 0
