@@ -1,0 +1,310 @@
+# Hole-card secrecy (firmware; pure -- the table is read, time and nonces come in): which cards
+# are secret right now, a Guard that takes them out of every public text (display, log/monitor,
+# console) before they leave the board, commit-and-reveal records for the public feed, and the
+# sealed broadcast feed released only `delay_ms` after the hand ended (hardware/security.md).
+import hashlib
+import json
+
+from felt.engine.cards import DECK_SIZE, card_text
+from felt.security import AuthError
+from felt.security.auth import FloorCommand
+from felt.security.hmac import hexlify, seal, unhexlify, unseal
+
+SALT_BYTES = 16
+NONCE_BYTES = 12
+DELAY_MS = 30 * 60 * 1000  # house default: 30 minutes, as streamed live games use
+PLAYING = "playing"  # table.PLAYING (not imported: the guard must not pull the controller in)
+OVER_STATES = ("over", "void")
+_CARDS = {}
+for _c in range(DECK_SIZE):
+    _CARDS[card_text(_c)] = _c
+
+
+def commitment(device, hand_no, place, cards, salt_hex):
+    """SHA-256 hex of one salted commitment: place 'seat3' or 'board', cards as text ('AhKd')."""
+    text = "felt-commit\0%s\0%d\0%s\0%s\0%s" % (device, hand_no, place, cards, salt_hex)
+    return hexlify(hashlib.sha256(text.encode()).digest())
+
+
+def broadcast_aad(device, hand_no):
+    return ("felt-broadcast\0%s\0%d" % (device, hand_no)).encode()
+
+
+def open_broadcast(key, device, record):
+    """The broadcaster's side: the dict inside a sealed broadcast record (ValueError if the key
+    or the record is wrong)."""
+    plain = unseal(key, unhexlify(record["nonce"]), unhexlify(record["sealed"]),
+                   broadcast_aad(device, record["hand"]))
+    return json.loads(plain.decode())
+
+
+class _HandSecrets:
+    """What one hand has dealt face down, per seat in deal order, and what is public."""
+
+    def __init__(self, hand_no):
+        self.hand_no = hand_no
+        self.down = {}  # seat -> [card ints] dealt face down, in order
+        self.shown = {}  # card -> True once tabled at the showdown (public by SHOW-*)
+        self.extra = {}  # card -> True: seen on a seat antenna before the engine had it
+        self.uids = {}  # uid hex -> card, for secret cards
+        self.commits = {}  # seat -> [(count, salt hex, commitment)]
+        self.board = []
+        self.end_ms = None
+        self.released = False
+
+    def secret(self, card):
+        return card not in self.shown and (card in self.extra or self._is_down(card))
+
+    def _is_down(self, card):
+        for seat in self.down:
+            if card in self.down[seat]:
+                return True
+        return False
+
+
+class SecretFeed:
+    """One table's secrecy. device: board name; broadcast_key: 32 bytes; nonce_source(n) -> n
+    unpredictable bytes; public(record dict) and broadcast(record dict): the two output feeds;
+    audit: an AuditLog for delay changes. Call observe(table, now_ms) after every loop step."""
+
+    def __init__(self, device, broadcast_key, nonce_source, public=None, broadcast=None, delay_ms=DELAY_MS,
+                 audit=None):
+        self.device = device
+        self._key = broadcast_key
+        self._nonce = nonce_source
+        self.public = public
+        self.broadcast = broadcast
+        self.delay_ms = delay_ms
+        self.audit = audit
+        self.hands = []  # _HandSecrets not yet released, oldest first
+        self.redactions = 0  # texts the guard had to change (each is a bug upstream)
+
+    # ---- the house setting ---------------------------------------------------------------------
+    def set_delay(self, command, now_ms=0):
+        """Change the delay; only with an authenticated floor command (auth.FloorGate.verify)."""
+        if not isinstance(command, FloorCommand) or command.verb != "delay":
+            raise AuthError("refused: the broadcast delay changes only by an authenticated floor command")
+        ms = command.args[0]
+        if not isinstance(ms, int) or ms < 0:
+            raise AuthError("refused: delay %r is not a number of milliseconds >= 0" % (ms,))
+        old = self.delay_ms
+        self.delay_ms = ms
+        if self.audit is not None:
+            self.audit.append("delay", "broadcast delay %d -> %d ms" % (old, ms), who=command.who, t_ms=now_ms)
+
+    # ---- tracking the table ----------------------------------------------------------------------
+    def _current(self, hand_no):
+        if self.hands and self.hands[-1].hand_no == hand_no:
+            return self.hands[-1]
+        hs = _HandSecrets(hand_no)
+        self.hands.append(hs)
+        return hs
+
+    def refresh(self, table):
+        """Bring the secret set up to date with the table (cheap; the guard calls it first)."""
+        h = table.hand
+        if h is None or table.hand_no == 0:
+            return None
+        hs = self._current(table.hand_no)
+        if hs.end_ms is not None:
+            return hs
+        seats = table.setup.seats
+        for p in range(h.n):
+            seat = seats[p]
+            hole = h.hole[p]
+            lst = hs.down.get(seat)
+            for i in range(len(hole)):
+                c = hole[i]
+                if c < 0 or (i < len(h.up[p]) and h.up[p][i]):
+                    continue
+                if lst is None:
+                    lst = hs.down[seat] = []
+                if c not in lst:
+                    lst.append(c)
+            if h.shown[p]:
+                for c in hole:
+                    hs.shown[c] = True
+        for card in table.where:
+            if isinstance(table.where[card], int) and card >= 0:
+                hs.extra[card] = True
+        for seat in table.discards:
+            for c in table.discards[seat]:
+                hs.extra[c] = True
+        for hexu in table.uid_card:
+            c = table.uid_card[hexu]
+            if c >= 0 and hs.secret(c):
+                hs.uids[hexu] = c
+        hs.board = list(h.board)
+        return hs
+
+    def observe(self, table, now_ms):
+        """After a loop step: publish commitments of newly dealt down cards once a street's deal
+        is complete, note the end of a hand, release hands whose delay has passed."""
+        hs = self.refresh(table)
+        if hs is not None and hs.end_ms is None:
+            ended = table.state in OVER_STATES
+            h = table.hand
+            dealt = True
+            for p in range(h.n):
+                if h.pending_hole[p]:
+                    dealt = False
+            if dealt or ended:
+                self._commit(hs, now_ms)
+            if ended:
+                hs.end_ms = now_ms
+                self._emit(self.public, {"kind": "commit", "hand": hs.hand_no, "place": "board",
+                                         "c": self._board_commit(hs), "t_ms": now_ms})
+                self._emit(self.public, {"kind": "hand-end", "hand": hs.hand_no, "t_ms": now_ms,
+                                         "release_ms": now_ms + self.delay_ms})
+        self.release(now_ms)
+
+    def _salt(self):
+        return hexlify(self._nonce(SALT_BYTES))
+
+    def _commit(self, hs, now_ms):
+        for seat in sorted(hs.down):
+            cards = hs.down[seat]
+            done = hs.commits.setdefault(seat, [])
+            if done and done[-1][0] == len(cards):
+                continue
+            salt = self._salt()
+            c = commitment(self.device, hs.hand_no, "seat%d" % seat, _text(cards), salt)
+            done.append((len(cards), salt, c))
+            self._emit(self.public, {"kind": "commit", "hand": hs.hand_no, "place": "seat%d" % seat,
+                                     "n": len(cards), "c": c, "t_ms": now_ms})
+
+    def _board_commit(self, hs):
+        if not hasattr(hs, "board_salt"):
+            hs.board_salt = self._salt()
+        return commitment(self.device, hs.hand_no, "board", _text(hs.board), hs.board_salt)
+
+    def release(self, now_ms):
+        """Reveal (public) and broadcast (sealed) every ended hand whose delay has passed."""
+        keep = []
+        for hs in self.hands:
+            if hs.end_ms is None or now_ms < hs.end_ms + self.delay_ms:
+                keep.append(hs)
+                continue
+            seats = {}
+            salts = {}
+            for seat in sorted(hs.down):
+                seats["seat%d" % seat] = _text(hs.down[seat])
+                salts["seat%d" % seat] = [[n, s] for n, s, _c in hs.commits.get(seat, [])]
+            reveal = {"kind": "reveal", "hand": hs.hand_no, "t_ms": now_ms, "end_ms": hs.end_ms,
+                      "seats": seats, "salts": salts, "board": _text(hs.board), "board_salt": hs.board_salt}
+            self._emit(self.public, reveal)
+            plain = json.dumps({"hand": hs.hand_no, "end_ms": hs.end_ms, "seats": seats,
+                                "board": _text(hs.board)}).encode()
+            nonce = self._nonce(NONCE_BYTES)
+            self._emit(self.broadcast, {"kind": "broadcast", "hand": hs.hand_no, "t_ms": now_ms,
+                                        "nonce": hexlify(nonce),
+                                        "sealed": hexlify(seal(self._key, nonce, plain,
+                                                               broadcast_aad(self.device, hs.hand_no)))})
+            hs.released = True
+        self.hands = keep
+
+    def _emit(self, sink, record):
+        if sink is not None:
+            sink(record)
+
+    # ---- the guard ------------------------------------------------------------------------------
+    def secret_tokens(self):
+        """(card texts, uid hex) -> True of every card that must not appear in public now."""
+        cards = {}
+        uids = {}
+        for hs in self.hands:
+            for seat in hs.down:
+                for c in hs.down[seat]:
+                    if c not in hs.shown:
+                        cards[card_text(c)] = True
+            for c in hs.extra:
+                if c not in hs.shown:
+                    cards[card_text(c)] = True
+            for hexu in hs.uids:
+                if hs.uids[hexu] not in hs.shown:
+                    uids[hexu] = True
+        return cards, uids
+
+    def clean(self, text, table=None):
+        """text with every secret card (as card text, e.g. 'Ah' inside 'AhKd', or as its tag
+        UID) replaced by '??'. Counts each change in self.redactions."""
+        if table is not None:
+            self.refresh(table)
+        cards, uids = self.secret_tokens()
+        if not cards and not uids:
+            return text
+        out = []
+        i = 0
+        n = len(text)
+        changed = False
+        while i < n:
+            j = i
+            while j < n and (text[j].isalpha() or text[j].isdigit()):
+                j += 1
+            if j == i:
+                out.append(text[i])
+                i += 1
+                continue
+            word = text[i:j]
+            new = _redact(word, cards, uids)
+            if new != word:
+                changed = True
+            out.append(new)
+            i = j
+        if not changed:
+            return text
+        self.redactions += 1
+        return "".join(out)
+
+
+def _text(cards):
+    return "".join([card_text(c) for c in cards])
+
+
+def _redact(word, cards, uids):
+    if word.upper() in uids:
+        return "?" * len(word)
+    if len(word) % 2 or len(word) > 2 * 10:
+        return word
+    hit = False
+    for k in range(0, len(word), 2):
+        two = word[k:k + 2]
+        if two not in _CARDS:
+            return word
+        if two in cards:
+            hit = True
+    return "??" * (len(word) // 2) if hit else word
+
+
+def install(runtime, feed, clock=None):
+    """Put the guard in front of every public output of a loop.Runtime and run feed.observe
+    after each step: the display's show(), the table's and runtime's log, the console link's
+    send(). Instance attributes shadow the methods, so loop.py and the drivers stay unchanged."""
+    table = runtime.table
+    clock = clock or runtime.hal.ticks_ms
+
+    def guard(fn):
+        def out(text):
+            return fn(feed.clean(text, table))
+        return out
+
+    table.log = guard(table.log)
+    if runtime.log is not None:
+        runtime.log = guard(runtime.log)
+    if runtime.display is not None:
+        show = runtime.display.show
+        runtime.display.show = lambda lines: show([feed.clean(ln, table) for ln in lines])
+    if runtime.link is not None:
+        send = runtime.link.send
+
+        def send_clean(verb, args=(), opts=None, text=None):
+            return send(verb, args, opts, feed.clean(text, table) if text else text)
+        runtime.link.send = send_clean
+    step = runtime.step
+
+    def step_and_observe():
+        n = step()
+        feed.observe(table, clock())
+        return n
+    runtime.step = step_and_observe
+    return feed

@@ -1,0 +1,122 @@
+# Hole-card secrecy (felt.security.secrecy) on the simulated table (real controller, loop and
+# drivers): the guard's redaction, commitments published when the deal completes, reveal and
+# sealed broadcast only after hand end + delay, delay changed only by a floor command.
+# Runs under CPython and MicroPython.
+from check import eq, raises
+
+from felt.security import AuthError
+from felt.security import secrecy
+from felt.security.auth import FloorCommand
+from felt.sim.runner import Sim
+
+BKEY = b"\x33" * 32
+
+
+def _nonces():
+    state = [0]
+
+    def source(n):
+        state[0] += 1
+        return bytes([(state[0] + i) & 255 for i in range(n)])
+    return source
+
+
+def _table(delay_ms=60000):
+    logs = []
+    public = []
+    bcast = []
+    sim = Sim(log=logs.append)
+    sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1")
+    feed = secrecy.SecretFeed("table1", BKEY, _nonces(), public=public.append, broadcast=bcast.append,
+                              delay_ms=delay_ms)
+    secrecy.install(sim.rt, feed)
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    return sim, feed, logs, public, bcast
+
+
+HOLE = {2: "AhQs", 3: "KdQh", 1: "Kc2s"}
+
+
+def _play(sim):
+    sim.run("hand")
+    for c, seat in (("Ah", 2), ("Kd", 3), ("Kc", 1), ("Qs", 2), ("Qh", 3), ("2s", 1)):
+        sim.run("draw %s to seat %d" % (c, seat))
+    for line in ("act 1 call", "act 2 call", "act 3 check", "draw 3c to burn", "draw 7h to board",
+                 "draw 8h to board", "draw 9c to board", "act 2 check", "act 3 check", "act 1 fold"):
+        sim.run(line)
+    for line in ("draw 4c to burn", "draw Jd to board", "act 2 check", "act 3 check", "draw 5d to burn",
+                 "draw 2d to board", "act 2 check", "act 3 check"):
+        sim.run(line)
+
+
+def test_commit_then_reveal_after_the_delay_and_broadcast_opens():
+    sim, feed, logs, public, bcast = _table(delay_ms=60000)
+    _play(sim)
+    eq(sim.table.state, "over")
+    commits = [r for r in public if r["kind"] == "commit" and r["place"] != "board"]
+    eq(sorted([r["place"] for r in commits]), ["seat1", "seat2", "seat3"])
+    assert [r for r in public if r["kind"] == "hand-end"]
+    eq([r for r in public if r["kind"] == "reveal"], [])
+    eq(bcast, [])  # nothing about the hand leaves before hand end + delay
+    sim.run("wait 30000")
+    eq(bcast, [])
+    sim.run("wait 31000")
+    reveal = [r for r in public if r["kind"] == "reveal"][0]
+    end = [r for r in public if r["kind"] == "hand-end"][0]
+    assert reveal["t_ms"] >= end["t_ms"] + 60000
+    eq(reveal["seats"], {"seat1": "Kc2s", "seat2": "AhQs", "seat3": "KdQh"})
+    eq(reveal["board"], "7h8h9cJd2d")
+    for r in commits:
+        n, salt = reveal["salts"][r["place"]][-1]
+        eq(secrecy.commitment("table1", 1, r["place"], reveal["seats"][r["place"]][:2 * n], salt), r["c"])
+    eq(len(bcast), 1)
+    assert "AhQs" not in str(bcast[0])
+    opened = secrecy.open_broadcast(BKEY, "table1", bcast[0])
+    eq(opened["seats"], reveal["seats"])
+    with raises(ValueError):
+        secrecy.open_broadcast(b"\x34" * 32, "table1", bcast[0])
+
+
+def test_shown_hands_are_public_mucked_stay_secret_in_the_log():
+    sim, feed, logs, public, bcast = _table()
+    _play(sim)
+    text = "\n".join(logs)
+    for card in ("Kc", "2s"):  # seat 1 folded: its cards are never named
+        assert card not in text, text
+    # seats 2 and 3 tabled their cards at the showdown (SHOW-1): public from then on
+    assert "AhQs" in text or "KdQh" in text, text
+
+
+def test_guard_redacts_secret_cards_and_uids():
+    sim, feed, logs, public, bcast = _table()
+    sim.run("hand")
+    sim.run("draw Ah to seat 2")
+    t = sim.table
+    eq(feed.clean("seat 2 has Ah", t), "seat 2 has ??")
+    eq(feed.clean("cards AhKd here", t), "cards ???? here")
+    eq(feed.clean("Kd and As are fine; Ahead too", t), "Kd and As are fine; Ahead too")
+    uid = "04FE17410000" + "%02X" % 50  # the sim's tag of Ah (card 50)
+    eq(feed.clean("tag %s read" % uid, t), "tag %s read" % ("?" * len(uid)))
+    assert feed.redactions == 3
+    # a finding naming a hole card reaches the display and the log only redacted
+    t.log("deal: one extra card (Ah) dealt to seat 2")
+    assert "(??)" in logs[-1], logs[-1]
+
+
+def test_delay_changes_only_by_floor_command():
+    sim, feed, logs, public, bcast = _table()
+
+    class Fake:
+        verb = "delay"
+        who = "mallory"
+        args = [0]
+    with raises(AuthError, match="authenticated floor command"):
+        feed.set_delay(Fake())
+    with raises(AuthError):
+        feed.set_delay(FloorCommand("alice", "void", [], "void"))
+    feed.set_delay(FloorCommand("alice", "delay", [1000], "delay 1000"), 5)
+    eq(feed.delay_ms, 1000)
+    _play(sim)
+    sim.run("wait 1100")
+    eq(len(bcast), 1)
