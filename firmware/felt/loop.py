@@ -10,7 +10,7 @@ from felt.events import ERROR, INFO, WARN
 from felt.proto import console as proto
 
 POLL_MS = 5  # shoe, console and buttons are looked at this often
-GRACE_MS = 800  # a shoe read that reaches no antenna within this is a card drawn 'nowhere'
+GRACE_MS = 500  # a shoe read that reaches no antenna within this (and a full sweep) went 'nowhere'
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
 
 
@@ -46,6 +46,7 @@ class Runtime:
         self._in_hand = None
         self._console_errors = 0
         self._moved_sweep = None
+        self._busy_sweep = 0
         table.notify = self._notify
 
     def start(self):
@@ -94,13 +95,17 @@ class Runtime:
             if t.moved:
                 if self._moved_sweep is None:
                     self._moved_sweep = p.sweeps
-                elif p.sweeps - self._moved_sweep >= 2:  # every antenna polled again since the move
+                elif p.sweeps - self._moved_sweep > p.miss_limit:  # the old antenna had time to miss it
                     t.check_moves(self._still_there)
                     self._moved_sweep = None
         if t.busy():
+            # a card read by the shoe is 'nowhere' only once every antenna has been polled after
+            # the read (two sweep-counter steps) and the grace time passed: a loaded 10-seat
+            # table takes most of a second per sweep
             if self._busy_since is None:
                 self._busy_since = now
-            elif now - self._busy_since >= self.grace_ms:
+                self._busy_sweep = p.sweeps if p is not None else 0
+            elif now - self._busy_since >= self.grace_ms and (p is None or p.sweeps - self._busy_sweep >= 2):
                 t.resolve()
                 self._busy_since = None
         else:
@@ -119,7 +124,7 @@ class Runtime:
         due = now + POLL_MS
         if self.poller is not None and self.poller.next_due_ms < due:
             due = self.poller.next_due_ms
-        if self._busy_since is not None and self._busy_since + self.grace_ms < due:
+        if self._busy_since is not None and now < self._busy_since + self.grace_ms < due:
             due = self._busy_since + self.grace_ms
         return due if due > now else now
 

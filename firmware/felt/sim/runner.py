@@ -104,9 +104,11 @@ class Sim:
         self.settle(sweeps=1)
 
     # -- time ----------------------------------------------------------------------------------
-    def settle(self, sweeps=1, min_ms=0):
-        """Run the loop on the manual clock until `sweeps` full antenna sweeps have passed, at
-        least min_ms went by, no card is between shoe and antenna and no byte is waiting."""
+    def settle(self, sweeps=1, min_ms=0, until=None):
+        """Run the loop on the manual clock until the firmware is idle: at least min_ms went by,
+        no card is between shoe and antenna, no byte is waiting, and either `until()` holds (the
+        expected antenna change was seen) or, without it, `sweeps` full antenna sweeps passed.
+        With `until`, 2 + sweeps sweeps is the most it waits (a dead antenna never reports)."""
         rt = self.rt
         clock = self.hal.clock
         start = clock.ticks_ms()
@@ -116,12 +118,21 @@ class Sim:
             if due > clock.ticks_ms():
                 clock.advance_to_us(due * 1000)
             rt.step()
-            if (rt.poller.sweeps - first >= sweeps and clock.ticks_ms() - start >= min_ms and not self.table.busy()
-                    and not self.console.rx and not self.reader.any()):
+            if clock.ticks_ms() - start < min_ms or self.table.busy() or self.console.rx or self.reader.any():
+                continue
+            done = rt.poller.sweeps - first
+            if until is None:
+                if done >= sweeps:
+                    break
+            elif done >= sweeps + 2 or until():
                 break
         else:
             raise SimError("the firmware did not settle within %d steps" % MAX_STEPS)
         self._trim()
+
+    def _seen(self, loc, uid, present=True):
+        hexu = "".join(["%02X" % b for b in uid])
+        return lambda: (hexu in self.rt.poller.present(loc)) == present
 
     def _trim(self):
         # the device models keep traces for tests; a long run must not grow them without bound
@@ -239,7 +250,9 @@ class Sim:
             self.reader.present(uid)
         if loc is not None:
             self._place(loc, uid)
-        self.settle(sweeps=1)
+            self.settle(sweeps=1, until=self._seen(loc, uid))
+        else:
+            self.settle(sweeps=1)
 
     def _s_move(self, args):
         uid = self._card_uid(args[0])
@@ -253,7 +266,9 @@ class Sim:
             self._unplace(a, uid)
         if b is not None:
             self._place(b, uid)
-        self.settle(sweeps=3)
+        gone = self._seen(a, uid, False) if a is not None else (lambda: True)
+        there = self._seen(b, uid) if b is not None else (lambda: True)
+        self.settle(sweeps=3, until=lambda: gone() and there())
 
     def _s_remove(self, args):
         uid = self._card_uid(args[0])
@@ -261,12 +276,18 @@ class Sim:
             raise ValueError("remove CARD from PLACE")
         a, _ = self._location(args[2:])
         self._unplace(a, uid)
-        self.settle(sweeps=3)
+        self.settle(sweeps=3, until=self._seen(a, uid, False))
 
     def _s_clear(self, args):
         for key in sorted(self.tags):
             self.chips[key[0]].remove(self.tags.pop(key))
-        self.settle(sweeps=3)
+        self.settle(sweeps=3, until=self._empty)
+
+    def _empty(self):
+        for loc in self.chips:
+            if self.rt.poller.present(loc):
+                return False
+        return True
 
     def _s_act(self, args):
         seat = int(args[0])
@@ -347,12 +368,12 @@ class Sim:
             loc, _ = self._location(rest)
             for i in (1, 2):
                 self._place(loc, bytes((0x04, 0xEE, 0x00, 0x00, 0x00, 0x00, i)))
-            self.settle(sweeps=2)
+            self.settle(sweeps=3)
         elif kind == "two-antennas":
             uid = self._card_uid(rest[0])
             loc, _ = self._location(rest[1:])
             self.tags[(loc, uid)] = self.chips[loc].place(SimTag(uid))
-            self.settle(sweeps=2)
+            self.settle(sweeps=4)  # the loop asks the old antenna again after miss_limit + 1 sweeps
         elif kind == "bounce":
             pin = self.pins[int(rest[0])]
             for _ in range(12):
