@@ -526,6 +526,7 @@ class Action:
         self.comment = comment
         self.line = line
         self.text = text
+        self.dealee = None  # 'd dh pN': the 0-based position dealt to
 
 
 def split_cards(text, line=None):
@@ -556,7 +557,9 @@ def parse_action(text, scale=1, line=None):
         return Action(None, "", comment=comment, line=line, text=text)
     if w[0] == "d":
         if len(w) == 4 and w[1] == "dh":
-            return Action("d", "dh", split_cards(w[3], line), None, comment, line, text)
+            a = Action("d", "dh", split_cards(w[3], line), None, comment, line, text)
+            a.dealee = _player(w[2], line)
+            return a
         if len(w) == 3 and w[1] == "db":
             return Action("d", "db", split_cards(w[2], line), None, comment, line, text)
         raise FormatError("bad dealing action %r" % text, line)

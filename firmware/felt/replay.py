@@ -62,8 +62,15 @@ def _label(p):
     return "p%d" % (p + 1)
 
 
+_CARD = {"??": UNKNOWN}  # card text -> int, filled on first use (phh.split_cards checked the text)
+
+
 def _cards(texts):
-    return [UNKNOWN if t == "??" else parse_card(t) for t in texts]
+    if len(_CARD) == 1:
+        for r in "23456789TJQKA":
+            for u in "cdhs":
+                _CARD[r + u] = parse_card(r + u)
+    return [_CARD[t] for t in texts]
 
 
 def _error(message, line=None, rule=None, action=None):
@@ -83,7 +90,7 @@ def _apply(hand, a):
     if v == "":
         return
     if v == "dh":
-        hand.deal_hole(_player_of_deal(a), _cards(a.cards))
+        hand.deal_hole(a.dealee, _cards(a.cards))
     elif v == "db":
         hand.deal_board(_cards(a.cards))
     elif v == "f":
@@ -115,12 +122,6 @@ def _shown_again(hand, p, cards):
         if c not in hand.hole[p]:
             return False
     return True
-
-
-def _player_of_deal(a):
-    # 'd dh pN CARDS': the dealee is in the action text
-    w = a.text.split("#", 1)[0].split()
-    return int(w[2][1:]) - 1
 
 
 _DEFAULT_RULES = {}  # game code -> HouseRules(cash): built once, a Hand only reads it
