@@ -99,6 +99,7 @@ class Sim:
         self.table = Table(config, registry(), log=self._log, history=self.history)
         self.rt = looplib.build(hal, b, self.table, self.shoe_protocol, log=self._log)
         self.pins = dict([(seat, hal.pin(gpio)) for seat, gpio in b.buttons])
+        self.trace_pins = list(b.decoder["address"]) + [b.decoder["enable"]]  # toggled by every SPI transfer
         self.tags = {}  # (location, uid) -> SimTag placed there
         self.rt.start()
         self.settle(sweeps=1)
@@ -138,6 +139,10 @@ class Sim:
         # the device models keep traces for tests; a long run must not grow them without bound
         self.oled.commands = []
         self.hal.uart(0).sent = bytearray()
+        for loc in self.chips:
+            self.chips[loc].frames = []
+        for n in self.trace_pins:
+            self.hal.pin(n).history = []
         if hasattr(self.reader, "commands"):
             self.reader.commands = []
         sent = self.console.sent
