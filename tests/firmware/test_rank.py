@@ -353,3 +353,17 @@ def test_unknown_card_is_refused_not_read_as_the_ace_of_spades():
         ev.omaha_high(parse_cards("As 2c Kd Kh"), parse_cards("3h 5d ?? Kc Qh"))
     with raises(Exception):
         ev.omaha_low8(parse_cards("As ?? Kd Kh"), parse_cards("3h 5d 8s Kc Qh"))
+
+
+def test_describe_other_kinds_and_no_low():
+    from check import raises
+    eq(ev.describe(ev.NO_LOW, "low8"), "no low")
+    eq(ev.describe(ev.low27(parse_cards("Kc Kd 7h 4s 2c")), "low27"), "a pair of kings")
+    eq(ev.describe(ev.low27(parse_cards("Kc Qd 9h 4s 2c")), "low27"), "a K-Q-9-4-2 low")
+    eq(ev.describe(ev.lowA5(parse_cards("Kc Qd 9h 4s Ac")), "lowA5"), "a K-Q-9-4-A low")
+    eq(ev.describe(ev.lowA5(parse_cards("Kc Kd Kh 4s 4c")), "lowA5"), "a full house, kings full of fours")
+    eq(ev.describe(ev.badugi(parse_cards("Kc Kd Kh Ks")), "badugi"), "a one-card hand, K")
+    eq(ev.describe(H("Qc Qd Qh Qs 2c"), "high"), "four of a kind, queens")
+    eq(ev.describe(H("6c 6d 6h 6s 2c"), "high"), "four of a kind, sixes")
+    with raises(ValueError):
+        ev.describe(0, "omaha")

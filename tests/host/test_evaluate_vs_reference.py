@@ -161,6 +161,23 @@ def test_category_matches_pokerkit_labels():
         assert names[ev.category(ev.high(h))] == label, text(h)
 
 
+def test_short_deck_category_and_words_match_pokerkit_labels():
+    # short-deck values store a flush as category 6 and a full house as 5 (pokerkit's order)
+    names = ["High card", "One pair", "Two pair", "Three of a kind", "Straight", "Full house",
+             "Flush", "Four of a kind", "Straight flush"]
+    words = ["high", "a pair", "two pair", "three of a kind", "a straight", "a full house",
+             "a flush", "four of a kind", "a straight flush"]
+    seen = set()
+    for h in skewed_hands(8, 3000, 7, SHORT_DECK):
+        v = ev.short_deck_high(h)
+        label = ShortDeckHoldemHand.from_game(text(h)).entry.label.value
+        assert names[ev.category(v)] == label, text(h)
+        text_ = ev.describe(v, "short")
+        assert words[ev.category(v)] in text_ or (ev.category(v) == 8 and text_ == "a royal flush"), text_
+        seen.add(ev.category(v))
+    assert seen == set(range(9))
+
+
 def test_reference_sample_covers_every_high_category():
     seen = {ev.category(ev.high(h)) for h in skewed_hands(107, 3000, 7)}
     assert seen == set(range(9))
