@@ -19,10 +19,9 @@ POINTER = "/felt.slot"
 SLOTS = ("a", "b")
 MARKER = ".felt-ok"     # written last into a slot; holds its tree hash; no marker = not bootable
 TMP = ".tmp"            # suffix of a file being written; renamed once its SHA-256 verifies
-ZTMP = ".z"             # suffix of compressed bytes gathered across several calls
+ZTMP = ".z"             # suffix of compressed bytes being received
 _BUF = 1024
 _IS_DIR = 0x4000
-_cur = None             # the file being received by begin()/more()/end()
 
 
 def answer(obj):
@@ -266,37 +265,14 @@ def _inflate_to(stream, tmp):
             out.write(mv[:n])
 
 
-def put(rel, size, digest, data_b64):
-    """One whole file: inflate into <path>.tmp, verify size and SHA-256, rename into place."""
+def putb(rel, size, digest, zlen, window):
+    """One file whose zlib bytes (zlen of them) follow on the console as raw binary, in windows
+    of `window` bytes that the board grants with \x01 -- the flow control of raw paste, without
+    its need to escape bytes. Gathered in <path>.z, inflated into <path>.tmp, size and SHA-256
+    checked, then renamed into place."""
     path = _target(rel)
     _makedirs(path)
-    try:
-        _inflate_to(io.BytesIO(binascii.a2b_base64(data_b64)), path + TMP)
-    except OSError:
-        _remove(path + TMP)
-        raise
-    _finish(path + TMP, path, size, digest)
-
-
-def begin(rel, size, digest):
-    """A file too big for one call: compressed pieces gather in <path>.z (see more/end)."""
-    global _cur
-    path = _target(rel)
-    _makedirs(path)
-    with open(path + ZTMP, "wb"):
-        pass
-    _cur = (path, size, digest)
-
-
-def more(data_b64):
-    with open(_cur[0] + ZTMP, "ab") as f:
-        f.write(binascii.a2b_base64(data_b64))
-
-
-def end():
-    global _cur
-    path, size, digest = _cur
-    _cur = None
+    _receive(path + ZTMP, zlen, window)
     try:
         with open(path + ZTMP, "rb") as z:
             _inflate_to(z, path + TMP)
@@ -306,6 +282,52 @@ def end():
     finally:
         _remove(path + ZTMP)
     _finish(path + TMP, path, size, digest)
+
+
+def _receive(dest, n, window):
+    # Ctrl-C is off while the bytes arrive (0x03 is data). Every announced byte is read even
+    # after a write fails (full flash), so the console never sees file bytes as REPL input.
+    import micropython
+
+    inp = sys.stdin.buffer
+    out = sys.stdout.buffer
+    buf = bytearray(window)
+    mv = memoryview(buf)
+    failed = None
+    micropython.kbd_intr(-1)
+    try:
+        f = open(dest, "wb")
+    except OSError as e:
+        f, failed = None, e
+    try:
+        out.write(b"\x01\x01")
+        got = 0
+        while got < n:
+            k = min(window, n - got)
+            _read_exact(inp, mv[:k])
+            got += k
+            if got < n:
+                out.write(b"\x01")
+            if failed is None:
+                try:
+                    f.write(mv[:k])
+                except OSError as e:
+                    failed = e
+    finally:
+        micropython.kbd_intr(3)
+        if f is not None:
+            f.close()
+    if failed is not None:
+        _remove(dest)
+        raise failed
+
+
+def _read_exact(inp, mv):
+    have = 0
+    while have < len(mv):
+        n = inp.readinto(mv[have:])
+        if n:
+            have += n
 
 
 def _write_atomic(path, text):

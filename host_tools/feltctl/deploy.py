@@ -1,6 +1,6 @@
 # Host side of `feltctl flash` (host tools): builds the tree to deploy (optionally precompiled by
-# mpy-cross), diffs it against the board's manifest, sends only what changed (zlib + base64 in
-# big raw-paste chunks) and has felt/deploy_agent.py on the board stage, verify and activate it.
+# mpy-cross), diffs it against the board's manifest, sends only what changed (zlib, as raw bytes
+# under window flow control) and has felt/deploy_agent.py on the board stage, verify, activate.
 # Every step and its bytes are described in hardware/flashing.md.
 import base64
 import hashlib
@@ -18,7 +18,7 @@ from feltctl.transport import DeviceError
 AGENT_FILE = os.path.join(FIRMWARE, "felt", "deploy_agent.py")
 LOADER_FILE = os.path.join(FIRMWARE, "boot.py")
 KEEP_AS_SOURCE = ("boot.py", "main.py")   # the board looks these up by name, as .py
-CHUNK = 8000          # characters of base64 per raw-paste command (a Pico parses this easily)
+WINDOW = 128          # raw file bytes per flow-control grant (half a 256-byte stdin buffer)
 WBITS = 12            # 4 KB deflate window: the board needs only 4 KB to inflate
 
 
@@ -118,10 +118,15 @@ class Plan:
         return out
 
 
-def _blob(data):
-    """zlib (small window) then base64: what the board's `deflate` and `binascii` undo."""
+def _zlib(data):
+    """zlib with a small window: what the board's `deflate.DeflateIO` undoes in 4 KB of RAM."""
     c = zlib.compressobj(9, zlib.DEFLATED, WBITS)
-    return base64.b64encode(c.compress(data) + c.flush()).decode()
+    return c.compress(data) + c.flush()
+
+
+def _blob(data):
+    """zlib then base64, for data inside a command (path lists, the pasted agent)."""
+    return base64.b64encode(_zlib(data)).decode()
 
 
 def _paths_blob(paths):
@@ -144,19 +149,21 @@ class Report:
 class Deployer:
     """Runs deploy / rollback / info on a board through an open feltctl Transport."""
 
-    def __init__(self, transport, progress=None, chunk=CHUNK, work_timeout_s=None):
+    def __init__(self, transport, progress=None, work_timeout_s=None):
         self.t = transport
         self.progress = progress
-        self.chunk = chunk
         # Hashing or copying a whole tree on a real board's flash can take many seconds of
         # silence; only those commands get this longer deadline.
         self.work_timeout_s = work_timeout_s or max(30.0, 10 * transport.timeout_s)
         self.agent_pasted = False
 
     # ---- talking to the agent ----------------------------------------------------------
-    def call(self, code, timeout_s=None):
+    def call(self, code, timeout_s=None, feed=None, progress=None):
         try:
-            out = self.t.exec(code, timeout_s)
+            if feed is None:
+                out = self.t.exec(code, timeout_s)
+            else:
+                out = self.t.exec_feed(code, feed, WINDOW, timeout_s, progress)
         except DeviceError as e:
             raise self._explain(e)
         for line in reversed(out.decode("utf-8", "replace").splitlines()):
@@ -238,34 +245,17 @@ class Deployer:
         return report
 
     def _upload(self, uploads):
-        """Several small files per command; a big one across commands via begin/more/end."""
+        """One command per file; its compressed bytes follow raw (see deploy_agent.putb)."""
         total = sum(len(d) for _, d in uploads)
         done = 0
-        batch = []
-        size = 0
         for rel, data in uploads:
-            blob = _blob(data)
-            digest = sha256_hex(data)
-            if len(blob) > self.chunk:
-                if batch:
-                    self.call("\n".join(batch), self.work_timeout_s)
-                    batch, size = [], 0
-                self.call("begin(%r,%d,%r)" % (rel, len(data), digest))
-                for i in range(0, len(blob), self.chunk):
-                    self.call("more('%s')" % blob[i:i + self.chunk])
-                    self._tick(done + len(data) * min(1.0, (i + self.chunk) / len(blob)), total)
-                self.call("end()", self.work_timeout_s)
-            else:
-                line = "put(%r,%d,%r,'%s')" % (rel, len(data), digest, blob)
-                if size + len(line) > self.chunk and batch:
-                    self.call("\n".join(batch), self.work_timeout_s)
-                    self._tick(done, total)
-                    batch, size = [], 0
-                batch.append(line)
-                size += len(line) + 1
+            packed = _zlib(data)
+            scale = len(data) / max(1, len(packed))
+            base = done
+            self.call("putb(%r,%d,%r,%d,%d)" % (rel, len(data), sha256_hex(data), len(packed), WINDOW),
+                      self.work_timeout_s, feed=packed,
+                      progress=lambda sent: self._tick(base + sent * scale, total))
             done += len(data)
-        if batch:
-            self.call("\n".join(batch), self.work_timeout_s)
         self._tick(total, total)
 
     def _tick(self, done, total):

@@ -93,7 +93,8 @@ class SimBoard:
         self._busy = None             # what the interpreter is doing: start/boot/raw/friendly
         self._steps = []              # files still to run in the boot sequence
         self._vm = None
-        self._vm_out = self._vm_ctl = self._vm_cmd = None
+        self._vm_out = self._vm_ctl = self._vm_cmd = self._vm_in = None
+        self._kbd_intr = True
         self._ctl_buf = b""
         self._err_pending = None
         self._requests = []
@@ -202,10 +203,11 @@ class SimBoard:
             except (BlockingIOError, OSError):
                 data = b""
             self._arrived += data
-        if self._vm is not None and self._vm_out in r:
-            self._drain_vm_out()
+        # Control first: a program announces kbd_intr(-1) there before it asks for raw bytes.
         if self._vm is not None and self._vm_ctl in r:
             self._read_ctl()
+        if self._vm is not None and self._vm_out in r:
+            self._drain_vm_out()
         self._deliver()
         self._send()
 
@@ -232,11 +234,15 @@ class SimBoard:
                 limit = at - self.rx_count
         head, rest = data[:limit], data[limit:]
         self.rx_count += len(head)
-        for b in head:
-            if b == CTRL_C and self._busy in ("boot", "raw", "friendly"):
-                self._vm.send_signal(signal.SIGINT)  # the RX interrupt: nothing is queued
-            else:
-                self._inq.append(b)
+        if self._busy and not self._kbd_intr:
+            # The program turned Ctrl-C off (micropython.kbd_intr(-1)) to read raw bytes itself.
+            self._to_program(head)
+        else:
+            for b in head:
+                if b == CTRL_C and self._busy in ("boot", "raw", "friendly"):
+                    self._vm.send_signal(signal.SIGINT)  # the RX interrupt: nothing is queued
+                else:
+                    self._inq.append(b)
         if f.cut_at is not None and self.rx_count >= f.cut_at:
             f.cut_at = None
             self.link_up = False
@@ -273,16 +279,18 @@ class SimBoard:
         cmd_r, cmd_w = os.pipe()
         ctl_r, ctl_w = os.pipe()
         out_r, out_w = os.pipe()
+        in_r, in_w = os.pipe()
         self._vm = subprocess.Popen(
             [micropython_binary(), "-X", "heapsize=" + self.heap, VM_SCRIPT, self.flash_dir,
              str(cmd_r), str(ctl_w), str(self.capacity or 0), str(self.faults.powercut_at_op or 0)],
-            stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(cmd_r, ctl_w),
+            stdin=in_r, stdout=out_w, stderr=out_w, pass_fds=(cmd_r, ctl_w),
             cwd=self.flash_dir, env={"PATH": os.environ.get("PATH", "/usr/bin")},
         )
-        for fd in (cmd_r, ctl_w, out_w):
+        for fd in (cmd_r, ctl_w, out_w, in_r):
             os.close(fd)
         os.set_blocking(out_r, False)
-        self._vm_cmd, self._vm_ctl, self._vm_out = cmd_w, ctl_r, out_r
+        self._vm_cmd, self._vm_ctl, self._vm_out, self._vm_in = cmd_w, ctl_r, out_r, in_w
+        self._kbd_intr = True
         self._ctl_buf = b""
         self._busy = "start"
 
@@ -292,7 +300,7 @@ class SimBoard:
         self._ops_base = self.flash_ops
         self._vm.kill()
         self._vm.wait()
-        for fd in (self._vm_cmd, self._vm_ctl, self._vm_out):
+        for fd in (self._vm_cmd, self._vm_ctl, self._vm_out, self._vm_in):
             os.close(fd)
         self._vm = None
         self._busy = None
@@ -339,8 +347,20 @@ class SimBoard:
             if self._vm is None:
                 return
 
+    def _to_program(self, data):
+        try:
+            os.write(self._vm_in, data)
+        except BrokenPipeError:
+            pass
+
     def _control(self, word):
-        if word == b"ready":
+        if word.startswith(b"kbd "):
+            self._kbd_intr = int(word[4:]) == CTRL_C
+            if not self._kbd_intr and self._inq:
+                # Bytes already received belong to the program's stdin now (one shared buffer).
+                data, self._inq = bytes(self._inq), bytearray()
+                self._to_program(data)
+        elif word == b"ready":
             self._busy = None
             self._next_boot_step()
         elif word.startswith(b"done"):
@@ -360,6 +380,7 @@ class SimBoard:
     def _finished(self, err, then_soft_reset=False):
         self._drain_vm_out()   # everything the program printed precedes the end marker
         busy, self._busy = self._busy, None
+        self._kbd_intr = True  # pyexec re-arms Ctrl-C for every command
         err_text = (err or b"").replace(b"\n", b"\r\n")
         if err_text and not err_text.endswith(b"\r\n"):
             err_text += b"\r\n"

@@ -184,7 +184,8 @@ class Machine:
 
     def __init__(self, real):
         for name in dir(real):
-            if not name.startswith("__"):
+            # The class's own methods win over the unix port's functions of the same name.
+            if not name.startswith("__") and not hasattr(type(self), name):
                 setattr(self, name, getattr(real, name))
 
     def reset(self):
@@ -198,6 +199,20 @@ class Machine:
 
     def freq(self, *args):
         return 125000000
+
+
+class MicroPython:
+    """`micropython` as a board has it, except kbd_intr(): the simboard process owns the console,
+    so it is told (and the unix port's own kbd_intr(-1) would make SIGINT fatal)."""
+
+    def __init__(self, real):
+        for name in dir(real):
+            # The class's own methods win over the unix port's functions of the same name.
+            if not name.startswith("__") and not hasattr(type(self), name):
+                setattr(self, name, getattr(real, name))
+
+    def kbd_intr(self, char):
+        tell(("kbd %d\n" % char).encode())
 
 
 def traceback_text(e):
@@ -231,7 +246,10 @@ def main():
     root, capacity, cut_at_op = sys.argv[1], int(sys.argv[4]), int(sys.argv[5])
     import machine
 
+    import micropython
+
     sys.modules["machine"] = Machine(machine)
+    sys.modules["micropython"] = MicroPython(micropython)
     os.umount("/")
     FS.append(Flash(root, capacity, cut_at_op))
     os.mount(FS[0], "/")

@@ -125,14 +125,15 @@ class Transport:
                 raise DeviceTimeout("%s: no answer from the board for %.1f s while %s (got %r)"
                                     % (self.port, limit, what, bytes(self._rbuf[-60:])))
 
-    def read_exact(self, n, what):
+    def read_exact(self, n, what, timeout_s=None):
+        limit = self.timeout_s if timeout_s is None else timeout_s
         last = time.monotonic()
         while len(self._rbuf) < n:
             if self._fill():
                 last = time.monotonic()
-            elif time.monotonic() - last > self.timeout_s:
+            elif time.monotonic() - last > limit:
                 raise DeviceTimeout("%s: no answer from the board for %.1f s while %s (got %r)"
-                                    % (self.port, self.timeout_s, what, bytes(self._rbuf[-60:])))
+                                    % (self.port, limit, what, bytes(self._rbuf[-60:])))
         data = bytes(self._rbuf[:n])
         del self._rbuf[:n]
         return data
@@ -191,6 +192,43 @@ class Transport:
         if err:
             raise DeviceError(err.decode("utf-8", "replace"))
         return out
+
+    def exec_feed(self, code, data, window, timeout_s=None, progress=None):
+        """Run code that reads len(data) raw bytes from the console in windows it grants with
+        \x01 (felt.deploy_agent.putb); feed it the bytes, then return stdout like exec()."""
+        if isinstance(code, str):
+            code = code.encode()
+        self.write(b"\x05A\x01")
+        if self.read_exact(2, "starting raw-paste mode") != b"R\x01":
+            raise TransportError("%s: the board has no raw-paste mode (MicroPython >= 1.14 needed)" % self.port)
+        self._paste(code)
+        limit = self.timeout_s if timeout_s is None else timeout_s
+        sent = credit = 0
+        out = bytearray()
+        while True:
+            c = self.read_exact(1, "waiting for the board to ask for file bytes", limit)
+            if c == b"\x01":
+                credit += window
+                if sent < len(data):
+                    piece = data[sent:sent + credit]
+                    self.write(piece)
+                    sent += len(piece)
+                    credit -= len(piece)
+                    if progress:
+                        progress(sent)
+            elif c == b"\x04":
+                break
+            else:
+                out += c
+                if FRIENDLY_BANNER in out:
+                    raise BoardReset("%s: the board rebooted while receiving a file" % self.port)
+        err = self.read_until(b"\x04", "reading the command's errors", timeout_s)[:-1]
+        self.read_until(b">", "waiting for the raw REPL prompt", timeout_s)
+        if err:
+            raise DeviceError(err.decode("utf-8", "replace"))
+        if sent < len(data):
+            raise TransportError("%s: the board stopped after %d of %d file bytes" % (self.port, sent, len(data)))
+        return bytes(out)
 
     def _paste(self, code):
         window = int.from_bytes(self.read_exact(2, "reading the flow-control window"), "little")

@@ -154,8 +154,10 @@ def test_mpy_precompiles_modules_but_keeps_boot_and_main_as_source(board, tmp_pa
     assert rep.plan.added and "FW v1 ok" in boot_output(board)
 
 
-def test_a_file_bigger_than_one_command_goes_in_pieces(board, tmp_path):
-    blob = os.urandom(30000).hex()                  # 60 KB that barely compresses
+def test_a_big_file_with_every_byte_value_arrives_intact(board, tmp_path):
+    # Raw bytes on the console: 0x03 (Ctrl-C), 0x04 (end), 0x01 ... are data here, in hundreds
+    # of flow-control windows.
+    blob = os.urandom(30000).hex()                  # 60 KB; its zlib stream has every byte value
     src = make_tree(str(tmp_path / "v1"), "v1", {"app/data.txt": blob})
     flash(board, src)
     assert active_files(board.flash_dir)["app/data.txt"] == blob.encode()
@@ -214,9 +216,9 @@ def test_full_flash_is_a_clear_error_and_the_old_tree_still_boots(tmp_path):
 
 def test_hash_mismatch_is_caught_on_the_board_and_nothing_switches(board, tmp_path, monkeypatch):
     flash(board, make_tree(str(tmp_path / "v1"), "v1"))
-    real_blob = deploy_mod._blob
-    # A link that flips a byte: the board inflates different bytes than the host hashed.
-    monkeypatch.setattr(deploy_mod, "_blob", lambda data: real_blob(data.replace(b"v2", b"v3")))
+    real_zlib = deploy_mod._zlib
+    # A link that changes bytes: the board inflates other bytes than the host hashed.
+    monkeypatch.setattr(deploy_mod, "_zlib", lambda data: real_zlib(data.replace(b"v2", b"v3")))
     with pytest.raises(HashMismatch, match="hash mismatch for /felt_b/app/a.py"):
         flash(board, make_tree(str(tmp_path / "v2"), "v2"))
     assert "FW v1 ok" in boot_output(board)

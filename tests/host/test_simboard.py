@@ -186,3 +186,23 @@ def test_full_flash_refuses_writes_with_enospc(flash):
         assert b"OSError: 28" in got or b"ENOSPC" in got
     finally:
         b.stop()
+
+
+def test_program_with_ctrl_c_off_reads_raw_bytes_from_the_console(board):
+    # micropython.kbd_intr(-1), as a board does: 0x03 is data then, not an interrupt.
+    ser = connect(board)
+    ser.write(b"\x01")
+    read_until(ser, RAW_BANNER)
+    ser.write(b"import sys, micropython\nmicropython.kbd_intr(-1)\nprint('go')\n"
+              b"b = sys.stdin.buffer.read(4)\nmicropython.kbd_intr(3)\nprint(b)\x04")
+    read_until(ser, b"go\r\n")
+    ser.write(b"\x03\x04\x01A")
+    assert read_until(ser, b"\x04>") == b"b'\\x03\\x04\\x01A'\r\n\x04\x04>"
+
+
+def test_machine_soft_reset_soft_reboots(board):
+    ser = connect(board)
+    ser.write(b"\x01")
+    read_until(ser, RAW_BANNER)
+    ser.write(b"import machine; machine.soft_reset()\x04")
+    assert read_until(ser, RAW_BANNER).endswith(b"MPY: soft reboot\r\nboot ran\r\n" + RAW_BANNER)
