@@ -234,3 +234,16 @@ def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8):
     display = SSD1306(hal.i2c(i2c["bus"], freq=i2c.get("freq", 400000), scl=i2c["scl"], sda=i2c["sda"]),
                       i2c.get("display", 0x3C))
     return Runtime(hal, table, shoe, poller, buttons, link, lights, display, log=log)
+
+
+def run_forever(rt, sleep_ms, steps=None):
+    """The device's main loop: step, then sleep until the next thing is due. sleep_ms(ms) is
+    the board's (time.sleep_ms on MicroPython); `steps` bounds the run (None: forever)."""
+    rt.start()
+    n = 0
+    while steps is None or n < steps:
+        rt.step()
+        n += 1
+        wait = rt.next_due_ms() - rt.hal.ticks_ms()
+        if wait > 0:
+            sleep_ms(wait)
