@@ -24,6 +24,7 @@ CONSOLE = 0x13  # a dealer-console entry
 TICK = 0x14  # a clock tick that changes state (level up, action clock expiry)
 CONFIG = 0x15  # a configuration change between hands
 HAND = 0x16  # hand boundary marker (new hand, hand over)
+ALERT = 0x17  # an alert raised by the runtime itself (device trouble, a refused console verb)
 PHH = 0x20  # one PHH hand history (hand log)
 
 # What a person calls each kind, and what to do when the last one of that kind was lost.
@@ -38,6 +39,7 @@ KIND_NAMES = {
     TICK: ("clock tick", "nothing to do, the clock catches up"),
     CONFIG: ("configuration change", "enter the change again"),
     HAND: ("hand marker", "start the hand again from the console"),
+    ALERT: ("device alert", "nothing to do, the device is checked again"),
     PHH: ("hand history", "nothing to do, the hand's result is in the journal"),
 }
 
@@ -229,6 +231,10 @@ class Damage:
     def __repr__(self):
         return "Damage(%s @%d, %d bytes, kind=%r, seq=%r, later=%d: %s)" % (
             self.reason, self.offset, self.lost_bytes, self.kind, self.seq, self.later, self.detail)
+
+
+def _bytes(payload):
+    return payload.encode() if isinstance(payload, str) else bytes(payload)
 
 
 def encode(seq, kind, payload):
@@ -429,17 +435,24 @@ class Journal:
             self._repair(records)
         return list(self._records)
 
-    def _start(self, gen, seq, snapshot_value):
+    def _start(self, gen, seq, snapshot_value, first=None):
         name = _gen_name(gen)
         text = dumps(snapshot_value)
         self.flash.remove(name)
         self.flash.append(name, encode(seq, SNAPSHOT, text))
+        records = []
+        if first is not None:
+            # The input that opened the hand belongs to the new generation: it is written before
+            # the COMMIT, so a cut anywhere here leaves the old generation (which holds it too).
+            seq += 1
+            self.flash.append(name, encode(seq, first[0], first[1]))
+            records.append(Record(seq, first[0], _bytes(first[1])))
         self.flash.append(name, encode(seq + 1, COMMIT, dumps({"gen": gen})))
         old = self._name
         self.gen = gen
         self._name = name
-        self.snapshot = Record(seq, SNAPSHOT, text.encode())
-        self._records = []
+        self.snapshot = Record(seq - len(records), SNAPSHOT, text.encode())
+        self._records = records
         self.next_seq = seq + 2
         if old is not None and old != name:
             self.flash.remove(old)
@@ -480,14 +493,18 @@ class Journal:
         """append() with a JSON payload (canonical: sorted keys, no spaces)."""
         return self.append(kind, dumps(value))
 
-    def compact(self, snapshot_value):
+    def compact(self, snapshot_value, first=None):
         """At a hand boundary: start a new generation holding only `snapshot_value` (JSON-able
-        state, e.g. seats, stacks, button, level, settings) and drop the old one. Returns the
-        snapshot's sequence number."""
+        state, e.g. seats, stacks, button, level, settings) and drop the old one. `first`:
+        optional (kind, payload) of the input that opens the new hand, already appended to the
+        old generation and copied into the new one before its COMMIT. Returns the snapshot's
+        sequence number."""
         if self._name is None:
             raise JournalError("journal not opened")
+        if first is not None and first[0] in _HOUSEKEEPING:
+            raise ValueError("the first record of a hand must be an input")
         seq = self.next_seq
-        self._start(self.gen + 1, seq, snapshot_value)
+        self._start(self.gen + 1, seq, snapshot_value, first)
         return seq
 
     def records(self):
@@ -552,6 +569,17 @@ class HandLog:
             if records:
                 return records[-1].payload.decode()
         return None
+
+    def contains(self, phh_text):
+        """True if this exact history is stored (boot uses it: a hand replayed from the journal
+        may have had its history written before the power went)."""
+        data = phh_text.encode() if isinstance(phh_text, str) else bytes(phh_text)
+        for name in (HANDS, HANDS_OLD):
+            records, _ = scan(self.flash.read(name))
+            for r in records:
+                if r.payload == data:
+                    return True
+        return False
 
     def histories(self):
         """Every stored hand history (oldest first) as text."""

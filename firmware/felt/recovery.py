@@ -97,3 +97,255 @@ def _last_kept(journal, records):
     if records:
         return records[-1].seq
     return journal.snapshot.seq
+
+
+# -- journaling the table controller ---------------------------------------------------------------
+#
+# The runtime loop hands every physical input to the controller (felt.table.Table) through a
+# few methods. TableRecorder wraps those methods on the instance: each outer call is written to
+# the journal (and flushed) before the original method runs. Calls the controller makes to its own
+# methods (shoe_card -> resolve, ...) are not recorded: replaying the outer call repeats them.
+
+# method -> record kind. check_moves carries the answers of its still_there() callback (the
+# antenna state at that moment), since a replay has no antennas to ask.
+TABLE_INPUTS = {
+    "shoe_card": jr.CARD, "antenna": jr.ANTENNA, "check_moves": jr.ANTENNA, "button": jr.BUTTON,
+    "button_fault": jr.BUTTON, "act": jr.CONSOLE, "ruling": jr.CONSOLE, "new_hand": jr.CONSOLE,
+    "sit": jr.CONSOLE, "resolve": jr.TICK, "alert": jr.ALERT, "device_alert": jr.ALERT,
+}
+
+
+def _plain(value):
+    # bytes -> {"$b": hex}; tuples -> lists (JSON has neither)
+    if isinstance(value, (bytes, bytearray)):
+        return {"$b": "".join(["%02x" % b for b in value])}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        out = {}
+        for k in value:
+            out[k] = _plain(value[k])
+        return out
+    return value
+
+
+def _unplain(value):
+    # the inverse; every list comes back as a tuple (the controller treats them as sequences)
+    if isinstance(value, list):
+        return tuple([_unplain(v) for v in value])
+    if isinstance(value, dict):
+        if len(value) == 1 and "$b" in value:
+            h = value["$b"]
+            return bytes([int(h[i:i + 2], 16) for i in range(0, len(h), 2)])
+        out = {}
+        for k in value:
+            out[k] = _unplain(value[k])
+        return out
+    return value
+
+
+def encode_call(method, args, kwargs=None):
+    """The journal payload of one controller call (canonical JSON bytes)."""
+    body = {"m": method, "a": _plain(list(args))}
+    if kwargs:
+        body["k"] = _plain(kwargs)
+    return jr.dumps(body).encode()
+
+
+def decode_call(record):
+    """(method, args tuple, kwargs dict) of a recorded call; JournalError if it is not one."""
+    v = record.value()
+    if not isinstance(v, dict) or v.get("m") not in TABLE_INPUTS or not isinstance(v.get("a"), list):
+        raise jr.JournalError("record %d is not a controller call" % record.seq)
+    kwargs = _unplain(v.get("k") or {})
+    return v["m"], _unplain(v["a"]), kwargs
+
+
+def _answering(answers):
+    # a still_there(location, uid_hex) that gives the recorded answers in order
+    left = list(answers)
+    return lambda location, uid_hex: left.pop(0) if left else False
+
+
+def replay_call(table, record):
+    """Recovery's apply(): run one recorded call on an unwrapped controller."""
+    method, args, kwargs = decode_call(record)
+    if method == "check_moves":
+        args = (_answering(args[0]),)
+    return getattr(table, method)(*args, **kwargs)
+
+
+# Between hands the table is a handful of plain fields; this is what a snapshot holds. (A controller
+# with its own snapshot()/restore() methods is used instead: recorder.snapshot / .restore.)
+def _setup_dict(s):
+    if s is None:
+        return None
+    return {"button": s.button, "sb_seat": getattr(s, "sb_seat", None), "bb": s.bb, "sb": getattr(s, "sb", None),
+            "seats": list(getattr(s, "seats", None) or []), "button_dead": bool(getattr(s, "button_dead", False))}
+
+
+def _setup_of(d):
+    from felt.engine import button as btn
+
+    if d is None:
+        return None
+    s = btn.previous(d["button"], d["sb_seat"], d["bb"])
+    s.sb = d["sb"]
+    s.seats = list(d["seats"])
+    s.button_dead = d["button_dead"]
+    return s
+
+
+def _seat_list(rec):
+    return [rec.status, rec.post, rec.missed_sb, rec.missed_bb, rec.straddle, rec.dead_owed]
+
+
+def _seat_of(v):
+    from felt.engine import button as btn
+
+    return btn.Seat(v[0], v[1], v[2], v[3], v[4], v[5])
+
+
+def table_snapshot(table):
+    """The between-hands state of a felt.table.Table as JSON-able data."""
+    undo = {}
+    for seat in table._undo:
+        undo["%d" % seat] = _seat_list(table._undo[seat])
+    return {"v": 1, "stacks": list(table.stacks), "seats": [_seat_list(r) for r in table.seat_rec],
+            "hand_no": table.hand_no, "alert_seq": table.seq, "histories": table.histories,
+            "misdeals": table.misdeals, "state": table.state, "prev": _setup_dict(table.prev),
+            "setup": _setup_dict(table.setup), "onant": dict(table.onant),
+            "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results)}
+
+
+def table_restore(table, snap):
+    """Put a table_snapshot() back into a freshly built Table (same config and registry)."""
+    if snap.get("v") != 1:
+        raise jr.JournalError("snapshot version %r is not 1" % (snap.get("v"),))
+    table.stacks = list(snap["stacks"])
+    table.seat_rec = [_seat_of(v) for v in snap["seats"]]
+    table.hand_no = snap["hand_no"]
+    table.seq = snap["alert_seq"]
+    table.histories = snap["histories"]
+    table.misdeals = snap["misdeals"]
+    table.state = snap["state"]
+    table.prev = _setup_of(snap["prev"])
+    table.setup = _setup_of(snap["setup"])
+    table.onant = dict(snap["onant"])
+    table.moved = [tuple(m) for m in snap["moved"]]
+    undo = {}
+    for k in snap["undo"]:
+        undo[int(k)] = _seat_of(snap["undo"][k])
+    table._undo = undo
+    table.results = list(snap["results"])
+    return table
+
+
+class TableRecorder:
+    """Journals the controller's inputs. attach() wraps the TABLE_INPUTS methods of `table`; each
+    outer call is appended to `journal` and flushed, then runs. A successful new_hand() compacts
+    the journal: snapshot of the table as it was before the call + the new_hand record. Finished
+    hands' PHH text goes to `handlog` (felt.journal.HandLog) before the table's own history sink.
+    snapshot(table) / restore(table, data): between-hands state (default: the table's own
+    snapshot()/restore() if it has them, else table_snapshot / table_restore)."""
+
+    def __init__(self, table, journal, handlog=None, snapshot=None):
+        self.table = table
+        self.journal = journal
+        self.handlog = handlog
+        self.snapshot = snapshot or _snapshot_for(table)
+        self.depth = 0
+        self.replaying = False
+        self._sink = None
+        self._hooked = False
+
+    def hook_history(self):
+        """Route the table's finished-hand PHH text through the hand log (done once)."""
+        if not self._hooked:
+            self._hooked = True
+            self._sink = getattr(self.table, "_history", None)
+            self.table._history = self._history
+
+    def attach(self):
+        t = self.table
+        self.hook_history()
+        for name in sorted(TABLE_INPUTS):
+            setattr(t, name, self._wrap(name, getattr(t, name)))
+        return t
+
+    def _wrap(self, name, fn):
+        kind = TABLE_INPUTS[name]
+
+        def call(*args, **kwargs):
+            if self.depth:
+                return fn(*args, **kwargs)  # the controller calling itself: part of the outer input
+            live = args
+            if name == "check_moves":
+                args = (self._answers(args[0]),)
+                live = (_answering(args[0]),)
+            snap = None
+            if name == "new_hand" and self.table.state != "playing":
+                snap = self.snapshot(self.table)
+            payload = encode_call(name, args, kwargs)
+            self.journal.append(kind, payload)  # flushed: durable before it takes effect
+            self.depth += 1
+            try:
+                out = fn(*live, **kwargs)
+            finally:
+                self.depth -= 1
+            if snap is not None:  # the hand started: compact to its opening state
+                self.journal.compact(snap, (kind, payload))
+            return out
+
+        return call
+
+    def _answers(self, still_there):
+        return [bool(still_there(old, hexu)) for hexu, old, _new in self.table.moved]
+
+    def _history(self, text):
+        log = self.handlog
+        if self.replaying:
+            # a hand that ended before the power went: its history may be stored already
+            if log is not None and not log.contains(text):
+                log.append(text)
+                if self._sink is not None:
+                    self._sink(text)
+            return
+        if log is not None:
+            log.append(text)
+        if self._sink is not None:
+            self._sink(text)
+
+
+def _snapshot_for(table):
+    own = getattr(table, "snapshot", None)
+    return (lambda t: t.snapshot()) if own is not None else table_snapshot
+
+
+def restore_table(journal, make_table, handlog=None, log=None):
+    """Boot: the journaled Table. make_table() builds a fresh felt.table.Table (config, registry,
+    log and history sinks); the last snapshot is put into it, the inputs after it replayed, and
+    the recorder attached so new inputs are journaled. Returns (table, recorder, Report); show
+    report.message on the display and log it."""
+    holder = {}
+
+    def factory(snap):
+        t = make_table()
+        rec = TableRecorder(t, journal, handlog)
+        holder["rec"] = rec
+        rec.hook_history()
+        rec.replaying = True
+        if snap is not None:
+            if hasattr(t, "restore"):
+                t.restore(snap)
+            else:
+                table_restore(t, snap)
+        return t
+
+    if handlog is not None:
+        handlog.open()
+    table, report = restore(journal, factory, apply=replay_call, log=log)
+    rec = holder["rec"]
+    rec.replaying = False
+    rec.attach()
+    return table, rec, report
