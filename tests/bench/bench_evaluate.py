@@ -221,6 +221,8 @@ def cpython_main():
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
     sys.path.insert(0, os.path.join(repo, "firmware"))
+    sys.path.insert(0, os.path.join(repo, "host_tools"))
+    from feltctl.paths import micropython_binary
     from treys import Card, Evaluator
 
     from felt.engine.cards import card_text
@@ -252,7 +254,7 @@ def cpython_main():
               "ratio %.1fx (target >= 8x)" % (what, ours[i] / HANDS, HANDS * 1000000 // ours[i],
                                               peer[i] / HANDS, peer[i] / ours[i]))
     sys.stdout.flush()
-    mp = os.path.join(repo, ".venv", "bin", "micropython")
+    mp = micropython_binary()
     env = dict(os.environ, MICROPYPATH=os.path.join(repo, "firmware") + ":" + here)
     out = subprocess.run([mp, "-X", "heapsize=8M", os.path.abspath(__file__)], env=env,
                          capture_output=True, text=True, timeout=900)
