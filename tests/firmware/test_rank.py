@@ -324,6 +324,16 @@ def _frames_on_heap():
             f(args[0], args[1])
         if micropython.mem_total() != before:
             fat.append(f.__name__)
+    # a new board refills the Omaha cache: that path must be as lean
+    b1 = parse_cards("3h 5d 8s Kc Qh")
+    b2 = parse_cards("Ah Kh 7h 4h 2c")
+    hole = parse_cards("As 2c Kd Kh")
+    for i in range(4):
+        board = b1 if i % 2 else b2
+        before = micropython.mem_total()
+        ev.omaha_high(hole, board)
+        if micropython.mem_total() != before:
+            fat.append("omaha_high with a new board")
     eq(fat, [])
 
 

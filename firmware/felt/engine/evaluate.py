@@ -43,7 +43,8 @@ _COMBOS = _t.COMBOS
 _FADD = _t.FLUSH_ADD
 _FBITS = _t.FLUSH_BITS
 
-# Scratch space, allocated once (evaluation never yields, so one set is enough):
+# Scratch space, allocated once (evaluation never yields, so one set is enough; CPython
+# callers must not evaluate from two threads at once):
 _KR = array.array("i", [0] * 8)  # per-card keys of the hand being ranked by _best
 _KX = array.array("i", [0] * 8)
 _OB = array.array("i", [-1] * 6)  # Omaha board cache: card count, then the cards
