@@ -28,8 +28,6 @@ def open_bug(exc):
     while tb.tb_next is not None:
         tb = tb.tb_next
     where = (tb.tb_frame.f_code.co_filename.split("/")[-1], tb.tb_frame.f_code.co_name)
-    if where == ("replay.py", "_player_of_deal") and isinstance(exc, ValueError):
-        return "phh.parse_action accepts 'd dh <not a player> CARDS'; replay then fails in int()"
     if where[0] == "board.py" and isinstance(exc, (TypeError, AttributeError, ValueError)):
         return "board.load trusts JSON types (a list/None/str where a dict/int is expected)"
     return None
@@ -289,17 +287,17 @@ def test_board_files_are_valid():
         board.load(data)
 
 
-# ---- regressions of the open bugs (strict: they turn into failures once fixed, so the
-# tolerance in open_bug() gets removed with the fix) ---------------------------------------------
+# ---- regressions of the bugs found here (open ones strict-xfail: they turn into failures once
+# fixed, so the tolerance in open_bug() goes with the fix) ------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open bug: phh.parse_action does not check the dealee of 'd dh'")
 def test_regression_phh_deal_to_a_non_player_is_a_format_error():
+    # found by this fuzzer; fixed in phh.parse_action (the dealee is checked)
     with pytest.raises(FormatError):
         phh.parse_action("d dh 2 2c3c4c5c")
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: replay crashes on 'd dh p CARDS'")
 def test_regression_replay_of_a_deal_to_p_reports_an_error():
+    # found by this fuzzer: replay crashed in int() on 'd dh p CARDS'; now a named error
     text = PHH_SAMPLES[1].replace("'d dh p2 2c3c4c5c'", "'d dh p 2c3c4c5c'")
     assert "error" in replay.replay_text(text)[0]
 
