@@ -111,9 +111,21 @@ class Table:
         if self._log is not None:
             self._log(line)
 
+    def _redact(self, text):
+        # hole cards never reach the display or the public log before the hand is over: a
+        # finding that names one ("Ah drawn again while it is at seat 2") says "a hole card"
+        if self.state != PLAYING or not text:
+            return text
+        for card in self.where:
+            if isinstance(self.where[card], int) and card >= 0:
+                name = card_text(card)
+                if name in text:
+                    text = text.replace(name, "a hole card")
+        return text
+
     def alert(self, level, rules, text, remedy="", seat=None, device=None, finding=None, status=NOTE):
         self.seq += 1
-        a = Alert(self.seq, level, rules, text, remedy, seat, device, finding, status)
+        a = Alert(self.seq, level, rules, self._redact(text), self._redact(remedy), seat, device, finding, status)
         self.alerts.append(a)
         self.log("alert " + a.line())
         if self.notify is not None:
@@ -419,9 +431,10 @@ class Table:
             self.strangers.append(place)  # not one of the 52
             self._dc(self.dc.foreign, _dc_place(place))
             return
-        self.where[card] = place if place is not None else "nowhere"
-        if card in self.off:
-            del self.off[card]
+        if card not in self.where or card in self.off:  # a card still in play read again: fouled (dc)
+            self.where[card] = place if place is not None else "nowhere"
+            if card in self.off:
+                del self.off[card]
         if self.hand.phase == DRAW and isinstance(place, int):
             self._finish_draws(place, False)
         self._dc(self.dc.card, card, _dc_place(place))

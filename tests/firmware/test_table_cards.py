@@ -139,3 +139,18 @@ def test_hole_cards_stay_out_of_the_public_log_until_the_showdown():
     for line in log:
         for c in ("Ah", "Kd", "Qs", "Qh", "Kc", "2s"):
             assert c not in line, line
+
+
+def test_findings_that_name_a_hole_card_do_not_show_it():
+    log = []
+    t = new_table(log=log.append)
+    deal(t, HOLE)
+    t.act(1, "call")
+    t.act(2, "call")
+    t.act(3, "check")
+    deal(t, [("3c", "burn"), ("7h", "board"), ("Ah", "board")])  # Ah again: a fouled deck (DEAL-18)
+    a = t.alerts[-1]
+    eq(a.rules, ("DEAL-18",))
+    assert "a hole card" in a.text and "Ah" not in a.text, a.text
+    for line in log:
+        assert "Ah" not in line, line
