@@ -40,7 +40,7 @@ def test_unknown_card_is_minus_one_and_double_question_mark():
 
 
 def test_bad_text_raises_format_error():
-    for bad in ("", "A", "Ahh", "1h", "Ax", "AH", "Jo", "10h", None, 50):
+    for bad in ("", "A", "Ahh", "1h", "Ax", "AH", "ah", "Jo", "10h", None, 50):
         with raises(FormatError):
             parse_card(bad)
     with raises(FormatError):

@@ -34,7 +34,7 @@ def parse_card(text):
         raise FormatError("a card is two characters like 'Ah', not %r" % (text,))
     if text == "??":
         return UNKNOWN
-    r = RANKS.find(text[0].upper())
+    r = RANKS.find(text[0])
     s = SUITS.find(text[1])
     if r < 0 or s < 0:
         raise FormatError("%r is not a card (ranks %s, suits %s)" % (text, RANKS, SUITS))
