@@ -1,0 +1,50 @@
+# The runtime loop (loop.py) on a manual clock: it is the only reader of time, it sleeps only until
+# the next poll is due, and the interrupt side only queues (button edges in the ring buffer).
+from check import eq
+
+from felt import loop
+from felt.sim.runner import Sim
+
+
+def booted():
+    sim = Sim()
+    for line in ("table holdem no_limit seats=3 sb=5 bb=10 button=1", "seat 1 100", "seat 2 100", "seat 3 100"):
+        sim.run(line)
+    return sim
+
+
+def test_run_forever_sleeps_only_until_the_next_due_poll():
+    sim = booted()
+    clock = sim.hal.clock
+    slept = []
+
+    def sleep_ms(ms):
+        slept.append(ms)
+        clock.advance_ms(ms)  # the manual clock stands in for time passing
+
+    start = clock.ticks_ms()
+    loop.run_forever(sim.rt, sleep_ms, steps=200)
+    assert slept, "the loop waited between polls"
+    for ms in slept:
+        assert 0 < ms <= loop.POLL_MS, ms
+    assert clock.ticks_ms() > start
+
+
+def test_a_button_edge_only_queues_until_the_loop_polls():
+    sim = booted()
+    pin = sim.pins[2]
+    buttons = sim.rt.buttons
+    pin.set(0)  # the interrupt handler runs now: it may only queue
+    eq(len(buttons.queue), 1)
+    eq(sim.table.seat_rec[1].status, "active")
+    sim.run("wait 200")
+    eq(len(buttons.queue), 0)
+
+
+def test_next_due_is_never_in_the_past():
+    sim = booted()
+    for _ in range(50):
+        now = sim.hal.ticks_ms()
+        assert sim.rt.next_due_ms() >= now
+        sim.rt.step()
+        sim.hal.clock.advance_ms(1)
