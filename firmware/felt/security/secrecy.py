@@ -6,6 +6,7 @@ import hashlib
 import json
 
 from felt.engine.cards import DECK_SIZE, card_text
+from felt.errors import DeckError
 from felt.security import AuthError
 from felt.security.auth import FloorCommand
 from felt.security.hmac import hexlify, seal, unhexlify, unseal
@@ -78,6 +79,8 @@ class SecretFeed:
         self.audit = audit
         self.hands = []  # _HandSecrets not yet released, oldest first
         self.redactions = 0  # texts the guard had to change (each is a bug upstream)
+        self._public = {}  # card -> True: shown openly in the current hand
+        self.released_upto = 0  # hand numbers up to this one are released
 
     # ---- the house setting ---------------------------------------------------------------------
     def set_delay(self, command, now_ms=0):
@@ -103,8 +106,8 @@ class SecretFeed:
     def refresh(self, table):
         """Bring the secret set up to date with the table (cheap; the guard calls it first)."""
         h = table.hand
-        if h is None or table.hand_no == 0:
-            return None
+        if h is None or table.hand_no <= self.released_upto:
+            return None  # no hand yet, or this one is released (its table still shows it over)
         hs = self._current(table.hand_no)
         if hs.end_ms is not None:
             return hs
@@ -127,6 +130,10 @@ class SecretFeed:
         for card in table.where:
             if isinstance(table.where[card], int) and card >= 0:
                 hs.extra[card] = True
+        for card, hexu in table.flight:  # read by the shoe, not yet on an antenna: could be a hole card
+            if card >= 0:
+                hs.extra[card] = True
+                hs.uids[hexu] = card
         for seat in table.discards:
             for c in table.discards[seat]:
                 hs.extra[c] = True
@@ -135,6 +142,18 @@ class SecretFeed:
             if c >= 0 and hs.secret(c):
                 hs.uids[hexu] = c
         hs.board = list(h.board)
+        # what this hand shows openly (board, upcards, tabled hands): a card that was a hole card
+        # of an earlier, not yet released hand is not secret when it is on this hand's board
+        public = {}
+        for c in h.board:
+            public[c] = True
+        for p in range(h.n):
+            for i in range(len(h.hole[p])):
+                if i < len(h.up[p]) and h.up[p][i]:
+                    public[h.hole[p][i]] = True
+        for c in hs.shown:
+            public[c] = True
+        self._public = public
         return hs
 
     def observe(self, table, now_ms):
@@ -201,6 +220,8 @@ class SecretFeed:
                                         "sealed": hexlify(seal(self._key, nonce, plain,
                                                                broadcast_aad(self.device, hs.hand_no)))})
             hs.released = True
+            if hs.hand_no > self.released_upto:
+                self.released_upto = hs.hand_no
         self.hands = keep
 
     def _emit(self, sink, record):
@@ -209,19 +230,23 @@ class SecretFeed:
 
     # ---- the guard ------------------------------------------------------------------------------
     def secret_tokens(self):
-        """(card texts, uid hex) -> True of every card that must not appear in public now."""
+        """(card texts, uid hex) -> True of every card that must not appear in public now: face-down
+        cards of every hand not yet released, except cards tabled in their hand and cards the
+        current hand shows openly (the same physical card is public on this hand's board)."""
         cards = {}
         uids = {}
+        public = self._public
         for hs in self.hands:
             for seat in hs.down:
                 for c in hs.down[seat]:
-                    if c not in hs.shown:
+                    if c not in hs.shown and c not in public:
                         cards[card_text(c)] = True
             for c in hs.extra:
-                if c not in hs.shown:
+                if c not in hs.shown and c not in public:
                     cards[card_text(c)] = True
             for hexu in hs.uids:
-                if hs.uids[hexu] not in hs.shown:
+                c = hs.uids[hexu]
+                if c not in hs.shown and c not in public:
                     uids[hexu] = True
         return cards, uids
 
@@ -247,6 +272,8 @@ class SecretFeed:
                 continue
             word = text[i:j]
             new = _redact(word, cards, uids)
+            if new == word and table is not None and (j - i == 8 or j - i == 14):
+                new = self._tag(table, word)
             if new != word:
                 changed = True
             out.append(new)
@@ -255,6 +282,19 @@ class SecretFeed:
             return text
         self.redactions += 1
         return "".join(out)
+
+
+    def _tag(self, table, word):
+        """A tag UID of the deck in play is hidden unless its card is public in this hand: the
+        shoe names a tag before anyone knows where its card goes."""
+        try:
+            uid = unhexlify(word)
+            c = table.registry.lookup(uid, table.config.deck)
+        except (ValueError, DeckError):
+            return word  # not hex, or not a card of the deck in play
+        if (table.state == PLAYING and c not in self._public) or card_text(c) in self.secret_tokens()[0]:
+            return "?" * len(word)
+        return word
 
 
 def _text(cards):

@@ -1,0 +1,65 @@
+# `feltctl provision PORT --device NAME --floor NAME...`: give a board its per-device keys, once
+# (host tools). New random keys go into the owner's key store (--keys, default ~/.felt/keys) and,
+# through the raw REPL, into /felt.keys on the board. The keys are never printed, logged or read
+# back: the output shows key ids only. A board that already has keys is left alone.
+import sys
+
+from felt.errors import FeltError
+from felt.security import keys as keylib
+from feltctl.deploy import Deployer
+from feltctl.signing import KeyStore
+from feltctl.transport import Transport
+
+HELP = "write a board's per-device keys once (owner, floor, broadcaster); shows key ids only"
+
+# Runs on the board. The key text is substituted as a string literal; the board answers one
+# line that never contains it (the raw REPL does not echo what it receives).
+_WRITE = """import os
+try:
+    os.stat(%(path)r)
+    print('FELT {"provisioned": true}')
+except OSError:
+    with open(%(path)r + '.tmp', 'w') as f:
+        f.write(%(text)r)
+    os.rename(%(path)r + '.tmp', %(path)r)
+    print('FELT {"written": true}')
+"""
+
+
+def add_arguments(p):
+    p.add_argument("port", help="serial port of the board (in maintenance mode)")
+    p.add_argument("--device", required=True, help="the board's name (letters, digits, - _ .)")
+    p.add_argument("--floor", action="append", default=[], metavar="NAME",
+                   help="a floor key name (repeat for several floor managers)")
+    p.add_argument("--keys", default=None, help="key store folder (default $FELT_KEYS or ~/.felt/keys)")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--timeout", type=float, default=3.0)
+
+
+def run(args):
+    store = KeyStore(args.keys)
+    try:
+        k = store.create(args.device, args.floor)
+    except FeltError as e:
+        print("feltctl provision: error: %s" % e, file=sys.stderr)
+        return 1
+    code = _WRITE % {"path": keylib.PATH, "text": store.device_text(args.device)}
+    try:
+        with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
+            t.enter_raw(soft_reset=True)
+            r = Deployer(t).call(code)
+            t.soft_reset_to_friendly()
+    except FeltError as e:
+        print("feltctl provision: error: %s\nthe new keys are kept in %s in case the board stored them; "
+              "run provision again only after checking the board" % (e, store.folder(args.device)),
+              file=sys.stderr)
+        return 1
+    if not r or not r.get("written"):
+        store.forget(args.device)
+        print("feltctl provision: error: the board already has keys (%s); they are never overwritten "
+              "or read back -- use the key store that provisioned it" % keylib.PATH, file=sys.stderr)
+        return 1
+    print("provisioned board %s; keys kept in %s (owner only)" % (args.device, store.folder(args.device)))
+    for role, kid in sorted(k.ids().items()):
+        print("  %-16s key id %s" % (role, kid))
+    return 0

@@ -1,0 +1,62 @@
+# `feltctl provision` against the simulated board: keys written once into /felt.keys, never
+# printed, never read back (the board's answers and the command output hold no key bytes); a
+# second provision is refused and the board's keys stay; the host key store is owner-only.
+import os
+import stat
+
+import pytest
+
+from feltctl.cli import main as feltctl
+from feltctl.signing import KeyStore
+from feltctl.simboard import SimBoard
+
+
+@pytest.fixture
+def board(tmp_path):
+    b = SimBoard(str(tmp_path / "flash"), link=str(tmp_path / "board.tty"), capacity=2 * 1024 * 1024)
+    b.start()
+    b.wait_idle()
+    yield b
+    b.stop()
+
+
+def _secret_hexes(store, device):
+    k = store.load(device)
+    return [k.owner.hex(), k.broadcast.hex()] + [v.hex() for v in k.floor.values()]
+
+
+def test_provision_writes_once_and_never_shows_the_keys(board, tmp_path, capsys):
+    keys = str(tmp_path / "keys")
+    rc = feltctl(["provision", board.device, "--device", "table1", "--floor", "alice", "--floor", "bob",
+                  "--keys", keys])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    store = KeyStore(keys)
+    on_board = open(os.path.join(board.flash_dir, "felt.keys")).read()
+    assert on_board == store.device_text("table1")
+    for h in _secret_hexes(store, "table1"):
+        assert h not in out.out and h not in out.err
+    assert "floor:alice" in out.out and "key id" in out.out
+    folder = store.folder("table1")
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    for name in os.listdir(folder):
+        assert stat.S_IMODE(os.stat(os.path.join(folder, name)).st_mode) == 0o600, name
+
+    # a second provision (new key store) is refused; the board keeps its keys
+    keys2 = str(tmp_path / "keys2")
+    rc = feltctl(["provision", board.device, "--device", "table1", "--floor", "eve", "--keys", keys2])
+    out = capsys.readouterr()
+    assert rc == 1
+    assert "already has keys" in out.err
+    assert open(os.path.join(board.flash_dir, "felt.keys")).read() == on_board
+    assert not KeyStore(keys2).exists("table1")
+    # and the same key store refuses to mint a second key set for the board
+    rc = feltctl(["provision", board.device, "--device", "table1", "--floor", "alice", "--keys", keys])
+    assert rc == 1
+    assert "provisioned once" in capsys.readouterr().err
+
+
+def test_provision_needs_a_floor_key(tmp_path, capsys):
+    rc = feltctl(["provision", "/dev/null-no-board", "--device", "t", "--keys", str(tmp_path / "k")])
+    assert rc == 1
+    assert "floor key" in capsys.readouterr().err
