@@ -529,16 +529,17 @@ class Action:
         self.dealee = None  # 'd dh pN': the 0-based position dealt to
 
 
+_CARD_TEXTS = set(["??"] + [r + u for r in _RANKS[:-1] for u in _SUITS[:-1]])
+
+
 def split_cards(text, line=None):
     """'AhKd' / '????' -> ['Ah', 'Kd'] / ['??', '??'] (format checked; '-' is not supported)."""
     if len(text) % 2:
         raise FormatError("bad cards %r" % text, line)
-    out = []
-    for i in range(0, len(text), 2):
-        c = text[i:i + 2]
-        if c[0] not in _RANKS or c[1] not in _SUITS or (c[0] == "?") != (c[1] == "?"):
+    out = [text[i:i + 2] for i in range(0, len(text), 2)]
+    for c in out:
+        if c not in _CARD_TEXTS:
             raise FormatError("bad card %r" % c, line)
-        out.append(c)
     return out
 
 
