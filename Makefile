@@ -37,7 +37,9 @@ bench: $(STAMP)
 	@set -e; for b in tests/bench/bench_*.py; do echo "== $$b"; $(PY) $$b; done
 
 soak: $(STAMP)
-	$(PY) -m pytest -q tests -m soak --run-soak
+	$(PY) tests/soak/soak.py --hands 10000 --jobs 4
+
+fuzz: $(STAMP) ; FELT_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q -n 2 --timeout=0 tests/host/test_fuzz_codecs.py tests/host/test_fuzz_files.py tests/host/test_fuzz_journal.py tests/host/test_fuzz_devices.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
