@@ -161,3 +161,13 @@ def test_help_lists_replay():
                          cwd=REPO, timeout=60)
     assert "replay" in out.stdout
     assert os.path.isdir(os.path.join(REPO, "firmware", "felt"))
+
+
+def test_unfinished_hand_and_unknown_variant_are_errors(tmp_path):
+    cut = HEADS_UP_NT.replace("  'p1 sm AhAd', 'p2 sm KhKd',\n", "").replace("  'd db 2c3c4d', 'd db 9s', 'd db Jh',\n", "")
+    out = feltctl("--jsonl", write(tmp_path, "cut.phh", cut),
+                  write(tmp_path, "xx.phh", HEADS_UP_NT.replace("'NT'", "'XX'")))
+    assert out.returncode != 0
+    cut_r, xx_r = [json.loads(x) for x in out.stdout.splitlines()]
+    assert "not finished" in cut_r["error"] and cut_r["line"] == 10
+    assert "unknown variant" in xx_r["error"]
