@@ -16,7 +16,6 @@ VERBS = {
     "structure": (1, "change the betting structure: structure no_limit|pot_limit|limit"),
     "delay": (1, "change the broadcast hole-card delay: delay MS"),
     "deck": (2, "register a deck map: deck ID MAP-SHA256"),
-    "maintenance": (0, "allow maintenance mode at the next boot"),
 }
 
 

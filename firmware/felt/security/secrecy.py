@@ -316,12 +316,21 @@ def _redact(word, cards, uids):
     return "??" * (len(word) // 2) if hit else word
 
 
-def install(runtime, feed, clock=None):
+def install(runtime, feed, clock=None, audit=None):
     """Put the guard in front of every public output of a loop.Runtime and run feed.observe
     after each step: the display's show(), the table's and runtime's log, the console link's
-    send(). Instance attributes shadow the methods, so loop.py and the drivers stay unchanged."""
+    send(). With an audit.AuditLog every alert also becomes an audit record (guarded text).
+    Instance attributes shadow the methods, so loop.py and the drivers stay unchanged."""
     table = runtime.table
     clock = clock or runtime.hal.ticks_ms
+    if audit is not None:
+        notify = table.notify
+
+        def notify_and_audit(a):
+            audit.append("alert", feed.clean(a.line(), table), who=a.device or "table", t_ms=clock())
+            if notify is not None:
+                notify(a)
+        table.notify = notify_and_audit
 
     def guard(fn):
         def out(text):
