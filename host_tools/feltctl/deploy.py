@@ -3,6 +3,7 @@
 # under window flow control) and has felt/deploy_agent.py on the board stage, verify, activate.
 # Every step and its bytes are described in hardware/flashing.md.
 import base64
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -67,26 +68,35 @@ def build_tree(src=FIRMWARE, mpy=False):
     """Every file under src (skipping caches and hidden files); with mpy=True each module except
     boot.py/main.py is precompiled to .mpy, which loads without the compiler's RAM peak."""
     files = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for root, dirs, names in os.walk(src):
-            dirs[:] = sorted(d for d in dirs if not _skip(d))
-            for name in sorted(names):
-                if _skip(name):
-                    continue
-                path = os.path.join(root, name)
-                rel = os.path.relpath(path, src).replace(os.sep, "/")
-                if mpy and rel.endswith(".py") and rel not in KEEP_AS_SOURCE:
-                    out = os.path.join(tmp, "out.mpy")
-                    done = subprocess.run([mpy_cross_binary(), "-o", out, "-s", rel, path],
-                                          capture_output=True, text=True, timeout=60)
-                    if done.returncode:
-                        raise DeployError("mpy-cross failed on %s: %s" % (rel, done.stderr.strip()))
-                    with open(out, "rb") as f:
-                        files[rel[:-3] + ".mpy"] = f.read()
-                else:
-                    with open(path, "rb") as f:
-                        files[rel] = f.read()
+    sources = []
+    for root, dirs, names in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if not _skip(d))
+        for name in sorted(names):
+            if _skip(name):
+                continue
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, src).replace(os.sep, "/")
+            if mpy and rel.endswith(".py") and rel not in KEEP_AS_SOURCE:
+                sources.append((rel, path))
+            else:
+                with open(path, "rb") as f:
+                    files[rel] = f.read()
+    if sources:
+        with tempfile.TemporaryDirectory() as tmp:
+            with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+                for rel, data in pool.map(lambda job: _mpy_cross(job[0], job[1], tmp), sources):
+                    files[rel[:-3] + ".mpy"] = data
     return Tree(files)
+
+
+def _mpy_cross(rel, path, tmp):
+    out = os.path.join(tmp, rel.replace("/", "__") + ".mpy")
+    done = subprocess.run([mpy_cross_binary(), "-o", out, "-s", rel, path],
+                          capture_output=True, text=True, timeout=60)
+    if done.returncode:
+        raise DeployError("mpy-cross failed on %s: %s" % (rel, done.stderr.strip()))
+    with open(out, "rb") as f:
+        return rel, f.read()
 
 
 def mpy_cross_version():

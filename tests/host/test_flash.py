@@ -3,6 +3,7 @@
 # failure (silent board, busy port, no port, full flash, hash mismatch) is a clear error within
 # seconds that leaves the board booting what it booted before.
 import os
+import re
 import shutil
 import time
 
@@ -249,3 +250,13 @@ def test_mpy_lets_a_big_module_load_in_a_small_heap(tmp_path):
         assert "FW v1 ok {'k': 5}" in boot_output(b)
     finally:
         b.stop()
+
+
+def test_progress_bar_reaches_100_percent(board, tmp_path, capsys):
+    src = make_tree(str(tmp_path / "v1"), "v1", {"app/data.txt": os.urandom(20000).hex()})
+    assert feltctl(["flash", board.device, "--src", src, "--progress"]) == 0
+    frames = capsys.readouterr().err.replace("\n", "\r").split("\r")
+    frames = [f for f in frames if f]
+    assert len(frames) > 3                                   # it moved while the data travelled
+    assert re.fullmatch(r"\[#{30}\] 100% (\d+)/\1 bytes", frames[-1]), frames[-1]
+    assert int(frames[-1].split("/")[1].split()[0]) > 40000

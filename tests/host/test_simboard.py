@@ -1,6 +1,7 @@
 # The simulated board speaks MicroPython's REPL protocols byte for byte (shared/runtime/pyexec.c):
 # friendly REPL, raw REPL, raw paste with window flow control, soft reset, Ctrl-C, plus the
 # scripted faults (baud throttle, link cut, reset at a byte, full flash) the flash tests rely on.
+import os
 import time
 
 import pytest
@@ -206,3 +207,23 @@ def test_machine_soft_reset_soft_reboots(board):
     read_until(ser, RAW_BANNER)
     ser.write(b"import machine; machine.soft_reset()\x04")
     assert read_until(ser, RAW_BANNER).endswith(b"MPY: soft reboot\r\nboot ran\r\n" + RAW_BANNER)
+
+
+def test_feltctl_simboard_prints_its_device_first_and_serves_it(tmp_path):
+    import subprocess
+    import sys
+
+    from feltctl.transport import Transport
+
+    proc = subprocess.Popen([sys.executable, "-m", "feltctl", "simboard", "--flash", str(tmp_path / "f"),
+                             "--baud", "115200"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        device = proc.stdout.readline().strip()
+        assert device == str(tmp_path / "f") + ".tty"
+        with Transport(device) as t:
+            t.enter_raw(soft_reset=False)
+            assert t.exec("print(2 ** 10)") == b"1024\r\n"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert not os.path.lexists(device)   # the link goes with the board
