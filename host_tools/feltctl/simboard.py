@@ -289,6 +289,7 @@ class SimBoard:
         for fd in (cmd_r, ctl_w, out_w, in_r):
             os.close(fd)
         os.set_blocking(out_r, False)
+        os.set_blocking(in_w, False)
         self._vm_cmd, self._vm_ctl, self._vm_out, self._vm_in = cmd_w, ctl_r, out_r, in_w
         self._kbd_intr = True
         self._ctl_buf = b""
@@ -348,9 +349,10 @@ class SimBoard:
                 return
 
     def _to_program(self, data):
+        # A program that stops reading loses what does not fit, as a UART overruns.
         try:
             os.write(self._vm_in, data)
-        except BrokenPipeError:
+        except (BlockingIOError, BrokenPipeError):
             pass
 
     def _control(self, word):

@@ -263,7 +263,12 @@ def main():
             if not header:
                 return
             kind, n = header.split()
-            payload = CMD.read(int(n)) if int(n) else b""
+            payload = b""
+            while len(payload) < int(n):
+                more = CMD.read(int(n) - len(payload))
+                if not more:
+                    return
+                payload += more
         except KeyboardInterrupt:
             # An interrupt that raced the end of the previous command: nothing was running.
             continue
