@@ -1,0 +1,87 @@
+# Driver of the simulated table for the host tools (runs INSIDE the interpreter -- MicroPython by
+# default, or CPython -- next to the real firmware; it is not flashed). It feeds stimulus lines to
+# felt.sim.runner.Sim exactly as felt.sim.main does, and answers `state` with the runner's own
+# snapshot plus facts read from the firmware's controller: the seats dealt in (position order), the
+# legal range of the seat to act, the awards of a finished hand, and the PHH histories it wrote.
+# usage: micropython -X heapsize=4M sim_driver.py [--ascii] [--keep-going]   (MICROPYPATH = firmware)
+import json
+import sys
+
+from felt.errors import FeltError, FormatError
+from felt.sim.runner import Sim
+
+
+def _awards(table):
+    # the finished hand's pots as the controller's engine Hand holds them (replay JSON shape, by seat)
+    h = table.hand
+    seats = table.setup.seats
+    texts = h.reasons or []
+    out = []
+    for pot in h.pots():
+        shares = []
+        reasons = []
+        k = 0
+        for award in h.results or []:
+            if award.pot_index == pot.index:
+                for p, chips in award.shares:
+                    shares.append([seats[p], chips, award.half])
+                if k < len(texts) and texts[k]:
+                    reasons.append(texts[k])
+            k += 1
+        out.append({"index": pot.index, "amount": pot.amount, "eligible": [seats[p] for p in pot.eligible],
+                    "shares": shares, "reason": "; ".join(reasons)})
+    return out
+
+
+def _legal(table):
+    h = table.hand
+    lg = h.legal() if h is not None else None
+    if lg is None:
+        return None
+    return {"seat": table.setup.seats[lg.position], "call": lg.call, "min_to": lg.min_to, "max_to": lg.max_to,
+            "can_raise": lg.can_raise, "bring_in": lg.bring_in}
+
+
+def snapshot(sim, histories):
+    t = sim.table
+    if t is None:
+        raise FormatError("the script must start with a table statement", sim.line_no)
+    snap = sim.snapshot()
+    snap["seats_in"] = list(t.setup.seats) if t.setup is not None else []
+    snap["legal"] = _legal(t) if snap["street"] not in ("idle", "over", "void") else None
+    if snap["street"] == "over" and t.hand is not None:
+        snap["awards"] = _awards(t)
+    snap["phh"] = list(histories)
+    del histories[:]
+    return snap
+
+
+def main(argv):
+    histories = []
+    sim = Sim(shoe="ascii" if "--ascii" in argv else "pn532", log=None, history=histories.append)
+    keep_going = "--keep-going" in argv
+    n = 0
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return 0
+        n += 1
+        body = line.split("#", 1)[0].strip()
+        try:
+            if body == "state":
+                sim.line_no += 1
+                print(json.dumps(snapshot(sim, histories)))
+                continue
+            for out in sim.run(line):
+                print(out)
+        except FormatError as e:
+            print(json.dumps({"error": e.message, "line": n}))
+            if not keep_going:
+                return 1
+        except FeltError as e:  # the runner could not settle the firmware: reported, never a pass
+            print(json.dumps({"error": "sim: %s" % (getattr(e, "message", None) or e), "line": n, "crash": True}))
+            return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,116 @@
+# The simulated table as a child process (host tools): runs feltctl/sim_driver.py -- which drives the
+# real firmware's sim runner (felt.sim.runner) -- inside the MicroPython unix port (default) or
+# CPython, sends it stimulus lines and reads the JSON state snapshots it prints. Every answer comes
+# from the firmware's own state; this module only carries lines.
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+
+from feltctl.commands.replay import compiled_firmware
+from feltctl.paths import FIRMWARE, micropython_binary
+
+DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sim_driver.py")
+RUNTIMES = ("micropython", "cpython")
+HEAPSIZE = "4M"  # imports ~390 KB of bytecode + a 10-seat table (hardware/sim-protocol.md)
+TIMEOUT_S = 120.0  # one statement of the sim takes milliseconds; minutes mean a hung firmware
+
+
+class SimProcessError(Exception):
+    """The child stopped or answered with an error. line: the driver's input line number (1-based)
+    it refers to, or None; crash: True when the firmware itself failed (not the script)."""
+
+    def __init__(self, message, line=None, crash=False):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.crash = crash
+
+
+class SimProcess:
+    """One simulated table in a child interpreter. send(line) queues a stimulus statement;
+    state() returns the next snapshot dict (raises SimProcessError on an error answer)."""
+
+    def __init__(self, runtime="micropython", shoe="pn532", keep_going=False, heapsize=HEAPSIZE):
+        if runtime not in RUNTIMES:
+            raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
+        argv = []
+        if shoe == "ascii":
+            argv.append("--ascii")
+        if keep_going:
+            argv.append("--keep-going")
+        env = dict(os.environ)
+        if runtime == "micropython":
+            env["MICROPYPATH"] = compiled_firmware()
+            cmd = [micropython_binary(), "-X", "heapsize=" + heapsize, DRIVER] + argv
+        else:
+            env["PYTHONPATH"] = FIRMWARE
+            cmd = [sys.executable, "-u", DRIVER] + argv
+        self._err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
+                                     env=env, cwd=FIRMWARE)
+        self._buf = b""
+        self.sent = 0  # lines written so far (the driver numbers its input lines the same way)
+
+    def send(self, line):
+        try:
+            self.proc.stdin.write((line.rstrip("\n") + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._died()
+        self.sent += 1
+
+    def _readline(self):
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buf:
+            ready, _, _ = select.select([fd], [], [], TIMEOUT_S)
+            if not ready:
+                self.close()
+                raise SimProcessError("the simulated table did not answer within %d s" % TIMEOUT_S, crash=True)
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                self._died()
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return line.decode()
+
+    def _died(self):
+        code = self.proc.wait()
+        self._err.seek(0)
+        tail = self._err.read().decode(errors="replace").strip().splitlines()
+        last = tail[-1] if tail else "exit status %d" % code
+        raise SimProcessError("the simulated table stopped: %s" % last, crash=True)
+
+    def state(self):
+        """Ask for a snapshot and return it (a dict)."""
+        self.send("state")
+        while True:
+            text = self._readline()
+            if not text.startswith("{"):
+                continue  # a log line (`# ...`) -- not a snapshot
+            obj = json.loads(text)
+            if "error" in obj:
+                raise SimProcessError(obj["error"], obj.get("line"), bool(obj.get("crash")))
+            return obj
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._err.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
