@@ -172,7 +172,12 @@ def _value(s, i, n, starts):
         _fail(s, i, "missing value")
     if word in _SPECIAL or ":" in word or word.count("-") > 1:
         return Raw(word), j
-    return parse_number(word, _line(s, i)), j
+    if word.isdigit():
+        return int(word), j
+    try:
+        return parse_number(word), j
+    except FormatError as e:
+        _fail(s, i, e.message)  # the line is counted only for a broken number
 
 
 def _array(s, i, n, starts):
@@ -185,8 +190,21 @@ def _array(s, i, n, starts):
             return items, i + 1
         if starts is not None:
             starts.append(i)
-        v, i = _value(s, i, n, None)  # only the outer array's elements are line-tracked
-        items.append(v)
+        c = s[i]
+        if c == "'" and s[i + 1:i + 3] != "''":
+            # fast path for the common element, a one-line literal string (every action)
+            k = s.find("'", i + 1)
+            nl = s.find("\n", i + 1)
+            if k < 0 or 0 <= nl < k:
+                _fail(s, i, "unterminated string")
+            items.append(s[i + 1:k])
+            i = k + 1
+        else:
+            v, i = _value(s, i, n, None)  # only the outer array's elements are line-tracked
+            items.append(v)
+        if i < n and s[i] == ",":
+            i += 1
+            continue
         i = _skip(s, i, n)
         if i < n and s[i] == ",":
             i += 1
