@@ -2,7 +2,8 @@
 # SHA-256 of firmware trees, inflating and verifying staged files, and atomic activation by
 # renaming one pointer file. Two slots /felt_a and /felt_b hold the active and the previous tree;
 # /felt.slot names the active one; /boot.py (firmware/boot.py) follows it. The host calls these
-# functions through the raw REPL; each answer is one printed line "FELT <json>".
+# functions through the raw REPL; each answer is one printed line "FELT <json>". MicroPython only
+# (os.ilistdir, deflate, kbd_intr): a Raspberry Pi is updated by hardware/raspberry-pi/install.sh.
 import os
 import io
 import sys
@@ -12,7 +13,7 @@ import binascii
 
 try:
     import deflate
-except ImportError:  # CPython (tests, Raspberry Pi): the host never flashes through this path
+except ImportError:  # CPython: importable (e.g. by the mpy-cross check), never run
     deflate = None
 
 POINTER = "/felt.slot"
