@@ -24,7 +24,10 @@ def results_for(path):
     text, err = read_text(path)
     if err is not None:
         return [err]
-    out = replay.replay_text(text)
+    try:
+        out = replay.replay_text(text)
+    except Exception as e:  # an engine bug must not end a --jsonl run over many files
+        out = [{"error": "internal error: %s: %s" % (type(e).__name__, e)}]
     for r in out:
         r["file"] = path
     return out
