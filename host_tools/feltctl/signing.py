@@ -104,6 +104,47 @@ class KeyStore:
         os.replace(path + ".tmp", path)
 
 
+    # -- the anti-rollback counter the next signed tree gets ------------------------------------
+    def next_counter(self, device):
+        """One more than the last counter this key store signed for `device` (1 at first); the
+        board refuses any tree below the highest it ever activated."""
+        path = os.path.join(self.folder(device), "counter")
+        try:
+            with open(path) as f:
+                last = int(f.read().strip())
+        except (OSError, ValueError):
+            last = 0
+        return last + 1
+
+    def used_counter(self, device, counter):
+        path = os.path.join(self.folder(device), "counter")
+        with open(path + ".tmp", "w") as f:
+            f.write("%d\n" % counter)
+        os.replace(path + ".tmp", path)
+
+
+def firmware_version(files):
+    """VERSION from felt/__init__.py of a tree ({path: bytes}), else 'unversioned'."""
+    text = files.get("felt/__init__.py", b"").decode("utf-8", "replace")
+    for line in text.splitlines():
+        if line.startswith("VERSION") and "=" in line:
+            return line.split("=", 1)[1].strip().strip("\"'") or "unversioned"
+    return "unversioned"
+
+
+def signed_build(tree, device, store=None, version=None, counter=None):
+    """What `feltctl flash --sign` deploys: `tree` (feltctl.deploy.Tree, after any mpy-cross
+    step) with a manifest signed by the device's owner key. counter None = the key store's
+    next; the store remembers it."""
+    store = store or KeyStore()
+    owner = store.role_key(device, "owner")
+    if counter is None:
+        counter = store.next_counter(device)
+    out = sign_tree(tree, device, owner, version or firmware_version(tree.files), counter)
+    store.used_counter(device, counter)
+    return out
+
+
 def manifest_for(files, device, owner_key, version, counter):
     """Signed manifest text for a tree given as {relative path: bytes}."""
     import hashlib
@@ -125,4 +166,5 @@ def answer_challenge(floor_key, device, nonce_hex, who, command):
     return auth.answer(floor_key, device, nonce_hex, who, command)
 
 
-__all__ = ["KeyStore", "manifest_for", "sign_tree", "answer_challenge", "SecurityError"]
+__all__ = ["KeyStore", "manifest_for", "sign_tree", "signed_build", "firmware_version", "answer_challenge",
+           "SecurityError"]

@@ -174,3 +174,16 @@ def test_signed_manifest_from_the_key_store_verifies_and_names_files(store):
 def test_answer_challenge_refuses_unknown_commands_before_signing(store):
     with pytest.raises(SecurityError, match="unknown floor command"):
         answer_challenge(store.role_key("table1", "floor-alice"), "table1", "00" * 16, "alice", "format c:")
+
+
+def test_signed_build_counts_up_and_takes_the_version_from_the_tree(store):
+    from feltctl.deploy import Tree
+    from feltctl.signing import signed_build
+    tree = Tree({"felt/__init__.py": b"VERSION = '2.1.0'\n", "main.py": b"x\n"})
+    a = signed_build(tree, "table1", store)
+    b = signed_build(tree, "table1", store)
+    k = store.load("table1")
+    ma = mf.verify(a.files[mf.NAME].decode(), k.owner, "table1")
+    mb = mf.verify(b.files[mf.NAME].decode(), k.owner, "table1")
+    assert (ma.version, ma.counter, mb.counter) == ("2.1.0", 1, 2)
+    assert [f[0] for f in ma.files] == ["felt/__init__.py", "main.py"]

@@ -41,6 +41,13 @@ def activate(root, keys_path=keylib.PATH, counter_path=mf.COUNTER_PATH):
     return m
 
 
+def verify_running(keys_path=keylib.PATH, counter_path=mf.COUNTER_PATH):
+    """For the main program at start: check the tree it runs from (the current folder, set by
+    the loader). Returns the Manifest or None (not provisioned); ManifestError to show and stop."""
+    import os
+    return check_slot(os.getcwd(), keys_path, counter_path)
+
+
 def choose_slot(candidates, keys_path=keylib.PATH, counter_path=mf.COUNTER_PATH):
     """The first of `candidates` (slot roots, the pointer's slot first) that passes check_slot,
     and the reasons the others were refused: (root or None, [(root, reason)])."""
