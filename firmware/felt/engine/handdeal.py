@@ -213,7 +213,9 @@ class HandDealing:
                 raise RuleError("GAME-15", "%d discarded, %d dealt" % (len(discards), len(new_cards)),
                                 legal=len(discards))
             for c in new_cards:
-                self._check_card(c)
+                if c in discards:
+                    raise DuplicateCard("DECK-5", "card %d was just discarded" % c)
+                self._check_card(c, not self._reshuffled(c))
         return discards, new_cards
 
     def can_draw(self, p, discards, new_cards=None):
