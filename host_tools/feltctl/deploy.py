@@ -242,7 +242,8 @@ class Deployer:
                            self.work_timeout_s)
         uploads = [(rel, tree.files[rel]) for rel in plan.added + plan.changed]
         if not loader_ok:
-            uploads.insert(0, ("/boot.py", loader_bytes))
+            # Last: on a board not yet flashed by feltctl its own boot.py stays until the commit.
+            uploads.append(("/boot.py", loader_bytes))
             report.loader_updated = True
         self._upload(uploads)
         done = self.call("commit(%r)" % tree.hash, self.work_timeout_s)

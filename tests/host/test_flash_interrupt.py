@@ -179,3 +179,32 @@ def test_link_cut_at_byte_offsets_then_replug_boots_old_or_new(world):
     results = [interrupted_deploy(world, Faults(cut_at=at), timeout_s=0.5)[0]
                for at in (5, total // 3, total - 30, total - 3)]
     assert results[0] == "old" and set(results) <= {"old", "new"}
+
+
+def test_first_flash_of_a_board_with_a_plain_main_py_boots_that_or_the_new_tree(world):
+    # A board set up by hand (mpremote cp): /boot.py and /main.py at the root, no slots.
+    outcomes = set()
+    for op in list(range(1, 400, 23)) + [10 ** 6]:
+        world["n"][0] += 1
+        flash_dir = str(world["base"] / ("flat%d" % world["n"][0]))
+        os.makedirs(flash_dir)
+        with open(os.path.join(flash_dir, "main.py"), "w") as f:
+            f.write("print('FW flat ok')\n")
+        with open(os.path.join(flash_dir, "boot.py"), "w") as f:
+            f.write("print('flat boot')\n")
+        board = SimBoard(flash_dir, link=flash_dir + ".tty", faults=Faults(powercut_at_op=op))
+        board.start()
+        try:
+            board.wait_idle()
+            try:
+                with Transport(board.device) as t:
+                    Deployer(t).deploy(world["new"], reset=False)
+            except FeltError:
+                pass
+            printed = boot(board)
+            assert ("FW flat ok" in printed) != ("FW new ok" in printed), printed
+            outcomes.add("flat" if "FW flat ok" in printed else "new")
+        finally:
+            board.stop()
+            shutil.rmtree(flash_dir, ignore_errors=True)
+    assert outcomes == {"flat", "new"}
