@@ -75,6 +75,21 @@ def _tda_redivided(g):
     return stacks
 
 
+def _coverage(result, counts):
+    def bump(key):
+        counts[key] = counts.get(key, 0) + 1
+
+    if len(result["pots"]) >= 2:
+        bump("cover: side pots")
+    for pot in result["pots"]:
+        halves = {}
+        for w in pot["winners"]:
+            halves.setdefault(w["half"], []).append(w["amount"])
+        for amounts in halves.values():
+            if len(amounts) > 1:
+                bump("cover: split" if len(set(amounts)) == 1 else "cover: odd-chip split")
+
+
 def _check_our_split_rule(result, variant):
     """POT-9..13 on our own output: within one pot half, shares differ by at most one unit, the
     larger shares come first; in board games odd units go in ascending position order."""
@@ -147,6 +162,7 @@ def test_random_hands_match_pokerkit(variant):
             failures.append((seed, "engine refused: %r" % result, g.text))
             continue
         _check_our_split_rule(result, variant)
+        _coverage(result, counts)
         kind = _classify(g, result)
         if kind is None:
             failures.append((seed, "ours %r, pokerkit %r" % (result["finishing_stacks"], g.finishing_stacks), g.text))
@@ -158,6 +174,10 @@ def test_random_hands_match_pokerkit(variant):
     assert not failures, "%d of %d hands differ; first: seed %d: %s\n%s" % (
         len(failures), HANDS, failures[0][0], failures[0][1], failures[0][2])
     assert counts.get("exact", 0) > HANDS // 2
+    if HANDS >= 150:  # the seeds are fixed: the situations the issue asks for do occur
+        assert counts.get("cover: side pots", 0) >= HANDS // 10, counts
+        if variant in ("NT", "NS", "PO", "FT", "FO/8"):
+            assert counts.get("cover: odd-chip split", 0) >= 1, counts
 
 
 def _deal_unknown(hand, count):
