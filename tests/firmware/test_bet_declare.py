@@ -206,3 +206,11 @@ def test_bet_28_pot_in_no_limit_binds_to_a_minimum_pot_limit_to_the_maximum():
     # pot-limit: "pot" is the BET-24 maximum
     h = hand("PT", [20000] * 3, (50, 100))
     eq(read(h, said="pot"), ("bet", 300, 0))
+
+
+def test_bet_38_silent_entry_without_chips_facing_a_bet_is_not_an_action():
+    h = facing(1000)
+    with raises(RuleError, match="BET-38"):
+        declare.interpret(h, 1)
+    h2 = hand("NT", [20000] * 3, (100, 200))
+    eq(read(h2), ("check", 0, 0))  # a silent tap with nothing to call: check (D35)

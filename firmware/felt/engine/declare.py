@@ -161,6 +161,10 @@ def _silent(hand, lg, own, high, total, pieces, allin, shown):
             rule = "BET-29"
         return _reading(word, to, shown, rule, allin)
     call_to = own + lg.call
+    if total == own:
+        # nothing pushed facing a bet: no action yet (BET-38 waits for a clear entry)
+        raise RuleError("BET-38", "facing %d, enter the chips pushed or what was said" % lg.call,
+                        legal=(lg.min_to, lg.max_to) if lg.can_raise else None)
     if total < call_to:
         return Reading("undercall", total, 0, "BET-30", False)
     if pieces is not None:
