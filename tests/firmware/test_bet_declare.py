@@ -214,3 +214,22 @@ def test_bet_38_silent_entry_without_chips_facing_a_bet_is_not_an_action():
         declare.interpret(h, 1)
     h2 = hand("NT", [20000] * 3, (100, 200))
     eq(read(h2), ("check", 0, 0))  # a silent tap with nothing to call: check (D35)
+
+
+def test_bet_35_ambiguous_amount_is_the_highest_not_above_the_pot():
+    # NL 100/200, "I bet three": pot 2,400 -> 300; pot 3,100 -> 3,000
+    h = hand("NT", [20000] * 3, (100, 200), flop=False)
+    h.bet_raise_to(2, 800)
+    h.check_call(0)
+    h.check_call(1)
+    h.deal_board(parse_cards("2h7d8s"))
+    eq(h.pot_total(), 2400)
+    eq(declare.resolve_amount(h, (300, 3000)), 300)
+    h = hand("NT", [20000] * 4, (100, 200), flop=False)
+    h.bet_raise_to(2, 1000)
+    h.check_call(3)
+    h.check_call(0)
+    h.fold(1)
+    h.deal_board(parse_cards("2h7d8s"))
+    eq(h.pot_total(), 3200)
+    eq(declare.resolve_amount(h, (300, 3000)), 3000)

@@ -203,6 +203,25 @@ def _silent(hand, lg, own, high, total, pieces, allin, shown):
     return _reading(CALL, call_to, shown, "BET-9", allin)
 
 
+def resolve_amount(hand, candidates):
+    """BET-35 (proposal for the dealer): a spoken amount that could mean several bets ("three":
+    300 or 3,000) is the highest candidate not above the pot before the bet, bets in front
+    included; if every candidate is above the pot, the smallest."""
+    pot = hand.pot_total()
+    best = None
+    low = None
+    for c in candidates:
+        if low is None or c < low:
+            low = c
+        if c <= pot and (best is None or c > best):
+            best = c
+    if best is None:
+        if low is None:
+            raise RuleError("BET-35", "no amount to choose from")
+        return low
+    return best
+
+
 def apply(hand, p, reading):
     """Play a Reading on the Hand; returns the Hand's Op. "undercall" and "call_or_fold" need
     the floor or a new entry and raise RuleError."""
