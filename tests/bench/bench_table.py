@@ -168,12 +168,30 @@ def heap(hands):
         a = gc.mem_alloc()
         if a > high:
             high = a
-    print("HEAP hands=%d before=%d base=%d high=%d us=%d events=%d" % (hands, before, base, high,
-                                                                     diff(ticks(), t0), sim.rt.events))
+    # the simulated devices' own share (chips, reader, panel, sim HAL), built alone for comparison
+    from felt.hal.sim_hal import SimHAL
+    from felt.hal.sim_mfrc522 import SimMFRC522
+    from felt.hal.simdev_pn532 import SimPN532
+    from felt.sim.runner import sim_board
+    gc.collect()
+    m0 = gc.mem_alloc()
+    hal = SimHAL()
+    b = sim_board(10)
+    bus = hal.spi(0)
+    chips = [bus.attach(("74HC154", line), SimMFRC522(hal.clock)) for loc, line in b.antennas]
+    hal.uart(0).attach(SimPN532())
+    hal.add_display(0, 0x3C)
+    gc.collect()
+    models = gc.mem_alloc() - m0
+    print("HEAP hands=%d before=%d base=%d high=%d us=%d events=%d models=%d" % (
+        hands, before, base, high, diff(ticks(), t0), sim.rt.events, models))
 
 gc.collect()
 IMPORTS0 = gc.mem_alloc()
 import felt.sim.runner
+# loop.build() imports the drivers lazily: count them as code too
+import felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console, felt.drivers.display
+import felt.drivers.mfrc522, felt.drivers.neopixel_lights, felt.board
 gc.collect()
 print("CODE imports=%d" % (gc.mem_alloc() - IMPORTS0))
 what = sys.argv[1]
@@ -249,8 +267,9 @@ def main():
               "%.0f ms per hand, %s events" % (k["hands"], int(k["high"]), int(k["base"]), code,
                                                int(k["high"]) - int(k["base"]), int(k["us"]) / 1000 / int(k["hands"]),
                                                k["events"]))
-        print("run-time state alone (high-water minus imported code): %d bytes; budget 128K = 131072 bytes"
-              % (int(k["high"]) - code))
+        print("run-time state (high-water minus imported code): %d bytes, of which the simulated devices "
+              "themselves ~%d; the firmware's own state ~%d bytes against a 128K = 131072 byte budget"
+              % (int(k["high"]) - code, int(k["models"]), int(k["high"]) - code - int(k["models"])))
         if not a.no_search:
             small = smallest_heap(driver, 3)
             print("smallest -X heapsize that plays 3 hands on the unix port (code loaded into the heap): %sK"
