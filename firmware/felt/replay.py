@@ -152,7 +152,11 @@ def replay(h, rules=None):
             a = phh.parse_action(text, h.scale, line)
             _apply(hand, a)
         except RuleError as e:
-            return _error(e.message, line, e.rule, text)
+            r = _error(e.message, line, e.rule, text)
+            legal = _legal(e.rule, e.legal, h.scale)
+            if legal is not None:
+                r["legal"] = legal
+            return r
         except FeltError as e:
             return _error(getattr(e, "message", str(e)), line, None, text)
     if not hand.finished and hand.phase == "showdown":
@@ -160,6 +164,17 @@ def replay(h, rules=None):
     if not hand.finished:
         return _error("the hand is not finished after its last action", h.action_line(len(h.actions) - 1))
     return _result(h, hand)
+
+
+def _legal(rule, legal, scale):
+    # the legal (min, max) bet/raise-to range a betting RuleError names, in file units; other
+    # `legal` values (a position to act, a card count) are not amounts and are left out
+    if not rule.startswith("BET-") or not isinstance(legal, tuple) or len(legal) != 2:
+        return None
+    for x in legal:
+        if not isinstance(x, int) or isinstance(x, bool):
+            return None
+    return [_amount(legal[0], scale), _amount(legal[1], scale)]
 
 
 def _finish_showdown(hand):

@@ -112,6 +112,7 @@ def test_illegal_action_names_the_rule_and_line_BET_7(tmp_path):
     assert r["rule"] == "BET-7"
     assert r["line"] == 8
     assert r["action"] == "p3 cbr 3"
+    assert r["legal"] == [4, 100]  # min raise-to (BET-7) .. all-in
     assert "error" in r
 
 
