@@ -154,3 +154,24 @@ def test_audit_text_cannot_break_the_line_format():
     r = log.append("floor\t", "a\tb\nc", who="x\ty")
     eq((r.who, r.kind, r.text), ("x?y", "floor?", "a?b?c"))
     eq(len(al.verify(log.store.lines())), 1)
+
+
+def test_audit_file_survives_a_power_cut_mid_record():
+    import os
+    path = "/tmp/felt_sec_audit_%d" % (os.getpid() if hasattr(os, "getpid") else 0)
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    key = al.audit_key(OWNER)
+    log = al.AuditLog(al.FileStore(path), key)
+    log.append("floor", "void", who="alice", t_ms=1)
+    log.append("floor", "delay 1000", who="alice", t_ms=2)
+    with open(path, "a") as f:
+        f.write("3\t3\talice\tfloor\tsta")  # the write the power cut interrupted
+    again = al.AuditLog(al.FileStore(path), key)
+    again.append("maintenance", "maintenance mode entered at boot", who="board", t_ms=5)
+    recs = al.verify(al.FileStore(path).lines(), key)
+    eq([r.kind for r in recs], ["floor", "floor", "audit", "maintenance"])
+    assert "torn record (19 bytes" in recs[2].text, recs[2].text
+    os.remove(path)

@@ -94,7 +94,7 @@ def test_guard_redacts_secret_cards_and_uids():
     sim.run("draw Ah to seat 2")
     t = sim.table
     eq(feed.clean("seat 2 has Ah", t), "seat 2 has ??")
-    eq(feed.clean("cards AhKd here", t), "cards ???? here")
+    eq(feed.clean("cards AhKd here", t), "cards ??Kd here")  # only the secret one goes
     eq(feed.clean("Kd and As are fine; Ahead too", t), "Kd and As are fine; Ahead too")
     uid = "04FE17410000" + "%02X" % 50  # the sim's tag of Ah (card 50)
     eq(feed.clean("tag %s read" % uid, t), "tag %s read" % ("?" * len(uid)))
@@ -138,3 +138,13 @@ def test_every_alert_is_audited_with_hole_cards_hidden():
     eq(recs[0].who, "shoe")
     assert "DECK-5" in recs[0].text and "04FE1741000032" not in recs[0].text, recs[0].text
     assert "??????????????" in recs[0].text
+
+
+def test_guard_finds_cards_glued_to_other_text():
+    sim, feed, logs, public, bcast = _table()
+    sim.run("hand")
+    sim.run("draw Kd to seat 3")
+    sim.run("draw Th to seat 1")
+    t = sim.table
+    eq(feed.clean("S3Kd 7hKd AhKdQsJc2c3c4c5c6c7c8c9c", t), "S3?? 7h?? Ah??QsJc2c3c4c5c6c7c8c9c")
+    eq(feed.clean("The Thing; Kdx; seat1:Th.", t), "The Thing; Kdx; seat1:??.")

@@ -68,17 +68,32 @@ class MemStore:
 
 
 class FileStore:
-    """A text file opened for append on every record (a power cut loses at most the last)."""
+    """A text file opened for append on every record. A power cut can leave the last line
+    without its newline: lines() leaves such a torn tail out (torn = its length) and repair()
+    rewrites the file without it."""
 
     def __init__(self, path=PATH):
         self.path = path
+        self.torn = 0
 
     def lines(self):
         try:
             with open(self.path) as f:
-                return [ln for ln in f.read().split("\n") if ln]
+                text = f.read()
         except OSError:
             return []
+        cut = text.rfind("\n") + 1
+        self.torn = len(text) - cut
+        return [ln for ln in text[:cut].split("\n") if ln]
+
+    def repair(self):
+        keep = self.lines()
+        with open(self.path + ".tmp", "w") as f:
+            for ln in keep:
+                f.write(ln + "\n")
+        import os
+        os.rename(self.path + ".tmp", self.path)
+        self.torn = 0
 
     def append(self, line):
         with open(self.path, "a") as f:
@@ -95,10 +110,16 @@ class AuditLog:
         self.seq = 0
         self.head = GENESIS
         lines = store.lines()
+        torn = getattr(store, "torn", 0)
         if lines:
             last = parse_line(lines[-1], len(lines))
             self.seq = last.seq
             self.head = line_hash(last.line)
+        if torn:
+            # an unfinished record never was part of the chain: drop it and say so in the chain
+            store.repair()
+            self.append("audit", "a torn record (%d bytes, power cut while writing) was dropped" % torn,
+                        who="board")
 
     def append(self, kind, text, who="-", t_ms=0):
         body = "%d\t%d\t%s\t%s\t%s\t%s" % (self.seq + 1, t_ms, _clean(who, 32) or "-", _clean(kind, 24),

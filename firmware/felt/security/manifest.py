@@ -170,8 +170,9 @@ def walk(root):
         for entry in entries:
             path = rel + "/" + entry[0] if rel else entry[0]
             if entry[1]:
-                if entry[0] != "__pycache__":
-                    stack.append(path)
+                # __pycache__ is checked like any folder: CPython (the Pi) would load a planted
+                # .pyc instead of the signed .py, so the Pi service runs python -B (no bytecode)
+                stack.append(path)
             elif not _skipped(entry[0]):
                 out.append(path)
     out.sort()

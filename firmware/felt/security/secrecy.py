@@ -283,7 +283,6 @@ class SecretFeed:
         self.redactions += 1
         return "".join(out)
 
-
     def _tag(self, table, word):
         """A tag UID of the deck in play is hidden unless its card is public in this hand: the
         shoe names a tag before anyone knows where its card goes."""
@@ -301,19 +300,30 @@ def _text(cards):
     return "".join([card_text(c) for c in cards])
 
 
+def _lower(ch):
+    return "a" <= ch <= "z"
+
+
 def _redact(word, cards, uids):
+    """A word (letters and digits) with secret cards replaced: a whole UID, or every secret card
+    text that stands as a card -- not followed by a lower-case letter ('Ahead', 'The' stay) and
+    not preceded by one unless that one ends a card ('AhKd', 'S2AhKd', '7hKd' all hide 'Kd')."""
     if word.upper() in uids:
         return "?" * len(word)
-    if len(word) % 2 or len(word) > 2 * 10:
-        return word
-    hit = False
-    for k in range(0, len(word), 2):
-        two = word[k:k + 2]
-        if two not in _CARDS:
-            return word
-        if two in cards:
-            hit = True
-    return "??" * (len(word) // 2) if hit else word
+    out = None
+    n = len(word)
+    i = 0
+    while i + 1 < n:
+        two = word[i:i + 2]
+        if (two in cards and (i + 2 == n or not _lower(word[i + 2]))
+                and (i == 0 or not _lower(word[i - 1]) or word[i - 2:i] in _CARDS)):
+            if out is None:
+                out = list(word)
+            out[i] = out[i + 1] = "?"
+            i += 2
+        else:
+            i += 1
+    return word if out is None else "".join(out)
 
 
 def install(runtime, feed, clock=None, audit=None):
