@@ -4,7 +4,7 @@
 # DECK-5 alert (table.py) and is never shown as a card (hardware/security.md, DECK-1, DECK-7).
 from felt.engine.cards import DECK_SIZE, card_text, parse_card
 from felt.engine.deck import DeckScan, uid_text
-from felt.errors import DeckError
+from felt.errors import DeckError, FormatError
 from felt.security import SecurityError
 from felt.security.hmac import compare, hmac_hex, unhexlify
 from felt.security.keys import key_id
@@ -89,12 +89,15 @@ def verify(text, floor_keys, device):
             continue
         try:
             if w[0] == "tag" and len(w) == 3:
-                mapping[unhexlify(w[1])] = parse_card(w[2])
+                card = parse_card(w[2])
+                if card < 0:
+                    raise ValueError("%r is not one of the 52 cards" % w[2])
+                mapping[unhexlify(w[1])] = card
             elif w[0] in ("device", "deck", "by", "key") and len(w) == 2:
                 fields[w[0]] = w[1]
             else:
                 raise ValueError(lines[i][:40])
-        except (ValueError, DeckError) as e:
+        except (ValueError, DeckError, FormatError) as e:
             raise SecurityError("deck record line %d is malformed: %s" % (i + 1, e))
     who = fields.get("by")
     key = floor_keys.get(who) if who is not None else None
