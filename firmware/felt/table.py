@@ -97,6 +97,7 @@ class Table:
         self.alerts = []
         self.onant = {}  # uid hex -> location, as the antennas see it now (across hands)
         self.moved = []  # [(uid hex, old location, new location)] awaiting check_moves
+        self.down = {}  # location -> True while its antenna is not answering
         self._undo = {}  # seat -> seat record before its last button press
         self._later = {}  # seat -> record changed during a hand, applied when it ends
         self._await = None  # a confirmed DEAL-27/28 proposal waiting for the floor's pick
@@ -147,6 +148,7 @@ class Table:
         self.uid_card = {}  # uid hex -> card of this hand (FOREIGN for a foreign tag)
         self.flight = []  # [(card, uid hex)] read by the shoe, not yet seen on an antenna
         self.early = []  # [(uid hex, place)] seen on an antenna before (or without) a shoe read
+        self.parked = []  # [(card, uid hex)] read while an antenna was dead: placed when seen
         self.fed = {}  # card -> True once the engine Hand has it
         self.discards = {}  # seat -> cards moved to the muck during a draw
         self.off = {}  # card -> True: taken off its antenna (`where` is the last place seen)
@@ -304,6 +306,13 @@ class Table:
         grace time; a new shoe read or a console entry calls it at once."""
         while self.flight:
             card, hexu = self.flight.pop(0)
+            if self.down:
+                # an antenna is dead: the card may lie on it; it stays unplaced until it is seen
+                self.parked.append((card, hexu))
+                self.alert(WARN, (), "a card read by the shoe reached no antenna while %s %s not answering" % (
+                    ", ".join(sorted(self.down)), "is" if len(self.down) == 1 else "are"),
+                    "the card is kept unplaced until an antenna sees it", device=sorted(self.down)[0])
+                continue
             self._land(card, hexu, None)
         keep = []
         for hexu, place in self.early:
@@ -348,6 +357,10 @@ class Table:
             self._collision(loc, event[2])
         elif kind == "reader":
             status = event[2]
+            if status == "not answering":
+                self.down[loc] = True
+            elif loc in self.down:
+                del self.down[loc]
             if status == "ok":
                 self.alert(INFO, (), "antenna %s answers again" % loc, device=loc)
             else:
@@ -369,6 +382,10 @@ class Table:
                 card = self.flight.pop(i)[0]
                 self.resolve()  # cards read before this one went nowhere
                 self._land(card, hexu, place)
+                return
+        for i in range(len(self.parked)):
+            if self.parked[i][1] == hexu:
+                self._land(self.parked.pop(i)[0], hexu, place)
                 return
         card = self.uid_card.get(hexu)
         if card is not None:

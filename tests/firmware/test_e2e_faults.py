@@ -133,6 +133,19 @@ def test_antenna_that_stops_answering_and_comes_back():
     dealt_normally(sim)
 
 
+def test_card_dealt_onto_a_dead_antenna_is_kept_until_it_is_seen():
+    sim, log = start()
+    deal(sim, DEAL[:2])
+    run(sim, "fault silent seat 1")
+    s = run(sim, DEAL[2])  # Qs to seat 1, whose antenna does not answer
+    assert [a for a in s["alerts"] if "reached no antenna while seat1" in a["text"]], s["alerts"]
+    s = run(sim, "fault resume seat 1")  # seat 1's antenna sees Qs again: the card is placed there
+    eq([a for a in s["alerts"] if a["rules"] and a["rules"][0].startswith("DEAL")], [])
+    deal(sim, DEAL[3:])
+    s = dealt_normally(sim)
+    eq([a for a in s["alerts"] if a["rules"] and a["rules"][0].startswith("DEAL")], [])
+
+
 def test_shoe_that_stops_answering_cards_come_from_the_antennas():
     sim, log = start()
     deal(sim, DEAL[:2])
