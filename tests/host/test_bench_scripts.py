@@ -1,0 +1,138 @@
+# Bench scripts (issue 7): every script of the library tests/bench_scripts/*.felt passes against the
+# real firmware on the simulated table inside MicroPython; a wrong expectation fails with its
+# FILE:LINE message; a malformed script is an error naming its line, never a pass; the CLI's exit
+# status, summary line and --json report.
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from feltctl import bench
+from feltctl.paths import REPO
+
+LIBRARY = os.path.join(REPO, "tests", "bench_scripts")
+SCRIPTS = sorted(f for f in os.listdir(LIBRARY) if f.endswith(bench.SUFFIX))
+
+HEAD = """table holdem no_limit seats=3 sb=50 bb=100 button=1
+seat 1 1000
+seat 2 1000
+seat 3 1000
+hand
+"""
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_library_script_passes_under_micropython(name):
+    result = bench.run_file(os.path.join(LIBRARY, name), "micropython", name=name)
+    assert result.messages() == [], result.messages()
+    assert result.passed
+    assert result.snapshot is not None  # the firmware answered
+
+
+def test_library_covers_the_rule_families():
+    text = ""
+    for name in SCRIPTS:
+        with open(os.path.join(LIBRARY, name)) as f:
+            text += f.read()
+    for rule in ("DEAL-2", "DEAL-3", "DEAL-5", "DEAL-8", "DEAL-9", "DEAL-10", "DEAL-13", "DEAL-14", "DEAL-16",
+                 "DEAL-17", "DEAL-18", "DEAL-19", "DEAL-20", "DEAL-25", "DEAL-27", "DEAL-28", "DEAL-29", "DEAL-30",
+                 "DEAL-31", "DEAL-32", "DEAL-33", "DEAL-39", "DEAL-44", "DEAL-45", "DEAL-49", "DECK-5"):
+        assert "expect alert %s" % rule in text, rule
+    for fault in ("corrupt-frame", "double-read", "silent shoe", "resume shoe", "silent seat", "resume seat",
+                  "collision", "two-antennas", "bounce", "stuck", "release", "console-garbage"):
+        assert "fault " + fault in text, fault
+    for what in ("expect allin", "expect action", "expect button", "expect sb", "expect bb"):
+        assert what in text, what
+
+
+def test_wrong_expectation_fails_with_file_and_line():
+    text = HEAD + "expect stacks 1000 950 900\nexpect button 2\nexpect alert DEAL-8\n"
+    r = bench.run_text(text, "wrong.felt", "micropython")
+    assert not r.passed
+    assert r.messages() == ["wrong.felt:7: expected button 2, got button 1",
+                            "wrong.felt:8: expected alert DEAL-8, got no alerts"]
+    assert [f.line for f in r.failures] == [7, 8]
+
+
+def test_expectation_checked_against_the_state_after_the_stimulus():
+    text = HEAD + "draw Ah to seat 3\nexpect no alert\n"
+    r = bench.run_text(text, "late.felt", "micropython")
+    assert r.messages() == ["late.felt:7: expected no alert, got alerts DEAL-8/DEAL-12 (proposed)"]
+
+
+@pytest.mark.parametrize("script, line, words", [
+    ("seat 1 1000\n", 1, "must start with a table"),
+    ("table holdem no_limit seats=3 sb=50 bb=100\nseat 4 1000\n", 2, "seats 1..3"),
+    ("table holdem no_limit seats=3 bb=100\nhand\n\ndraw Ax to seat 1\n", 4, "not a card"),
+    ("table holdem no_limit seats=3 bb=100\nhand\ndraw Ah to seat\n", 3, "seat number"),
+    ("table holdem no_limit seats=3 bb=100\nexpect stacks 1 2\n", 2, "needs 3 values"),
+    ("table holdem no_limit seats=3 bb=100\n# ok\nexpect street flopp\n", 3, "expect street"),
+    ("table holdem no_limit seats=3 bb=100\nact 1 raise\n", 2, "AMOUNT"),
+    ("table holdem no_limit seats=3 bb=100\nfault meteor\n", 2, "unknown fault"),
+    ("table holdem no_limit seats=3 bb=100\nexpect alert deal8\n", 2, "RULE-ID"),
+    ("table poker no_limit seats=3\n", 1, "GAME"),
+    ("table holdem no_limit seats=3 bb=100 colour=red\n", 1, "unknown table setting"),
+    ("version 2\ntable holdem no_limit seats=3 bb=100\n", 1, "version 1"),
+    ("table holdem no_limit seats=3 bb=100\nshuffle\n", 2, "unknown statement"),
+])
+def test_malformed_script_is_an_error_with_its_line(script, line, words):
+    with pytest.raises(bench.BenchError) as e:
+        bench.parse(script)
+    assert e.value.line == line
+    assert words in e.value.message
+    r = bench.run_text(script, "bad.felt", "micropython")
+    assert not r.passed
+    assert r.messages()[0].startswith("bad.felt:%d: error: " % line), r.messages()
+
+
+def test_error_found_by_the_simulated_table_names_the_script_line():
+    # well formed, but the card is not on that antenna: the runner refuses it
+    text = HEAD + "draw Ah to seat 2\n# a comment\nremove Kd from seat 2\nexpect street preflop\n"
+    r = bench.run_text(text, "gone.felt", "micropython")
+    assert not r.passed
+    assert r.error[0] == 8, r.error
+    assert "no such card" in r.error[1]
+
+
+def test_config_the_firmware_refuses_is_an_error_not_a_pass():
+    r = bench.run_text("table holdem no_limit seats=3\nexpect street idle\n", "nobb.felt", "micropython")
+    assert not r.passed
+    assert r.error[0] == 1 and "BLIND-12" in r.error[1], r.error
+
+
+def _feltctl(*argv):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(REPO, "host_tools")
+    return subprocess.run([sys.executable, "-m", "feltctl"] + list(argv), capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=600)
+
+
+def test_cli_summary_exit_status_and_json(tmp_path):
+    good = os.path.join(LIBRARY, "deal17_card_to_no_seat.felt")
+    bad = tmp_path / "bad.felt"
+    bad.write_text(HEAD + "expect bb 2\n")
+    out = _feltctl("bench", good, str(bad))
+    assert out.returncode == 1, out.stdout + out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "1 passed, 1 failed"
+    assert "%s:6: expected bb 2, got bb 3" % bad in lines
+    out = _feltctl("bench", "--json", good, str(bad))
+    rows = [json.loads(x) for x in out.stdout.strip().splitlines()]
+    assert [r["passed"] for r in rows] == [True, False]
+    assert rows[1]["failures"] == [{"line": 6, "expected": "bb 2", "got": "bb 3"}]
+    assert set(rows[0]) >= {"file", "passed", "failures", "alerts", "indicators"}
+    assert [a["rules"] for a in rows[0]["alerts"]] == [["DEAL-2", "DEAL-17", "DEAL-22"]]
+    assert rows[0]["alerts"][0]["text"]
+    assert rows[1]["indicators"]["seats"] == {"1": ["button"], "2": ["sb"], "3": ["bb"]}
+    out = _feltctl("bench", good, "--runtime", "cpython")
+    assert out.returncode == 0 and out.stdout.strip().endswith("1 passed, 0 failed"), out.stdout
+
+
+def test_cli_folder_of_scripts(tmp_path):
+    (tmp_path / "a.felt").write_text(HEAD + "expect button 1\n")
+    (tmp_path / "notes.txt").write_text("not a script")
+    out = _feltctl("bench", str(tmp_path))
+    assert out.returncode == 0, out.stdout
+    assert out.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
