@@ -92,6 +92,7 @@ class Table:
         self.hand_no = 0
         self.prev = None  # HandSetup of the last finished hand
         self.setup = None
+        self._pos = {}  # seat -> engine position in the current hand
         self.hand = None
         self.dc = None
         self.alerts = []
@@ -161,11 +162,8 @@ class Table:
         return self.state == PLAYING
 
     def position(self, seat):
-        seats = self.setup.seats if self.setup is not None else ()
-        for p in range(len(seats)):
-            if seats[p] == seat:
-                return p
-        return None
+        """The engine position of `seat` in the current hand, or None (not dealt in)."""
+        return self._pos.get(seat)
 
     def pending(self):
         """Alerts waiting for the dealer's confirm / reject, oldest first."""
@@ -267,6 +265,7 @@ class Table:
             plan = dealplan.make_plan(seats, g.streets, setup.button)
         self.dc = dealing.DealCheck(plan, cfg.house)
         self.setup = setup
+        self._pos = dict([(seats[p], p) for p in range(len(seats))])
         self.state = PLAYING
         self._new_account()
         self.log("hand %d: %s, button seat %d, seats %s" % (self.hand_no, g.name, setup.button,
@@ -501,6 +500,8 @@ class Table:
         return False
 
     def _feed(self, h, dc):
+        if h.phase != "deal" and h.phase != DRAW:
+            return False  # the Hand takes cards only while they are due
         fed = self.fed
         moved = False
         hold = self._holding()
@@ -514,8 +515,9 @@ class Table:
                 h.deal_board([c])
                 fed[c] = True
                 moved = True
+        pos = self._pos
         for seat in dc.plan.seats:
-            p = self.position(seat)
+            p = pos[seat]
             for c in dc.holes.get(seat, ()):
                 if c >= 0 and c not in fed and h.can_deal_hole(p, [c]):
                     h.deal_hole(p, [c])
