@@ -276,3 +276,20 @@ def test_bet_25_short_all_in_blind_counted_in_full():
     h = pl([5000, 120, 5000, 5000], [100, 200])
     lg = h.legal()
     eq((lg.call, lg.max_to), (200, 700))
+
+
+def test_bet_2_stud_open_pair_on_fourth_street_still_small_bet():
+    # TOUR-20 / BET-2: L 200/400 stud; seat 3 shows 9h 9s on 4th street: the only bet is 200
+    h = Hand(game=GAMES["F7S"], stacks=[10000] * 3, antes=25, bring_in=50, small_bet=200, big_bet=400,
+             rules={"mode": "tournament"})
+    for p, t in enumerate(("AsKs7h", "QdQc2c", "JcTc9h")):
+        h.deal_hole(p, parse_cards(t))
+    h.post_bring_in(1)
+    h.check_call(2)
+    h.check_call(0)
+    for p, t in enumerate(("8d", "3d", "9s")):
+        h.deal_hole(p, parse_cards(t))
+    eq(h.actor, 2)  # the open nines act first (GAME-12)
+    eq((h.legal().min_to, h.legal().max_to), (200, 200))
+    with raises(RuleError, match="BET-3"):
+        h.bet_raise_to(2, 400)
