@@ -191,9 +191,10 @@ class Table:
             raise ConfigError("CASH-1: a stack must be more than 0 chips, got %r" % (stack,))
         # before the first hand everyone seated is active (BLIND-17); later a newcomer posts a
         # big blind to play at once (BLIND-16, cash) or is dealt in (tournament placement)
-        status = btn.ACTIVE if self.prev is None else btn.NEW
-        self._set_rec(seat, btn.Seat(status, post=True))
-        self.stacks[seat - 1] = stack
+        if self._rec(seat).status == btn.EMPTY:
+            status = btn.ACTIVE if self.prev is None else btn.NEW
+            self._set_rec(seat, btn.Seat(status, post=True))
+        self.stacks[seat - 1] = stack  # a seated player's stack is corrected (BET-51, CASH rebuys)
         self.log("seat %d sits with %d" % (seat, stack))
 
     def new_hand(self):

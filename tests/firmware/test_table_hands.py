@@ -121,3 +121,16 @@ def test_new_player_between_hands_posts_a_big_blind_BLIND_16():
     eq(4 in t.setup.seats, True)
     posts = [(p.seat, p.kind) for p in t.setup.posts]
     assert (4, "post_bb") in posts or t.setup.bb == 4, posts
+
+
+def test_rebuy_of_a_seated_player_is_not_a_fresh_start_BLIND_21():
+    t = table([100, 100, 100], button=1)
+    t.new_hand()
+    deal(t)
+    fold_around(t)
+    t.sit(2, 500)  # tops up between hands: still an active player, no new-player post
+    eq(t.stacks[1], 500)
+    t.new_hand()
+    posts = [(p.seat, p.kind) for p in t.setup.posts]
+    eq((2, "post_bb") in posts, False)
+    eq(positions(t), (2, 3, 1))
