@@ -15,7 +15,7 @@ from felt.sim.runner import Sim, card_uid
 from feltctl.cli import main as feltctl
 from feltctl.signing import KeyStore
 
-DELAY_MS = 20000  # several hands are waiting for release at once
+DELAY_MS = 8000  # a hand takes about 3 s of table time: several hands wait for release at once
 CARDS = dict((card_text(c), c) for c in range(52))
 UIDS = dict(("".join("%02X" % b for b in card_uid(c)), c) for c in range(52))
 EVENINGS = [  # (table statement, hands)
@@ -217,6 +217,9 @@ def test_no_hole_card_on_any_public_channel_before_hand_end_plus_delay(statement
     release = release_times(public)
     ends = [r["hand"] for r in public if r["kind"] == "hand-end"]
     assert ends == list(range(1, hands + 1))
+    end_t = dict((r["hand"], r["t_ms"]) for r in public if r["kind"] == "hand-end")
+    waiting = max(sum(1 for h in end_t if end_t[h] <= end_t[k] < release[h]) for k in end_t)
+    assert waiting >= 2, "the delay should keep several hands waiting at once"
     for r in public + bcast:
         if r["kind"] in ("reveal", "broadcast"):
             assert r["t_ms"] >= release[r["hand"]], r
