@@ -22,7 +22,10 @@ class MemBlockDevice:
     def __init__(self, blocks=64, block_size=4096, cut_after=None):
         self.bs = block_size
         self.n = blocks
-        self.data = bytearray(b"\xff" * (blocks * block_size))
+        self.data = bytearray(blocks * block_size)
+        erased = b"\xff" * block_size
+        for b in range(blocks):  # erased NOR reads 0xFF (one block at a time: small heaps)
+            self.data[b * block_size:(b + 1) * block_size] = erased
         self.cut_after = cut_after
         self.programmed = 0
         self.erases = 0
@@ -69,6 +72,7 @@ class MemBlockDevice:
     def copy(self):
         other = MemBlockDevice(self.n, self.bs)
         other.data[:] = self.data
+        other.erase_counts = list(self.erase_counts)
         return other
 
 

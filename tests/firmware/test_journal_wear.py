@@ -23,7 +23,10 @@ class CountingBlockDevice:
     def __init__(self, blocks, block_size=BLOCK):
         self.bs = block_size
         self.n = blocks
-        self.data = bytearray(b"\xff" * (block_size * blocks))
+        self.data = bytearray(block_size * blocks)
+        erased = b"\xff" * block_size
+        for b in range(blocks):
+            self.data[b * block_size:(b + 1) * block_size] = erased
         self.programmed = 0
         self.erases = 0
 
@@ -86,20 +89,27 @@ class LfsFlash(jr.DirFlash):
         jr.DirFlash.__init__(self, path)
         self.armed = False
         self.every = None
+        self.count = 0
         self.kills = 0
+
+    def open_journal(self):
+        return jr.Journal(self), jr.HandLog(self)
 
 
 def test_littlefs_wear_per_hand_and_lifetime():
     if not MICROPYTHON:
         raise Skip("needs MicroPython's os.VfsLfs2")
+    import gc
     import os
 
+    gc.collect()
     bdev = CountingBlockDevice(FS_BLOCKS)
     os.VfsLfs2.mkfs(bdev)
     os.mount(os.VfsLfs2(bdev), "/jflash")
+    flash = LfsFlash("/jflash/felt")
     try:
         p0, e0 = bdev.programmed, bdev.erases
-        sim, _lines = play(lambda: LfsFlash("/jflash/felt"))
+        sim, _lines = play(lambda: flash)
         hands = sim.table.hand_no
         prog = (bdev.programmed - p0) // hands
         erases = (bdev.erases - e0) // hands
@@ -113,11 +123,35 @@ def test_littlefs_wear_per_hand_and_lifetime():
         eq(erases > 0, True)
         eq(hours > 8766, True, "at least a year of 24/7 play")
     finally:
-        sim.flash.close()
+        flash.close()
         os.umount("/jflash")
+
+
+RING_SECTORS = 64  # 256 KB of the 2 MB flash set aside for the journal ring
+MEASURE_SECTORS = 24  # the device used to measure (erases per hand do not depend on the ring size)
+
+
+def test_raw_ring_wear_per_hand_and_lifetime():
+    import gc
+
+    gc.collect()
+    sim, _lines = play(lambda: pl.KillBlockDevice(None, blocks=MEASURE_SECTORS), hands=8)
+    hands = sim.table.hand_no
+    dev = sim.flash
+    erases_x100 = dev.erases * 100 // hands
+    prog = dev.programmed // hands
+    per_hour_x100 = erases_x100 * HANDS_PER_HOUR
+    hours = RING_SECTORS * ENDURANCE * 100 // max(per_hour_x100, 1)
+    print("raw ring (%d x 4 KB): %d hands; per hand %d B programmed, %d.%02d sector erases; "
+          "%d h (%d years 24/7) at %d hands/h; erase spread %d..%d" % (
+              RING_SECTORS, hands, prog, erases_x100 // 100, erases_x100 % 100, hours, hours // 8766,
+              HANDS_PER_HOUR, min(dev.erase_counts), max(dev.erase_counts)))
+    eq(hours > 10 * 8766, True, "over ten years of 24/7 play")
+    eq(max(dev.erase_counts) - min(dev.erase_counts) <= 1, True, "round robin wear")
 
 
 if __name__ == "__main__":
     test_journal_bytes_per_hand_on_mem_flash()
     test_littlefs_wear_per_hand_and_lifetime()
+    test_raw_ring_wear_per_hand_and_lifetime()
     sys.exit(0)

@@ -14,6 +14,7 @@ from felt import loop as looplib
 from felt import recovery, view
 from felt.engine.hand import BET, DEAL
 from felt.hal.sim_hal import SimHAL
+from felt.journal_ring import MemBlockDevice, RingHandLog, RingJournal
 from felt.sim.runner import Sim, registry
 from felt.table import PLAYING, Table
 
@@ -67,6 +68,35 @@ class KillFlash(jr.MemFlash):
                 raise jr.PowerCut("killed at append %d, byte %d of %d" % (self.count, cut, len(data)))
         jr.MemFlash.append(self, name, data)
 
+    def open_journal(self):
+        return jr.Journal(self), jr.HandLog(self)
+
+
+class KillBlockDevice(MemBlockDevice):
+    """The raw-ring counterpart of KillFlash: every `every`-th program (while armed) is cut."""
+
+    def __init__(self, every=None, phase=0, blocks=24, block_size=4096):
+        MemBlockDevice.__init__(self, blocks, block_size)
+        self.every = every
+        self.count = phase
+        self.kills = 0
+        self.armed = False
+
+    def writeblocks(self, block, buf, off=0):
+        if self.armed and self.every:
+            self.count += 1
+            if self.count % self.every == 0:
+                o = OFFSETS[self.kills % len(OFFSETS)]
+                cut = min(o if o >= 0 else len(buf) + 1 + o, len(buf))
+                self.kills += 1
+                self._program(block * self.bs + off, buf, cut)
+                raise jr.PowerCut("killed at program %d, byte %d of %d" % (self.count, cut, len(buf)))
+        MemBlockDevice.writeblocks(self, block, buf, off)
+
+    def open_journal(self):
+        j = RingJournal(self)
+        return j, RingHandLog(j)
+
 
 class PowerSim(Sim):
     """The sim runner with the firmware journaled on `flash`; restart() is a power cycle of the
@@ -89,8 +119,7 @@ class PowerSim(Sim):
 
     def _boot(self):
         self.flash.armed = False
-        journal = jr.Journal(self.flash)
-        self.handlog = jr.HandLog(self.flash)
+        journal, self.handlog = self.flash.open_journal()
         table, rec, report = recovery.restore_table(journal, self._make_table, self.handlog)
         self.reports.append(report)
         self.table = table
@@ -261,8 +290,8 @@ def plain_run(lines):
     return outcome(sim, hist)
 
 
-def killed_run(lines, every, phase=0):
-    flash = KillFlash(every, phase)
+def killed_run(lines, every, phase=0, ring=False):
+    flash = KillBlockDevice(every, phase) if ring else KillFlash(every, phase)
     sim = PowerSim(flash)
     log = []
     total = None
@@ -276,14 +305,14 @@ def killed_run(lines, every, phase=0):
     return outcome(sim, sim.handlog.histories()), flash, log
 
 
-def check_game(game, seed, everies):
+def check_game(game, seed, everies, ring=False):
     lines = script_game(game, HANDS, seed)
     want = plain_run(lines)
-    got, flash, _log = killed_run(lines, None)
+    got, flash, _log = killed_run(lines, None, ring=ring)
     eq(got, want, "%s journaled, no kill" % game)
     kills = 0
     for every, phase in everies:
-        got, flash, log = killed_run(lines, every, phase)
+        got, flash, log = killed_run(lines, every, phase, ring)
         eq(got, want, "%s killed every %d appends (phase %d)" % (game, every, phase))
         kills += flash.kills
     return kills
