@@ -191,7 +191,7 @@ class Sim:
             elif k in NUMBERS:
                 kw[k] = int(v)
             elif k.startswith("hr."):
-                rules[k] = int(v) if v.isdigit() else v
+                rules[k] = int(v) if v.isdigit() else (v == "true" if v in ("true", "false") else v)
             else:
                 raise FormatError("unknown table setting %r" % k, self.line_no)
         if seats is None:
