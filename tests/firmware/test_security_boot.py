@@ -179,3 +179,34 @@ def test_enrollment_refuses_a_53rd_tag_DECK_1():
     e = _enrolled()
     with raises(DeckError, match="53rd"):
         e.add(bytes([4, 1, 2, 3, 4, 5, 6]))
+
+
+def test_start_production_closes_console_and_checks_the_running_tree():
+    _clean()
+    _provision()
+    _slot("a", 2)
+    here = os.getcwd()
+
+    class Fake:
+        got = None
+
+        def kbd_intr(self, c):
+            self.got = c
+    fake = Fake()
+    log = al.AuditLog(al.MemStore(), al.audit_key(OWNER))
+    try:
+        os.chdir(BASE + "/a")
+        mode, m = bootcheck.start(False, log, micropython_module=fake, keys_path=BASE + "/keys",
+                                  counter_path=BASE + "/counter")
+        eq((mode, m.counter, fake.got, log.seq), (bootcheck.PRODUCTION, 2, -1, 0))
+        fake.got = None
+        mode, m = bootcheck.start(True, log, control="GP28 key switch", micropython_module=fake,
+                                  keys_path=BASE + "/keys", counter_path=BASE + "/counter")
+        eq((mode, fake.got, log.seq), (bootcheck.MAINTENANCE, None, 1))
+        with open("main.py", "a") as f:
+            f.write("# changed\n")
+        with raises(ManifestError, match="main.py was altered"):
+            bootcheck.start(False, log, micropython_module=fake, keys_path=BASE + "/keys",
+                            counter_path=BASE + "/counter")
+    finally:
+        os.chdir(here)

@@ -82,3 +82,14 @@ def close_console(micropython_module=None):
             return False
     micropython_module.kbd_intr(-1)
     return True
+
+
+def start(pressed, audit=None, control="maintenance switch", t_ms=0, micropython_module=None,
+          keys_path=keylib.PATH, counter_path=mf.COUNTER_PATH):
+    """The main program's first call: the mode from the physical control (audited), the console
+    closed in production, and the running tree checked. Returns (mode, Manifest or None);
+    ManifestError means: show the reason on the display and do not run the table."""
+    mode = boot_mode(pressed, audit, control, t_ms)
+    if mode == PRODUCTION:
+        close_console(micropython_module)
+    return mode, verify_running(keys_path, counter_path)
