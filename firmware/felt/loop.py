@@ -162,6 +162,11 @@ class Runtime:
         if verb in _ACTIONS:
             amount = msg.args[1] if len(msg.args) > 1 else None
             ok = t.act(msg.args[0], verb, amount) is not None
+        elif verb == "push":
+            o = msg.opts
+            said = o.get("declared")
+            ok = t.push(msg.args[0], msg.args[1], said="all_in" if said == "allin" else said, amount=o.get("said"),
+                        earlier=o.get("prior")) is not None
         elif verb == "confirm" or verb == "reject":
             ok = t.ruling(msg.args[0], verb == "confirm")
         elif verb == "newhand":

@@ -5,7 +5,7 @@
 # rejected entry into an Alert (events.py) citing its RULES.md IDs. Indicators come from view.py.
 from felt import phh
 from felt.engine import button as btn
-from felt.engine import dealing, dealplan, games, settings
+from felt.engine import dealing, dealplan, declare, games, settings
 from felt.engine.cards import UNKNOWN, cards_text, card_text
 from felt.engine.hand import Hand
 
@@ -656,6 +656,29 @@ class Table:
         except RuleError as e:
             self.rule_alert(e, "%s by seat %d" % (verb, seat))
             return None
+        return self._acted(seat, verb, amount, op)
+
+    def push(self, seat, chips, said=None, amount=None, earlier=None):
+        """Chips pushed at the console (BET-8..17, BET-31..37: engine/declare.py reads them):
+        chips = values pushed now; said = what was declared first ("raise", "all_in", "call",
+        "check", "fold", "bet", "pot"); amount = a spoken amount. Returns the Op or None."""
+        h = self.hand
+        p = self.position(seat) if self.state == PLAYING else None
+        if p is None:
+            return self.act(seat, "push")  # the same rejection as any entry out of a hand
+        self.resolve()
+        try:
+            reading = declare.interpret(h, p, chips, said=said, amount=amount, earlier=earlier)
+            op = declare.apply(h, p, reading)
+        except RuleError as e:
+            self.rule_alert(e, "push by seat %d" % seat)
+            return None
+        if reading.change:
+            self.log("seat %d gets %d change (%s)" % (seat, reading.change, reading.rule))
+        verb = {"check": "call", "call": "call", "fold": "fold", "bring_in": "bringin"}.get(reading.action, "raise")
+        return self._acted(seat, verb, reading.total, op)
+
+    def _acted(self, seat, verb, amount, op):
         self.journal.append(("act", seat, verb, amount))
         if self.dc.phase not in (dealing.MISDEALT, dealing.VOID):
             self._dc(self.dc.action, seat, "bring_in" if op.kind == "bring_in" else op.kind, op.amount)

@@ -175,3 +175,20 @@ def test_limit_holdem_bet_sizes_BET_2_BET_3():
     eq(s["street"], "over")
     eq(s["result"], ["seat 2 wins the main pot with a pair of kings"])
     eq(s["stacks"], [400, 640, 460])
+
+
+def test_chip_pushes_read_by_the_declaration_rules_BET_12_BET_14():
+    sim = table("table holdem no_limit seats=3 sb=50 bb=100 button=1", [1000, 1000, 1000])
+    sim.run("hand")
+    deal_hole(sim, [2, 3, 1], ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
+    # BET-12: one oversized 500 chip facing the big blind, nothing said: a call
+    s = run(sim, "push 1 500")
+    eq(s["stacks"], [900, 950, 900])
+    eq(s["lights"]["action"], 2)
+    # "raise" said first, then 350 in chips on top of the 50 small blind: a raise to 400
+    s = run(sim, "push 2 250,100 declared=raise")
+    eq(s["stacks"], [900, 600, 900])
+    eq(s["lights"]["action"], 3)
+    s = run(sim, "push 3 5000")  # more than the stack: rejected, citing the rule
+    assert s["alerts"] and s["alerts"][-1]["rules"], s["alerts"]
+    eq(s["stacks"], [900, 600, 900])

@@ -305,6 +305,22 @@ class Sim:
         self._send(verb, a)
         self.settle(sweeps=0)
 
+    def _s_push(self, args):
+        # push SEAT CHIPS [declared=raise|allin|call|pot] [said=AMOUNT]: chips as in FELT1, e.g. 100,25x2
+        opts = {}
+        for tok in args[2:]:
+            k, eq, v = tok.partition("=")
+            if k not in ("declared", "said") or not eq:
+                raise ValueError("push SEAT CHIPS [declared=WORD] [said=AMOUNT]")
+            opts[k] = int(v) if k == "said" else v
+        chips = []
+        for part in args[1].split(","):
+            d, x, n = part.partition("x")
+            for _ in range(int(n) if x else 1):
+                chips.append(int(d))
+        self._send("push", [int(args[0]), chips], opts)
+        self.settle(sweeps=0)
+
     def _ruling(self, verb, args):
         if args:
             aid = int(args[0])
