@@ -60,3 +60,17 @@ def test_provision_needs_a_floor_key(tmp_path, capsys):
     rc = feltctl(["provision", "/dev/null-no-board", "--device", "t", "--keys", str(tmp_path / "k")])
     assert rc == 1
     assert "floor key" in capsys.readouterr().err
+
+
+def test_audit_verify_reads_the_log_straight_off_the_board(board, tmp_path, capsys):
+    from felt.security import audit as al
+    keys = str(tmp_path / "keys")
+    assert feltctl(["provision", board.device, "--device", "table1", "--floor", "alice", "--keys", keys]) == 0
+    owner = KeyStore(keys).load("table1").owner
+    log = al.AuditLog(al.FileStore(os.path.join(board.flash_dir, "felt.audit")), al.audit_key(owner))
+    for i in range(40):  # more than one read piece
+        log.append("alert", "DECK-5 unknown tag number %d on the burn antenna" % i, who="shoe", t_ms=i * 1000)
+    capsys.readouterr()
+    assert feltctl(["audit", "verify", "--port", board.device, "--device", "table1", "--keys", keys]) == 0
+    out = capsys.readouterr().out
+    assert "audit log intact: 40 records" in out and "number 39" in out
