@@ -88,3 +88,16 @@ def test_unauthenticated_console_stack_refused_after_the_first_hand():
     sim.run("seat 3 99999")
     eq(sim.table.stacks[2], 1200)
     assert [r for r in sim.replies if "code=auth" in r and "floor command" in r], sim.replies
+
+
+def test_a_tag_outside_the_registered_deck_is_an_alert_never_a_card_DECK_5():
+    sim, desk, feed, log = _desk()
+    secrecy.install(sim.rt, feed, audit=log)
+    sim.run("hand")
+    before = dict(sim.table.where)
+    sim.run("draw uid:04AABBCCDDEE11 to seat 2")  # a tag of no registered deck (a ringer)
+    s = sim.snapshot()
+    eq(sim.table.where, before)  # no card was counted
+    alerts = [a for a in s["alerts"] if "DECK-5" in a["rules"]]
+    assert alerts and "not registered" in alerts[-1]["text"], s["alerts"]
+    assert [r for r in al.verify(log.store.lines()) if r.kind == "alert" and "DECK-5" in r.text]
