@@ -167,6 +167,8 @@ class Runtime:
             said = o.get("declared")
             ok = t.push(msg.args[0], msg.args[1], said="all_in" if said == "allin" else said, amount=o.get("said"),
                         earlier=o.get("prior")) is not None
+        elif verb == "mark":
+            ok = t.mark(msg.args[0], msg.args[1], msg.opts.get("card"))
         elif verb == "confirm" or verb == "reject":
             ok = t.ruling(msg.args[0], verb == "confirm")
         elif verb == "newhand":

@@ -678,6 +678,29 @@ class Table:
         verb = {"check": "call", "call": "call", "fold": "fold", "bring_in": "bringin"}.get(reading.action, "raise")
         return self._acted(seat, verb, reading.total, op)
 
+    def mark(self, seat, what, draw=None):
+        """Console mark: the dealer saw draw `draw` (default: the last card drawn to `seat`) face up
+        in the deck ("boxed", DEAL-7/17) or exposed by a dealer error ("exposed", DEAL-11/21/22)."""
+        if self.state != PLAYING:
+            self.alert(WARN, ("GAME-6",), "mark %s rejected: no hand is in progress" % what)
+            return False
+        dc = self.dc
+        if draw is None:
+            for i in range(len(dc.draws) - 1, -1, -1):
+                if dc.draws[i][1] == seat:
+                    draw = i + 1
+                    break
+        if draw is None:
+            self.alert(WARN, ("DEAL-17",), "mark %s rejected: no card was drawn to seat %d" % (what, seat))
+            return False
+        if what == "boxed":
+            self._dc(dc.mark_boxed, draw)
+        elif what == "exposed":
+            self._dc(dc.mark_exposed, draw)
+        else:
+            self.log("seat %d marked %s (recorded)" % (seat, what))
+        return True
+
     def _acted(self, seat, verb, amount, op):
         self.journal.append(("act", seat, verb, amount))
         if self.dc.phase not in (dealing.MISDEALT, dealing.VOID):
@@ -760,6 +783,11 @@ class Table:
         for c in h.burns:
             if c not in dc.burns:
                 return True
+        for p in range(h.n):
+            held = dc.holes.get(self.setup.seats[p], ())
+            for c in h.hole[p]:
+                if c >= 0 and c not in held:
+                    return True
         return False
 
     def _redeal(self):

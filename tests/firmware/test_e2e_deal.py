@@ -177,3 +177,22 @@ def test_showdown_reads_the_seat_antennas_SHOW_1():
     eq(s["street"], "over")
     eq(s["result"], ["seat 1 wins the main pot with a pair of twos"])
     eq(s["stacks"], [1200, 900, 900])
+
+
+def test_boxed_card_marked_at_the_console_DEAL_17():
+    sim = start()
+    s = run(sim, "draw Ah to seat 2\ndraw Kd to seat 3\nmark 3 boxed")
+    p = proposal(s)
+    eq(p["rules"], ["DEAL-17"])
+    assert "replacement" in p["remedy"], p
+    s = run(sim, "confirm\nremove Kd from seat 3")
+    s = run(sim, "draw Qs to seat 1\ndraw Qh to seat 2\ndraw Kc to seat 3\ndraw 2s to seat 1\ndraw 3s to seat 3")
+    eq(s["lights"]["action"], 1)  # the deal is complete: seat 3 got its replacement
+    s = run(sim, "act 1 call\nact 2 call\nact 3 check")
+    eq(s["street"], "flop")
+
+
+def test_two_boxed_cards_in_the_deal_are_a_misdeal_DEAL_7():
+    sim = start()
+    s = run(sim, "draw Ah to seat 2\nmark 2 boxed\nconfirm\nremove Ah from seat 2\ndraw Kd to seat 2\nmark 2 boxed")
+    eq([a["rules"] for a in s["alerts"] if a["status"] == "proposed"], [["DEAL-7"]])

@@ -321,6 +321,12 @@ class Sim:
         self._send("push", [int(args[0]), chips], opts)
         self.settle(sweeps=0)
 
+    def _s_mark(self, args):
+        # mark SEAT boxed|exposed [DRAW]: the dealer's console mark (DRAW: shoe draw number, 1-based)
+        opts = {"card": int(args[2])} if len(args) > 2 else None
+        self._send("mark", [int(args[0]), args[1]], opts)
+        self.settle(sweeps=0)
+
     def _ruling(self, verb, args):
         if args:
             aid = int(args[0])
