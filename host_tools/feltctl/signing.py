@@ -5,7 +5,7 @@ import os
 import secrets
 import stat
 
-from felt.security import KeyError_, SecurityError
+from felt.security import KeyError_
 from felt.security import auth
 from felt.security import keys as keylib
 from felt.security import manifest as mf
@@ -165,6 +165,3 @@ def answer_challenge(floor_key, device, nonce_hex, who, command):
     auth.parse_command(command)  # refuse a command the board would refuse anyway, before signing
     return auth.answer(floor_key, device, nonce_hex, who, command)
 
-
-__all__ = ["KeyStore", "manifest_for", "sign_tree", "signed_build", "firmware_version", "answer_challenge",
-           "SecurityError"]

@@ -5,7 +5,6 @@
 from check import eq, raises
 
 from felt.errors import RuleError, UnknownTag
-from felt.proto import console as proto
 from felt.security import AuthError, SecurityError, deckmap, secrecy
 from felt.security import audit as al
 from felt.security.auth import FloorGate, answer
