@@ -10,6 +10,8 @@ from felt.events import ERROR, INFO, WARN
 from felt.proto import console as proto
 
 POLL_MS = 5  # shoe, console and buttons are looked at this often
+REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
+PANEL_MS = 5000  # the whole panel is rewritten this often (an SSD1306 that reset is blank)
 GRACE_MS = 500  # a shoe read that reaches no antenna within this (and a full sweep) went 'nowhere'
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
 
@@ -47,6 +49,8 @@ class Runtime:
         self._console_errors = 0
         self._moved_sweep = None
         self._busy_sweep = 0
+        self._applied_ms = 0
+        self._panel_ms = 0
         table.notify = self._notify
 
     def start(self):
@@ -112,7 +116,14 @@ class Runtime:
             self._busy_since = None
         self.events += n
         self.steps += 1
-        self.apply()
+        if n or now - self._applied_ms >= REFRESH_MS:
+            # after events, and every REFRESH_MS anyway: lights and panel that lost their state
+            # (a reset, a dropped write) are repaired from the table's state
+            self._applied_ms = now
+            self.apply()
+        if self.display is not None and now - self._panel_ms >= PANEL_MS:
+            self._panel_ms = now
+            self.display.refresh()  # a panel that reset itself shows nothing until rewritten
         return n
 
     def _still_there(self, location, hexu):

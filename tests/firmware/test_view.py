@@ -67,8 +67,9 @@ def test_lights_and_display_repair_after_a_reset():
     sim.rt.lights.reset()
     for i in range(len(sim.oled.ram)):
         sim.oled.ram[i] = 0
-    sim.rt.display.refresh()
-    sim.run("wait 20")
+    sim.run("wait 600")  # no event needed: the loop recomputes the view every REFRESH_MS
+    eq(bytes(chain.frame), before)
+    sim.run("wait 5000")  # and rewrites the whole panel every PANEL_MS
     eq(bytes(chain.frame), before)
     eq(sim.oled.text_lines()[:2], ["NL HOLDEM H1", "PREFLOP"])
 
