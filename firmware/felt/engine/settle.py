@@ -188,6 +188,87 @@ def _values(hand, who):
     return hi, lo
 
 
+# ---- stud odd chips (POT-12) ----------------------------------------------------------------
+
+def _fives(k):
+    out = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            for c in range(b + 1, k):
+                for d in range(c + 1, k):
+                    for e in range(d + 1, k):
+                        out.append((a, b, c, d, e))
+    return tuple(out)
+
+
+_FIVES = {5: _fives(5), 6: _fives(6), 7: _fives(7)}
+
+_EVAL = {"high": evaluate.high, "low27": evaluate.low27, "lowA5": evaluate.lowA5, "low8": evaluate.low8}
+
+
+def five_card_hand(cards, kind="high"):
+    """The five cards of a stud hand's best five-card hand under evaluator `kind` ("high", "low8",
+    "low27", "lowA5"), for POT-12. When several five-card sets make the same value (a spare card
+    of an equal rank), the set holding the highest card by suit is taken: the player tables the
+    five cards that give them the odd chip. None when the cards make no hand of that kind
+    (no qualifying 8-or-better low)."""
+    cards = [c for c in cards if c != UNKNOWN]
+    if len(cards) < 5 or len(cards) > 7:
+        return None
+    fn = _EVAL[kind]
+    best = fn(cards)
+    if best < 0:
+        return None
+    pick = None
+    top = -1
+    for idx in _FIVES[len(cards)]:
+        five = [cards[i] for i in idx]
+        if fn(five) != best:
+            continue
+        t = max([_ace_low(c) for c in five]) if kind in ("lowA5", "low8") else max(five)
+        if pick is None or t > top:
+            top = t
+            pick = five
+    return sorted(pick, reverse=True)
+
+
+def _ace_low(card):
+    # in a low hand (stud/8 low half, razz) the ace is the lowest card (RANK-15), so it maps below
+    # the deuces, keeping its suit order (DECK-4)
+    return card - 52 if card >= 48 else card
+
+
+def stud_odd_orders(hand, left, hi, lo):
+    """POT-12: odd-chip orders for a stud showdown, by the highest single card (by suit, DECK-4)
+    of each contender's FIVE-CARD hand -- not of all seven cards. Returns (order for the high
+    half / whole pot, order for a stud/8 low half or None). The low half follows
+    hr.stud_odd_chip_low: high_card_by_suit (TDA19: the highest card of the five-card low hand)
+    or lowest_card (S3: the lowest card of the low hand, ace low)."""
+    kind = hand.game.hi
+    tops = [None] * hand.n
+    for p in left:
+        five = five_card_hand(hand.hole[p], kind if kind in _EVAL else "high")
+        if five is None:  # unread cards: fall back to the highest card held
+            five = [c for c in hand.hole[p] if c != UNKNOWN] or [-1]
+        tops[p] = max([_ace_low(c) for c in five]) if kind == "lowA5" else max(five)
+    order = potlib.odd_order_by_card(tops)
+    if lo is None:
+        return order, None
+    lowest = hand.rules.stud_odd_chip_low == "lowest_card"
+    marks = [None] * hand.n
+    for p in left:
+        if lo[p] is None:
+            continue
+        five = five_card_hand(hand.hole[p], "low8")
+        if five is None:
+            continue
+        if lowest:
+            marks[p] = min([_ace_low(c) for c in five])
+        else:
+            marks[p] = max([_ace_low(c) for c in five])
+    return order, potlib.odd_order_by_card(marks, lowest=lowest)
+
+
 def settle(hand):
     """Divide every pot among the contenders and finish the hand."""
     who = contenders(hand)
@@ -199,19 +280,10 @@ def settle(hand):
     else:
         hi, lo = _values(hand, who)
     odd = None
-    if hand.game.family == "stud":
-        tops = [None] * hand.n
-        for p in left:
-            # POT-12 approximation: the highest card the player holds stands for the highest
-            # card of the five-card hand (tied hands have the same ranks, so this only matters
-            # when the five cards leave out a higher card)
-            top = -1
-            for c in hand.hole[p]:
-                if c > top:
-                    top = c
-            tops[p] = top
-        odd = potlib.odd_order_by_card(tops)
-    awards = potlib.award(pots, hi, lo, odd, hand.unit,
+    odd_lo = None
+    if hand.game.family == "stud" and len(left) > 1:
+        odd, odd_lo = stud_odd_orders(hand, left, hi, lo)
+    awards = potlib.award(pots, hi, lo, odd, hand.unit, odd_order_lo=odd_lo,
                           hilo_identical_scoop=hand.rules.hilo_identical_scoop)
     if len(left) == 1:
         for a in awards:
