@@ -138,6 +138,20 @@ def stacks(table):
     return out
 
 
+def indicators(lt, seats):
+    """Per seat (seat 1 first) the lights that are on: e.g. [["button"], ["sb"], ["bb", "action"]]."""
+    out = []
+    for seat in range(1, seats + 1):
+        on = []
+        for name, role in (("button", DEALER), ("sb", SMALL_BLIND), ("bb", BIG_BLIND), ("action", ACTION)):
+            if lt[role] == seat:
+                on.append(name)
+        if seat in lt[ALL_IN]:
+            on.append("allin")
+        out.append(on)
+    return out
+
+
 def snapshot(table):
     """The JSON-ready state (hardware/sim-protocol.md, `state`)."""
     lt = lights(table)
@@ -145,6 +159,7 @@ def snapshot(table):
         "hand": table.hand_no, "street": street(table),
         "lights": {"button": lt[DEALER], "sb": lt[SMALL_BLIND], "bb": lt[BIG_BLIND], "action": lt[ACTION],
                    "allin": lt[ALL_IN]},
+        "indicators": indicators(lt, table.config.seats),
         "display": lines(table), "stacks": stacks(table),
         "alerts": [a.as_dict() for a in table.alerts],
         "pending": [a.id for a in table.pending()],

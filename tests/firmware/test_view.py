@@ -83,4 +83,5 @@ def test_snapshot_is_json_ready():
     eq(s["hand"], 1)
     eq(s["street"], "preflop")
     eq(s["stacks"], [95, 90])
+    eq(s["indicators"], [["button", "sb"], ["bb"]])  # heads-up: the button posts the small blind
     eq(parse_card("Ah"), 50)
