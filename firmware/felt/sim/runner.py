@@ -170,6 +170,10 @@ class Sim:
             raise FormatError("unknown statement %r" % verb, self.line_no)
         try:
             return fn(w[1:]) or []
+        except FormatError as e:
+            if e.line is None:  # e.g. a bad card name: name the statement's line
+                raise FormatError(e.message, self.line_no)
+            raise
         except (ValueError, IndexError, KeyError) as e:
             raise FormatError("bad %s statement: %s" % (verb, e), self.line_no)
 
