@@ -1,0 +1,117 @@
+# `feltctl sim`: the real firmware on the simulated table (shoe, antennas, seat buttons, console,
+# lights, display), inside the MicroPython interpreter by default.
+#   feltctl sim                      interactive: type bench statements, see lights and display
+#   feltctl sim --replay F.phh --json   a hand history played as physical events; the JSON of
+#                                    `feltctl replay` plus `indicators` and `alerts`
+#   feltctl sim --demo [--hands N] [--seed S] [--out DIR]   seeded hands of several games, live
+import os
+import re
+import sys
+
+from feltctl import phh2events
+from feltctl.bench import indicators
+from feltctl.paths import REPO
+from feltctl.simproc import SimProcess, SimProcessError
+
+HELP = "the firmware on a simulated table: interactive, --replay FILE.phh --json, or --demo"
+
+
+def add_arguments(parser):
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--replay", metavar="FILE.phh", help="play a hand history through the firmware")
+    mode.add_argument("--demo", action="store_true", help="play a seeded series of hands of several games, live")
+    parser.add_argument("--json", action="store_true", help="--replay: print one JSON object (the default)")
+    parser.add_argument("--hands", type=int, default=18, help="--demo: number of hands (default 18)")
+    parser.add_argument("--seed", type=int, default=1, help="--demo: seed of the shuffles and the players")
+    parser.add_argument("--out", default=os.path.join(REPO, "out", "hands"), help="--demo: folder for the PHH files")
+    parser.add_argument("--runtime", choices=("micropython", "cpython"), default="micropython",
+                        help="interpreter that runs the firmware (default micropython)")
+    parser.add_argument("--ascii", action="store_true", help="an ASCII-line RFID reader in the shoe instead of a PN532")
+
+
+# ---- replay -----------------------------------------------------------------------------------------
+
+def alert_list(snap):
+    return [{"id": a["id"], "level": a["level"], "rules": a["rules"], "device": a.get("device"), "seat": a.get("seat"),
+             "status": a["status"], "text": a["text"]} for a in snap["alerts"]]
+
+
+def result_of(conv, snap):
+    """The finished hand as `feltctl replay` prints it (players by PHH label), from the snapshot the
+    firmware gave: its final stacks and the awards of its engine Hand."""
+    from felt import phh
+
+    h = conv.history
+    label = {}
+    for p in range(len(conv.seats)):
+        label[conv.seats[p]] = "p%d" % (p + 1)
+    def players(text):
+        # the firmware names seats; the replay JSON names PHH players (seat N holds player pN's place)
+        def one(m):
+            nums = re.sub(r"\d+", lambda d: label[int(d.group(0))][1:], m.group(2))
+            return ("players " if m.group(1) == "seats" else "player ") + nums
+
+        return re.sub(r"\b(seats?) (\d+(?:(?:, | and )\d+)*)", one, text)
+
+    pots = []
+    for a in snap.get("awards", []):
+        pots.append({"index": a["index"], "amount": phh.format_amount(a["amount"], h.scale),
+                     "eligible": [label[s] for s in a["eligible"]],
+                     "winners": [{"player": label[s], "amount": phh.format_amount(c, h.scale), "half": half}
+                                 for s, c, half in a["shares"]],
+                     "reason": players(a["reason"])})
+    out = {"variant": h.variant,
+           "finishing_stacks": [phh.format_amount(snap["stacks"][s - 1] or 0, h.scale) for s in conv.seats],
+           "pots": pots, "indicators": indicators(snap), "alerts": alert_list(snap)}
+    if h.players is not None:
+        out["players"] = h.players
+    return out
+
+
+def replay_file(path, runtime="micropython", shoe="pn532"):
+    """One PHH file through the firmware -> (result dict, exit status)."""
+    from felt.errors import FeltError
+
+    try:
+        with open(path) as f:
+            text = f.read()
+        conv = phh2events.convert(phh2events.read(text))
+    except (OSError, UnicodeError) as e:
+        return {"file": path, "error": "cannot read the file: %s" % e}, 1
+    except FeltError as e:
+        return {"file": path, "error": getattr(e, "message", str(e)), "line": getattr(e, "line", None)}, 1
+    except phh2events.Unsupported as e:
+        return {"file": path, "error": "not playable on the table: %s" % e}, 1
+    try:
+        with SimProcess(runtime, shoe=shoe) as proc:
+            for ev in conv.events:
+                proc.send(ev.text)
+            snap = proc.state()
+    except SimProcessError as e:
+        return {"file": path, "error": "simulated table: %s" % e.message}, 1
+    if snap["street"] != "over":
+        return {"file": path, "error": "the hand did not finish on the table (street %s)" % snap["street"],
+                "alerts": alert_list(snap), "indicators": indicators(snap)}, 1
+    out = result_of(conv, snap)
+    out["file"] = path
+    return out, 0
+
+
+def _replay(args):
+    from felt.replay import dumps
+
+    out, status = replay_file(args.replay, args.runtime, "ascii" if args.ascii else "pn532")
+    sys.stdout.write(dumps(out) + "\n")
+    return status
+
+
+def run(args):
+    if args.replay:
+        return _replay(args)
+    if args.demo:
+        from feltctl import simdemo
+
+        return simdemo.run(args)
+    from feltctl import siminteractive
+
+    return siminteractive.run(args)

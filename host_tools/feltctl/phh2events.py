@@ -1,0 +1,279 @@
+# PHH hand history -> physical events on the simulated table (host tools): the `table` and `seat`
+# statements, then shoe draws landing on seat / board / burn antennas in dealing order (one burn
+# before each later street, DEAL-3), console actions, discards moved to the muck (draw games) and
+# folded or mucked hands moved to the muck. The statements are the bench-script language
+# (hardware/bench-scripts.md), so the firmware's sim runner plays them; this module decides nothing
+# about the outcome -- the firmware does.
+from felt import phh
+from felt.engine.cards import card_text
+
+# PHH variant -> (table game, structure): the games the table plays (felt.engine.games.game_for)
+VARIANTS = {
+    "NT": ("holdem", "no_limit"), "PT": ("holdem", "pot_limit"), "FT": ("holdem", "limit"),
+    "NO": ("omaha", "no_limit"), "PO": ("omaha", "pot_limit"), "FO": ("omaha", "limit"),
+    "PO/8": ("omaha8", "pot_limit"), "FO/8": ("omaha8", "limit"),
+    "F7S": ("stud7", "limit"), "F7S/8": ("stud7_8", "limit"),
+    "F5S": ("stud5", "limit"), "P5S": ("stud5", "pot_limit"), "N5S": ("stud5", "no_limit"),
+    "F5D": ("draw5", "limit"), "P5D": ("draw5", "pot_limit"), "N5D": ("draw5", "no_limit"),
+}
+STUD = ("stud7", "stud7_8", "stud5")
+ALL_CARDS = [card_text(c) for c in range(52)]
+
+
+class Unsupported(Exception):
+    """The hand history uses something the table cannot play (a variant, straddles, uneven antes)."""
+
+
+class Event:
+    """One statement for the runner. kind: "setup" | "deal" | "board" | "burn" | "act" | "draw" |
+    "muck" | "show"; seat: the seat concerned or None; text: the bench statement; note: what a viewer
+    reads (e.g. "p3 raises to 600")."""
+
+    def __init__(self, kind, text, seat=None, note=""):
+        self.kind = kind
+        self.text = text
+        self.seat = seat
+        self.note = note
+
+    def __repr__(self):
+        return "Event(%r)" % self.text
+
+
+class Conversion:
+    """events: [Event]; seats[i]: the seat of PHH player i (p1 = index 0); game, structure;
+    history: the phh.History read."""
+
+    def __init__(self, history, game, structure, events, seats):
+        self.history = history
+        self.game = game
+        self.structure = structure
+        self.events = events
+        self.seats = seats
+
+
+def read(text):
+    """PHH text (one hand) -> phh.History (FormatError on broken text)."""
+    hands = phh.read_all(text)
+    if len(hands) != 1:
+        raise Unsupported("the file holds %d hands; the simulated table replays one hand per file" % len(hands))
+    return hands[0]
+
+
+def table_statement(h, game, structure, seats, button):
+    n = len(h.starting_stacks)
+    words = ["table", game, structure, "seats=%d" % seats]
+    antes = h.antes or [0] * n
+    ante = antes[0] if antes else 0
+    for a in antes:
+        if a != ante:
+            raise Unsupported("antes differ between players (%s); the table takes one ante for all" % antes)
+    if game in STUD:
+        words += ["ante=%d" % ante, "bring_in=%d" % (h.bring_in or 0), "small_bet=%d" % (h.small_bet or 0),
+                  "big_bet=%d" % (h.big_bet or 0)]
+    else:
+        blinds = [b for b in (h.blinds_or_straddles or []) if b]
+        if len(blinds) != 2:
+            raise Unsupported("the table plays two blinds, not %r (straddles are not replayed)" % (h.blinds_or_straddles,))
+        sb, bb = min(blinds), max(blinds)
+        words += ["sb=%d" % sb, "bb=%d" % bb]
+        if ante:
+            words.append("ante=%d" % ante)
+        if structure == "limit":
+            words += ["small_bet=%d" % (h.small_bet or bb), "big_bet=%d" % (h.big_bet or 2 * bb)]
+        elif h.min_bet is not None and h.min_bet != bb:
+            raise Unsupported("min_bet %d differs from the big blind %d" % (h.min_bet, bb))
+    words.append("button=%d" % button)
+    return " ".join(words)
+
+
+def _parsed(h):
+    out = []
+    for k, text in enumerate(h.actions):
+        a = phh.parse_action(text, h.scale, h.action_line(k))
+        if a.verb:
+            out.append(a)
+    return out
+
+
+def _known_holes(actions, n):
+    """Per player, the hole cards in dealing order, '??' where unknown -- filled from the cards the
+    player shows later (a PHH hand often deals '????' and tables the cards at the showdown)."""
+    holes = [[] for _ in range(n)]
+    for a in actions:
+        if a.verb == "dh":
+            holes[a.dealee].extend(a.cards)
+    for a in actions:
+        if a.verb == "sm" and a.cards:
+            have = holes[a.actor]
+            for c in a.cards:
+                if c in have:
+                    continue
+                for i in range(len(have)):
+                    if have[i] == "??":
+                        have[i] = c
+                        break
+    return holes
+
+
+def convert(h, pool_seed=0):
+    """phh.History -> Conversion. Unknown cards and the burns come from the cards the history does
+    not use, in a fixed order, so a replay is deterministic."""
+    if h.variant not in VARIANTS:
+        raise Unsupported("variant %r is not a game of the table (%s)" % (h.variant, " ".join(sorted(VARIANTS))))
+    game, structure = VARIANTS[h.variant]
+    n = len(h.starting_stacks)
+    if not 2 <= n <= 10:
+        raise Unsupported("%d players; a table has 2..10 seats" % n)
+    for s in h.starting_stacks:
+        if s <= 0:
+            raise Unsupported("a starting stack of %r chips" % (s,))
+    actions = _parsed(h)
+    holes = _known_holes(actions, n)
+    used = {}
+    for a in actions:
+        for c in (a.cards or ()):
+            used[c] = True
+    for p in range(n):
+        for c in holes[p]:
+            used[c] = True
+    pool = [c for c in ALL_CARDS if c not in used]
+    if pool_seed:
+        pool = pool[pool_seed % len(pool):] + pool[:pool_seed % len(pool)]
+    for p in range(n):  # still unknown: cards nobody sees, the player mucks them (PokerKit does the same)
+        for i in range(len(holes[p])):
+            if holes[p][i] == "??":
+                # stud: the highest cards left, so an unknown upcard never takes the bring-in (GAME-11)
+                holes[p][i] = pool.pop() if game in STUD else pool.pop(0)
+    seats = [p + 1 for p in range(n)]  # p1 left of the button .. pN on the button (heads-up p1 = BB)
+    events = [Event("setup", table_statement(h, game, structure, n, n))]
+    for p in range(n):
+        events.append(Event("setup", "seat %d %d" % (seats[p], h.starting_stacks[p]), seats[p]))
+    events.append(Event("setup", "hand"))
+    _play(actions, holes, seats, pool, events, game)
+    return Conversion(h, game, structure, events, seats)
+
+
+def _showdown_muckers(actions, holes_known_unknown, n):
+    """Players who reach the showdown and give up (PHH `pN sm` without cards), or whose cards were
+    never known (PokerKit mucks them), and the index of the last action before the showdown."""
+    live = [True] * n
+    for a in actions:
+        if a.verb == "f":
+            live[a.actor] = False
+    muck = []
+    shown = {}
+    for a in actions:
+        if a.verb == "sm":
+            if a.cards:
+                shown[a.actor] = True
+            elif live[a.actor]:
+                muck.append(a.actor)
+    if sum(1 for x in live if x) >= 2:
+        for p in range(n):
+            if live[p] and p not in shown and p not in muck and holes_known_unknown[p]:
+                muck.append(p)
+    last = 0
+    for i in range(len(actions)):
+        if actions[i].verb not in ("sm",):
+            last = i
+    while last > 0 and actions[last].verb == "dh" and actions[last - 1].verb == "dh":
+        last -= 1  # a group of deals is played as one (_deal_group): muck before it starts
+    return sorted(muck), last
+
+
+def _play(actions, holes, seats, pool, events, game):
+    n = len(seats)
+    unknown = [False] * n
+    # a player whose every original card was '??' and never shown: mucks at the showdown
+    for p in range(n):
+        orig = []
+        for a in actions:
+            if a.verb == "dh" and a.dealee == p:
+                orig.extend(a.cards)
+        shown = [a for a in actions if a.verb == "sm" and a.actor == p and a.cards]
+        unknown[p] = ("??" in orig) and not shown
+    muckers, last = _showdown_muckers(actions, unknown, n)
+    dealt = [0] * n  # hole cards dealt so far per player (index into holes[p])
+    on_seat = [[] for _ in range(n)]
+    streets_dealt = 0
+    betting_seen = False
+    draw_burned = False
+    i = 0
+    while i < len(actions):
+        a = actions[i]
+        if i == last and muckers:
+            for p in muckers:
+                _to_muck(p, on_seat, seats, events, "p%d mucks at the showdown" % (p + 1))
+        if a.verb == "dh":
+            group = []
+            while i < len(actions) and actions[i].verb == "dh":
+                group.append(actions[i])
+                i += 1
+            replacements = [g for g in group if g.dealee is not None and len(on_seat[g.dealee]) > 0 and
+                            game == "draw5"]
+            if replacements:
+                if not draw_burned:
+                    events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
+                    draw_burned = True
+            elif streets_dealt > 0 or (betting_seen and game in STUD):
+                events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
+            _deal_group(group, holes, dealt, on_seat, seats, events)
+            streets_dealt += 1
+            continue
+        if a.verb == "db":
+            events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
+            for c in a.cards:
+                events.append(Event("board", "draw %s to board" % c, None, "board %s" % c))
+            streets_dealt += 1
+        elif a.verb in ("f", "cc", "cbr", "pb"):
+            betting_seen = True
+            draw_burned = False
+            seat = seats[a.actor]
+            if a.verb == "f":
+                events.append(Event("act", "act %d fold" % seat, seat, "p%d folds" % (a.actor + 1)))
+                # the dealer gathers the folded cards (off the table): a muck antenna reads at most 8
+                # cards (felt.drivers.antennas max_cards), so it keeps only showdown mucks and discards
+                for c in on_seat[a.actor]:
+                    events.append(Event("muck", "remove %s from seat %d" % (c, seat), seat, ""))
+                on_seat[a.actor] = []
+            elif a.verb == "cc":
+                events.append(Event("act", "act %d call" % seat, seat, "p%d checks/calls" % (a.actor + 1)))
+            elif a.verb == "pb":
+                events.append(Event("act", "act %d bringin" % seat, seat, "p%d brings in" % (a.actor + 1)))
+            else:
+                events.append(Event("act", "act %d raise %d" % (seat, a.amount), seat,
+                                    "p%d bets/raises to %d" % (a.actor + 1, a.amount)))
+        elif a.verb == "sd":
+            seat = seats[a.actor]
+            if not a.cards:
+                events.append(Event("act", "act %d check" % seat, seat, "p%d stands pat" % (a.actor + 1)))
+            for c in a.cards or ():
+                if c not in on_seat[a.actor]:
+                    raise Unsupported("p%d discards %s, which it does not hold" % (a.actor + 1, c))
+                on_seat[a.actor].remove(c)
+                events.append(Event("draw", "move %s from seat %d to muck" % (c, seat), seat,
+                                    "p%d discards %s" % (a.actor + 1, c)))
+        i += 1
+
+
+def _deal_group(group, holes, dealt, on_seat, seats, events):
+    # the dealer deals one card at a time, round the table in seat order (DEAL-2), however PHH
+    # groups them per player
+    want = {}
+    for g in group:
+        want[g.dealee] = want.get(g.dealee, 0) + len(g.cards)
+    order = sorted(want, key=lambda p: seats[p])
+    rounds = max(want.values())
+    for r in range(rounds):
+        for p in order:
+            if r < want[p]:
+                c = holes[p][dealt[p]]
+                dealt[p] += 1
+                on_seat[p].append(c)
+                events.append(Event("deal", "draw %s to seat %d" % (c, seats[p]), seats[p], "card to seat %d" % seats[p]))
+
+
+def _to_muck(p, on_seat, seats, events, note):
+    for c in list(on_seat[p]):
+        events.append(Event("muck", "move %s from seat %d to muck" % (c, seats[p]), seats[p], note))
+    on_seat[p] = []
