@@ -198,3 +198,13 @@ def test_seat_button_long_press_sits_out_BLIND_13():
     eq(s["stacks"][2], 1050)
     assert s["lights"]["bb"] in (1, 2), s["lights"]
     assert [line for line in log if "seat 3 sits out" in line], log
+
+
+def test_noisy_antenna_is_reported_degraded():
+    sim, log = start()
+    deal(sim, DEAL)
+    s = run(sim, "fault noisy seat 2")
+    texts = [a["text"] for a in s["alerts"]]
+    assert "antenna seat2 is degraded" in texts, texts
+    logged(log, "degraded")
+    dealt_normally(sim)

@@ -395,6 +395,10 @@ class Sim:
         elif kind == "console-garbage":
             self.console.feed(b"FELT1 7 fold 3 *0000\r\n")  # a line with a wrong checksum
             self.settle(sweeps=0)
+        elif kind == "noisy":
+            loc, _ = self._location(rest)
+            self.chips[loc].frame_error_next = 6  # the next answers arrive with protocol errors
+            self.settle(sweeps=6)
         elif kind == "collision":
             loc, _ = self._location(rest)
             for i in (1, 2):
