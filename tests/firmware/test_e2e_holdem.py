@@ -192,3 +192,34 @@ def test_chip_pushes_read_by_the_declaration_rules_BET_12_BET_14():
     s = run(sim, "push 3 5000")  # more than the stack: rejected, citing the rule
     assert s["alerts"] and s["alerts"][-1]["rules"], s["alerts"]
     eq(s["stacks"], [900, 600, 900])
+
+
+def test_straddle_asked_with_the_seat_button_BLIND_20():
+    sim = table("table holdem no_limit seats=4 sb=5 bb=10 button=1 hr.straddle=utg_2x", [500, 500, 500, 500])
+    sim.run("press 4")  # short press between hands: seat 4 (left of the big blind) straddles
+    s = run(sim, "hand")
+    eq(s["stacks"], [500, 495, 490, 480])
+    deal_hole(sim, [2, 3, 4, 1], ["Ah", "Kd", "Qs", "Jh", "Qh", "Kc", "2s", "3s"])
+    s = sim.snapshot()
+    eq(s["lights"]["action"], 1)  # the straddle acts as the big blind: the next seat acts first
+    s = run(sim, "act 1 call")
+    eq(s["stacks"][0], 480)
+
+
+def test_dead_button_after_a_bust_BLIND_4():
+    sim = table("table holdem no_limit seats=4 sb=5 bb=10 button=1", [500, 500, 10, 500])
+    s = run(sim, "hand")
+    eq((s["lights"]["button"], s["lights"]["sb"], s["lights"]["bb"]), (1, 2, 3))
+    deal_hole(sim, [2, 3, 4, 1], ["Ah", "2s", "Kd", "Jh", "Qh", "3s", "Kc", "4d"])
+    run(sim, "act 4 call\nact 1 fold\nact 2 fold")
+    for cards in (["4c", "7h", "8h", "9c"], ["5c", "Td"], ["6c", "2d"]):
+        sim.run("draw %s to burn" % cards[0])
+        for c in cards[1:]:
+            sim.run("draw %s to board" % c)
+    s = sim.snapshot()
+    eq(s["street"], "over")
+    eq(s["stacks"][2], 0)  # seat 3 (all-in by the big blind) lost to seat 4's kings
+    s = run(sim, "clear\nhand")
+    # BLIND-4: the big blind moves to seat 4, the small blind is dead (seat 3 left), button on seat 2
+    eq((s["lights"]["button"], s["lights"]["sb"], s["lights"]["bb"]), (2, None, 4))
+    eq(s["stacks"][2], None)
