@@ -144,12 +144,24 @@ def _unplain(value):
     return value
 
 
-def encode_call(method, args, kwargs=None):
-    """The journal payload of one controller call (canonical JSON bytes)."""
+def encode_call(method, args, kwargs=None, line=None):
+    """The journal payload of one controller call (canonical JSON bytes). `line`: the FELT1
+    console line (text, no CRLF) the call came from, so a restart recognises its retransmission."""
     body = {"m": method, "a": _plain(list(args))}
     if kwargs:
         body["k"] = _plain(kwargs)
+    if line is not None:
+        body["c"] = line
     return jr.dumps(body).encode()
+
+
+def console_line_of(record):
+    """The console line a CONSOLE record came from, or None."""
+    try:
+        v = record.value()
+    except jr.JournalError:
+        return None
+    return v.get("c") if isinstance(v, dict) else None
 
 
 def decode_call(record):
@@ -258,6 +270,8 @@ class TableRecorder:
         self.replaying = False
         self._sink = None
         self._hooked = False
+        self._line = None  # the console line the loop is handling now (watch_console)
+        self.console_outcome = None  # (line, accepted) of the last console entry replayed at boot
 
     def hook_history(self):
         """Route the table's finished-hand PHH text through the hand log (done once)."""
@@ -286,7 +300,8 @@ class TableRecorder:
             snap = None
             if name == "new_hand" and self.table.state != "playing":
                 snap = self.snapshot(self.table)
-            payload = encode_call(name, args, kwargs)
+            line = self._line if kind == jr.CONSOLE else None
+            payload = encode_call(name, args, kwargs, line)
             self.journal.append(kind, payload)  # flushed: durable before it takes effect
             self.depth += 1
             try:
@@ -298,6 +313,41 @@ class TableRecorder:
             return out
 
         return call
+
+    def watch_console(self, link):
+        """Wrap link.poll so each console entry's journal record carries its FELT1 line: the loop
+        iterates the messages one by one, and the one being handled is remembered meanwhile."""
+        poll = link.poll
+        rec = self
+
+        def watched(now_ms):
+            msgs = poll(now_ms)
+            if not msgs:
+                return msgs
+            return _Handling(rec, msgs)
+
+        link.poll = watched
+
+    def seed_console(self, link):
+        """After a boot: make `link` treat a retransmission of the last console line the table
+        already took (the console never saw the reply) as a duplicate, answered again instead of
+        applied twice. Call after loop.build(), before the first step."""
+        from felt.proto import console as proto
+
+        out = self.console_outcome
+        if out is None:
+            return False
+        try:
+            msg = proto.decode_line(out[0].encode(), proto.CONSOLE)
+        except proto.ConsoleError:
+            return False
+        if out[1]:
+            reply = proto.ok(link.next_seq(), msg.seq)
+        else:
+            reply = proto.error(link.next_seq(), msg.seq, "refused (before the restart)", code="rule")
+        link._last_line = (msg.seq, msg)
+        link._last_reply = proto.encode(reply)
+        return True
 
     def _answers(self, still_there):
         return [bool(still_there(old, hexu)) for hexu, old, _new in self.table.moved]
@@ -315,6 +365,37 @@ class TableRecorder:
             log.append(text)
         if self._sink is not None:
             self._sink(text)
+
+
+class _Handling:
+    """The list link.poll returned, iterated with the message in hand noted on the recorder."""
+
+    def __init__(self, rec, msgs):
+        self.rec = rec
+        self.msgs = msgs
+
+    def __len__(self):
+        return len(self.msgs)
+
+    def __getitem__(self, i):
+        return self.msgs[i]
+
+    def __iter__(self):
+        from felt.proto import console as proto
+
+        for m in self.msgs:
+            self.rec._line = proto.encode(m)[:-2].decode()
+            yield m
+            self.rec._line = None
+
+
+def _accepted(method, result):
+    # what the loop replied: act() returns None when refused, ruling() False
+    if method == "act":
+        return result is not None
+    if method == "ruling":
+        return bool(result)
+    return True
 
 
 def _snapshot_for(table):
@@ -342,9 +423,18 @@ def restore_table(journal, make_table, handlog=None, log=None):
                 table_restore(t, snap)
         return t
 
+    def apply(t, record):
+        line = console_line_of(record) if record.kind == jr.CONSOLE else None
+        if line is not None:
+            holder["rec"].console_outcome = (line, False)  # refused unless it returns normally
+        result = replay_call(t, record)
+        if line is not None:
+            holder["rec"].console_outcome = (line, _accepted(decode_call(record)[0], result))
+        return result
+
     if handlog is not None:
         handlog.open()
-    table, report = restore(journal, factory, apply=replay_call, log=log)
+    table, report = restore(journal, factory, apply=apply, log=log)
     rec = holder["rec"]
     rec.replaying = False
     rec.attach()

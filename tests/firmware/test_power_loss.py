@@ -14,6 +14,7 @@ from felt import loop as looplib
 from felt import recovery, view
 from felt.engine.hand import BET, DEAL
 from felt.hal.sim_hal import SimHAL
+from felt.proto import console as proto
 from felt.journal_ring import MemBlockDevice, RingHandLog, RingJournal
 from felt.sim.runner import Sim, registry
 from felt.table import PLAYING, Table
@@ -125,6 +126,8 @@ class PowerSim(Sim):
         self.table = table
         self.recorder = rec
         self.rt = looplib.build(self.hal, self.board, table, self.shoe_protocol, log=self._log)
+        rec.watch_console(self.rt.link)
+        rec.seed_console(self.rt.link)
         self.rt.start()
         self.flash.armed = True
 
@@ -145,45 +148,46 @@ class PowerSim(Sim):
     def next_seq(self):
         return self.recorder.journal.next_seq
 
-
-def took(sim, since_seq, method):
-    """Did a `method` call journaled at or after since_seq survive the restart?"""
-    for r in sim.recorder.journal.records():
-        if r.seq >= since_seq and recovery.decode_call(r)[0] == method:
-            return True
-    return False
+    def _send(self, verb, args=(), opts=None):
+        Sim._send(self, verb, args, opts)
+        self.last_line = proto.encode(proto.Message(self.seq, verb, args, opts))
 
 
-METHOD = {"seat": "sit", "hand": "new_hand", "act": "act"}
+def _reboot(sim, log):
+    while True:
+        try:
+            sim.restart()
+            break
+        except jr.PowerCut:
+            continue
+    log.append(sim.reports[-1].message)
+    # The first sweeps after a boot re-report every card on the antennas: a burst that a short
+    # kill period would cut for ever. The next kill comes `every` appends after it.
+    sim.flash.armed = False
+    sim.settle(sweeps=2)
+    sim.flash.armed = True
+    sim.flash.count = 0
 
 
 def run_line(sim, line, log):
-    """One statement, surviving power cuts: after a restart a console entry the table never
-    took is entered again (the dealer reads "re-enter it" on the display)."""
-    verb = line.split()[0]
+    """One statement, surviving power cuts. A console entry is sent again after a restart, with
+    the same seq, as a console that never got its reply does: if the table had taken it, the
+    link (seeded by the recorder) answers it again instead of applying it twice."""
+    try:
+        sim.run(line)
+        return
+    except jr.PowerCut:
+        pass
     while True:
-        since = sim.next_seq() if verb in CONSOLE_STATEMENTS else None
+        _reboot(sim, log)
+        if line.split()[0] not in CONSOLE_STATEMENTS:
+            return  # the physical action (a card drawn, moved) happened; the table sees it
+        sim.console.feed(sim.last_line)
         try:
-            sim.run(line)
+            sim.settle(sweeps=1)
             return
         except jr.PowerCut:
-            pass
-        while True:
-            try:
-                sim.restart()
-                break
-            except jr.PowerCut:
-                continue
-        log.append(sim.reports[-1].message)
-        # The first sweeps after a boot re-report every card on the antennas: a burst that a
-        # short kill period would cut for ever. The next kill comes `every` appends after it.
-        sim.flash.armed = False
-        sim.settle(sweeps=2)
-        sim.flash.armed = True
-        sim.flash.count = 0
-        if since is None or took(sim, since, METHOD[verb]):
-            return
-        sim.line_no -= 1  # the same statement again
+            continue
 
 
 # -- a dealer and players that script hands from the table's own state ------------------------
