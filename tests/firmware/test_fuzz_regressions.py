@@ -220,6 +220,11 @@ def test_replay_of_a_deal_to_p_reports_an_error():
     eq("error" in r, True, r)
 
 
+def test_open_bug_phh_lone_underscore_value():
+    # found by the coverage-guided fuzzer (tests/host/fuzz_atheris_inputs.py): input b"\nF=_"
+    _open_bug(lambda: phh.read_all("F=_"), "phh.read_all('F=_')")
+
+
 def _board(edit):
     data = {
         "board": "pico", "name": "t", "hal": "sim", "seats": 2, "gpio": list(range(29)),
