@@ -125,7 +125,9 @@ class Mirror:
                          big_bet=fields.get("big_bet", 0), min_bet=fields.get("min_bet", 0))
         self.done = 0
         self.error = None
-        self.stud_tie = None  # (PokerKit's actor, ours, their upcards) when they differ on a tie
+        # when PokerKit and we disagree on who opens a stud street: (PokerKit's actor, ours, their
+        # upcards, our actor's upcards, everybody's upcards, live, stacks)
+        self.stud_tie = None
 
     def sync(self, state):
         ops = state.operations
@@ -140,7 +142,8 @@ class Mirror:
                 if getattr(e, "rule", None) == "BET-38" and h.game.family == "stud" and h.street > 0:
                     ours = h.actor
                     theirs = op.player_index
-                    self.stud_tie = (theirs, ours, h.upcards(theirs), h.upcards(ours))
+                    self.stud_tie = (theirs, ours, h.upcards(theirs), h.upcards(ours),
+                                     [h.upcards(q) for q in range(h.n)], list(h.live), list(h.stacks))
 
     def _apply(self, op):
         h = self.hand
