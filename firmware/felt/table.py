@@ -262,6 +262,7 @@ class Table:
         seats = list(setup.seats)
         self.hand = self._make_hand(setup)
         self.journal = []  # engine inputs other than cards, in order, for _rebuild()
+        self._dc_discards = []  # [(seat, cards)] draws not yet told to the dealing check
         if plan is None:
             plan = dealplan.make_plan(seats, g.streets, setup.button)
         self.dc = dealing.DealCheck(plan, cfg.house)
@@ -454,8 +455,18 @@ class Table:
                 del self.off[card]
         if self.hand.phase == DRAW and isinstance(place, int):
             self._finish_draws(place, False)
+            self._tell_discards()  # a replacement: its seat's discards come first (DEAL-47)
         self._dc(self.dc.card, card, _dc_place(place))
         self._sync()
+
+    def _tell_discards(self):
+        # DEAL-47 wants the burn before the first replacement; a player who stands pat before
+        # the burn is told to the dealing check once the burn is in (or the betting began)
+        pending = self._dc_discards
+        self._dc_discards = []
+        for seat, cards in pending:
+            if self.dc.phase == dealing.DEALING:
+                self._dc(self.dc.discard, seat, cards)
 
     def _dc(self, fn, *args):
         try:
@@ -487,6 +498,9 @@ class Table:
         hole cards), then follow betting-round ends and settle a finished hand."""
         h = self.hand
         self._feed_all(h)
+        if self._dc_discards and (h.burned or h.phase != DRAW):
+            self._tell_discards()
+            self._feed_all(h)
         self._follow()
         if h.phase == SHOWDOWN and not h.finished:
             self._showdown()
@@ -559,8 +573,7 @@ class Table:
                 self.rule_alert(e, "draw of seat %d" % seat)
                 return
             self.journal.append(("draw", seat, cards))
-            if self.dc.phase == dealing.DEALING:
-                self._dc(self.dc.discard, seat, cards)
+            self._dc_discards.append((seat, cards))  # told to the dealing check after the burn
             self.log("seat %d %s" % (seat, ("draws %d" % len(cards)) if cards else "stands pat"))
             if seat == upto:
                 return
@@ -721,12 +734,15 @@ class Table:
                 raise RuleError("BET-8", "%s needs the new total for the street" % verb)
             return h.bet_raise_to(p, amount)
         if verb == "allin":
+            # every chip pushed: a raise to the whole stack when a raise is open (in limit: the
+            # one legal raise, BET-37), else a call, all-in for less when short (BET-47)
             total = h.bets[p] + h.stacks[p]
-            top = 0
-            for b in h.bets:
-                if b > top:
-                    top = b
-            return h.bet_raise_to(p, total) if total > top else h.check_call(p)
+            lg = h.legal()
+            if lg is None or not lg.can_raise or total <= lg.call + h.bets[p]:
+                return h.check_call(p)
+            if h.structure == "limit" and total > lg.max_to:
+                total = lg.max_to
+            return h.bet_raise_to(p, total)
         if verb == "bringin":
             return h.post_bring_in(p)
         raise RuleError("GAME-16", "unknown action %r" % (verb,), legal=("fold", "check", "call", "bet", "raise",
