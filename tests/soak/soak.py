@@ -5,7 +5,10 @@
 # created or destroyed, heap high-water mark flat over the run (MicroPython: gc.mem_alloc after a
 # collect; CPython: tracemalloc), no unhandled exception. Runs on CPython and MicroPython.
 # usage: python tests/soak/soak.py [--hands 10000] [--seed 1] [--jobs 4] [--kill-every 150] [--quiet]
+#                                  [--runtime micropython|cpython]
 #        micropython tests/soak/soak.py --hands 200        (one process)
+# With --jobs N (CPython only) N worker processes of --runtime (default: the MicroPython unix port,
+# the interpreter the firmware runs on) each play a share with their own seed; the parent adds up.
 import sys
 
 MICROPYTHON = sys.implementation.name == "micropython"
@@ -147,10 +150,13 @@ def heap_now():
 
 def run_one(hands, seed, kill_every, quiet=False):
     """One process: `hands` hands, cycling through GAMES (a new table per game block)."""
+    started = False
     if not MICROPYTHON:
         import tracemalloc
 
-        tracemalloc.start()
+        if not tracemalloc.is_tracing():
+            tracemalloc.start()
+            started = True
     block = 25  # hands per table, then the next game
     done = 0
     samples = []
@@ -176,6 +182,8 @@ def run_one(hands, seed, kill_every, quiet=False):
             print("soak seed %d: %d/%d hands, %d resets, heap %d" % (seed, done, hands, totals["restarts"],
                                                                     samples[-1]))
     totals["heap"] = samples
+    if started:
+        tracemalloc.stop()
     return totals
 
 
@@ -190,7 +198,7 @@ def heap_flat(samples):
 
 
 def main(argv):
-    hands, seed, jobs, kill_every, quiet = 10000, 1, 1, 150, False
+    hands, seed, jobs, kill_every, quiet, runtime, as_json = 10000, 1, 1, 150, False, "micropython", False
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -208,24 +216,61 @@ def main(argv):
             i += 1
         elif a == "--quiet":
             quiet = True
+        elif a == "--json":
+            as_json = True
+        elif a == "--runtime":
+            runtime = argv[i + 1]
+            i += 1
         else:
             print("unknown argument %r" % a)
             return 2
         i += 1
     if jobs > 1 and not MICROPYTHON:
-        return _parallel(hands, seed, jobs, kill_every, quiet)
+        return _parallel(hands, seed, jobs, kill_every, runtime)
     t = run_one(hands, seed, kill_every, quiet)
+    if as_json:
+        import json
+
+        print("SOAK " + json.dumps(t))
+        return 0
     return report([t])
 
 
-def _parallel(hands, seed, jobs, kill_every, quiet):
-    import concurrent.futures
+def _parallel(hands, seed, jobs, kill_every, runtime):
+    # worker processes, each `soak.py --json` on its share; an exception in one fails the run
+    import json
+    import os
+    import subprocess
 
+    if runtime == "micropython":
+        sys.path.insert(0, os.path.join(ROOT, "host_tools"))
+        from feltctl.paths import micropython_binary
+
+        cmd = [micropython_binary(), "-X", "heapsize=16M"]
+    else:
+        cmd = [sys.executable]
     per = (hands + jobs - 1) // jobs
-    with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
-        futs = [pool.submit(run_one, min(per, hands - j * per), seed + j, kill_every, True) for j in range(jobs)
-                if hands - j * per > 0]
-        results = [f.result() for f in futs]
+    procs = []
+    for j in range(jobs):
+        n = min(per, hands - j * per)
+        if n <= 0:
+            break
+        args = cmd + [os.path.abspath(__file__), "--hands", str(n), "--seed", str(seed + j),
+                      "--kill-every", str(kill_every), "--quiet", "--json"]
+        procs.append(subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    results = []
+    failed = 0
+    for p in procs:
+        out, _ = p.communicate()
+        got = [line for line in out.splitlines() if line.startswith("SOAK ")]
+        if p.returncode or not got:
+            failed += 1
+            print(out)
+            continue
+        results.append(json.loads(got[-1][5:]))
+    if failed:
+        print("FAIL: %d soak worker(s) failed" % failed)
+        return 1
     return report(results)
 
 
