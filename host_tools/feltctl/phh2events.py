@@ -115,9 +115,9 @@ def _known_holes(actions, n):
     return holes
 
 
-def convert(h, pool_seed=0):
-    """phh.History -> Conversion. Unknown cards and the burns come from the cards the history does
-    not use, in a fixed order, so a replay is deterministic."""
+def convert(h):
+    """phh.History -> Conversion: a fresh table (seat i+1 for player pi+1, the button on the last
+    seat, so p1 is left of the button and heads-up p1 is the big blind, as in PHH) and the hand."""
     if h.variant not in VARIANTS:
         raise Unsupported("variant %r is not a game of the table (%s)" % (h.variant, " ".join(sorted(VARIANTS))))
     game, structure = VARIANTS[h.variant]
@@ -127,6 +127,23 @@ def convert(h, pool_seed=0):
     for s in h.starting_stacks:
         if s <= 0:
             raise Unsupported("a starting stack of %r chips" % (s,))
+    seats = [p + 1 for p in range(n)]
+    events = [Event("setup", table_statement(h, game, structure, n, n))]
+    for p in range(n):
+        events.append(Event("setup", "seat %d %d" % (seats[p], h.starting_stacks[p]), seats[p]))
+    events.append(Event("setup", "hand"))
+    events.extend(hand_events(h, seats))
+    return Conversion(h, game, structure, events, seats)
+
+
+def hand_events(h, seats):
+    """The physical events of one hand already started on the table (after `hand`). seats[i] is the
+    seat of PHH player i in position order (seats[0] left of the button). Unknown cards and the
+    burns come from the cards the history does not use, in a fixed order (deterministic)."""
+    if h.variant not in VARIANTS:
+        raise Unsupported("variant %r is not a game of the table" % (h.variant,))
+    game = VARIANTS[h.variant][0]
+    n = len(h.starting_stacks)
     actions = _parsed(h)
     holes = _known_holes(actions, n)
     used = {}
@@ -137,20 +154,14 @@ def convert(h, pool_seed=0):
         for c in holes[p]:
             used[c] = True
     pool = [c for c in ALL_CARDS if c not in used]
-    if pool_seed:
-        pool = pool[pool_seed % len(pool):] + pool[:pool_seed % len(pool)]
     for p in range(n):  # still unknown: cards nobody sees, the player mucks them (PokerKit does the same)
         for i in range(len(holes[p])):
             if holes[p][i] == "??":
                 # stud: the highest cards left, so an unknown upcard never takes the bring-in (GAME-11)
                 holes[p][i] = pool.pop() if game in STUD else pool.pop(0)
-    seats = [p + 1 for p in range(n)]  # p1 left of the button .. pN on the button (heads-up p1 = BB)
-    events = [Event("setup", table_statement(h, game, structure, n, n))]
-    for p in range(n):
-        events.append(Event("setup", "seat %d %d" % (seats[p], h.starting_stacks[p]), seats[p]))
-    events.append(Event("setup", "hand"))
-    _play(actions, holes, seats, pool, events, game)
-    return Conversion(h, game, structure, events, seats)
+    events = []
+    _play(actions, holes, list(seats), pool, events, game)
+    return events
 
 
 def _showdown_muckers(actions, holes_known_unknown, n):
@@ -196,26 +207,18 @@ def _play(actions, holes, seats, pool, events, game):
     dealt = [0] * n  # hole cards dealt so far per player (index into holes[p])
     on_seat = [[] for _ in range(n)]
     streets_dealt = 0
-    betting_seen = False
-    draw_burned = False
     i = 0
     while i < len(actions):
         a = actions[i]
         if i == last and muckers:
             for p in muckers:
-                _to_muck(p, on_seat, seats, events, "p%d mucks at the showdown" % (p + 1))
+                _to_muck(p, on_seat, seats, events, "seat %d mucks at the showdown" % seats[p])
         if a.verb == "dh":
             group = []
             while i < len(actions) and actions[i].verb == "dh":
                 group.append(actions[i])
                 i += 1
-            replacements = [g for g in group if g.dealee is not None and len(on_seat[g.dealee]) > 0 and
-                            game == "draw5"]
-            if replacements:
-                if not draw_burned:
-                    events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
-                    draw_burned = True
-            elif streets_dealt > 0 or (betting_seen and game in STUD):
+            if streets_dealt > 0:
                 events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
             _deal_group(group, holes, dealt, on_seat, seats, events)
             streets_dealt += 1
@@ -226,34 +229,61 @@ def _play(actions, holes, seats, pool, events, game):
                 events.append(Event("board", "draw %s to board" % c, None, "board %s" % c))
             streets_dealt += 1
         elif a.verb in ("f", "cc", "cbr", "pb"):
-            betting_seen = True
-            draw_burned = False
             seat = seats[a.actor]
             if a.verb == "f":
-                events.append(Event("act", "act %d fold" % seat, seat, "p%d folds" % (a.actor + 1)))
+                events.append(Event("act", "act %d fold" % seat, seat, "seat %d folds" % seat))
                 # the dealer gathers the folded cards (off the table): a muck antenna reads at most 8
                 # cards (felt.drivers.antennas max_cards), so it keeps only showdown mucks and discards
                 for c in on_seat[a.actor]:
                     events.append(Event("muck", "remove %s from seat %d" % (c, seat), seat, ""))
                 on_seat[a.actor] = []
             elif a.verb == "cc":
-                events.append(Event("act", "act %d call" % seat, seat, "p%d checks/calls" % (a.actor + 1)))
+                events.append(Event("act", "act %d call" % seat, seat, "seat %d checks/calls" % seat))
             elif a.verb == "pb":
-                events.append(Event("act", "act %d bringin" % seat, seat, "p%d brings in" % (a.actor + 1)))
+                events.append(Event("act", "act %d bringin" % seat, seat, "seat %d brings in" % seat))
             else:
                 events.append(Event("act", "act %d raise %d" % (seat, a.amount), seat,
-                                    "p%d bets/raises to %d" % (a.actor + 1, a.amount)))
+                                    "seat %d bets/raises to %d" % (seat, a.amount)))
         elif a.verb == "sd":
-            seat = seats[a.actor]
-            if not a.cards:
-                events.append(Event("act", "act %d check" % seat, seat, "p%d stands pat" % (a.actor + 1)))
-            for c in a.cards or ():
-                if c not in on_seat[a.actor]:
-                    raise Unsupported("p%d discards %s, which it does not hold" % (a.actor + 1, c))
-                on_seat[a.actor].remove(c)
-                events.append(Event("draw", "move %s from seat %d to muck" % (c, seat), seat,
-                                    "p%d discards %s" % (a.actor + 1, c)))
+            group = []
+            while i < len(actions) and actions[i].verb in ("sd", "dh"):
+                group.append(actions[i])
+                i += 1
+            _draw_round(group, holes, dealt, on_seat, seats, pool, events)
+            continue
         i += 1
+
+
+def _draw_round(group, holes, dealt, on_seat, seats, pool, events):
+    # the dealer serves one player at a time in draw order (GAME-15, DEAL-47): the discards go to the
+    # muck antenna, then the replacements come from the shoe; a player who stands pat says so on the console (`act SEAT check`)
+    order = []
+    discards = {}
+    wanted = {}
+    for g in group:
+        if g.verb == "sd":
+            order.append(g.actor)
+            discards[g.actor] = list(g.cards or ())
+        else:
+            wanted[g.dealee] = wanted.get(g.dealee, 0) + len(g.cards)
+    if sum(wanted.values()):  # the burn comes first, before anyone is served (DEAL-47, DEAL-3)
+        events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
+    for p in order:
+        seat = seats[p]
+        if not discards[p]:
+            events.append(Event("act", "act %d check" % seat, seat, "seat %d stands pat" % seat))
+            continue
+        for c in discards[p]:
+            if c not in on_seat[p]:
+                raise Unsupported("p%d discards %s, which it does not hold" % (p + 1, c))
+            on_seat[p].remove(c)
+            events.append(Event("draw", "move %s from seat %d to muck" % (c, seat), seat,
+                                "seat %d discards %s" % (seat, c)))
+        for _ in range(wanted.get(p, 0)):
+            c = holes[p][dealt[p]]
+            dealt[p] += 1
+            on_seat[p].append(c)
+            events.append(Event("deal", "draw %s to seat %d" % (c, seat), seat, "replacement to seat %d" % seat))
 
 
 def _deal_group(group, holes, dealt, on_seat, seats, events):
@@ -262,7 +292,7 @@ def _deal_group(group, holes, dealt, on_seat, seats, events):
     want = {}
     for g in group:
         want[g.dealee] = want.get(g.dealee, 0) + len(g.cards)
-    order = sorted(want, key=lambda p: seats[p])
+    order = sorted(want)  # position order: from the first seat left of the button
     rounds = max(want.values())
     for r in range(rounds):
         for p in order:

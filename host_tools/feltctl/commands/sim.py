@@ -21,7 +21,7 @@ def add_arguments(parser):
     mode.add_argument("--replay", metavar="FILE.phh", help="play a hand history through the firmware")
     mode.add_argument("--demo", action="store_true", help="play a seeded series of hands of several games, live")
     parser.add_argument("--json", action="store_true", help="--replay: print one JSON object (the default)")
-    parser.add_argument("--hands", type=int, default=18, help="--demo: number of hands (default 18)")
+    parser.add_argument("--hands", type=int, default=24, help="--demo: number of hands (default 24: 3 per game)")
     parser.add_argument("--seed", type=int, default=1, help="--demo: seed of the shuffles and the players")
     parser.add_argument("--out", default=os.path.join(REPO, "out", "hands"), help="--demo: folder for the PHH files")
     parser.add_argument("--runtime", choices=("micropython", "cpython"), default="micropython",
