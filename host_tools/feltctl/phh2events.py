@@ -266,8 +266,9 @@ def _draw_round(group, holes, dealt, on_seat, seats, pool, events):
             discards[g.actor] = list(g.cards or ())
         else:
             wanted[g.dealee] = wanted.get(g.dealee, 0) + len(g.cards)
-    if sum(wanted.values()):  # the burn comes first, before anyone is served (DEAL-47, DEAL-3)
-        events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
+    # one burn first, before anyone is served -- even when every player stands pat, the draw is a
+    # street and the firmware's dealing check expects its burn (DEAL-3, DEAL-47)
+    events.append(Event("burn", "draw %s to burn" % pool.pop(0), None, "burn"))
     for p in order:
         seat = seats[p]
         if not discards[p]:
