@@ -28,6 +28,14 @@ MUCK = "muck"
 STUB = "stub"  # only for foreign(): a foreign card found in the undealt stub
 FOREIGN = -2  # a non-standard card (joker, other deck) in a holding; see foreign()
 
+# DealCheck.phase (dealing.py)
+DEALING = "dealing"  # the current street's cards are being dealt
+BETTING = "betting"  # the current street's cards are out; its betting is open
+SHOWDOWN = "showdown"  # the last street's betting closed
+OVER = "over"  # the hand ended; a draw now is rabbit hunting (DEAL-49)
+MISDEALT = "misdealt"  # a confirmed misdeal: redeal with redeal_plan() (DEAL-14)
+VOID = "void"  # a confirmed fouled deck or void hand: every bet returned (DEAL-18, DEAL-19)
+
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
 
@@ -236,3 +244,23 @@ STUD7 = ({"hole": "ddu"}, {"burn": 1, "hole": "u"}, {"burn": 1, "hole": "u"}, {"
          {"burn": 1, "hole": "d"})
 STUD5 = ({"hole": "du"}, {"burn": 1, "hole": "u"}, {"burn": 1, "hole": "u"}, {"burn": 1, "hole": "u"})
 DRAW5 = ({"hole": "ddddd"}, {"burn": 1, "draw": True})
+
+
+# ---- wording shared by the dealing-check modules (dealing, dealdraws, dealmarks, dealfix)
+
+def premature_rules(family, street):
+    if family == FAMILY_STUD:
+        return ("DEAL-45",)
+    if street == 1:
+        return ("DEAL-30",)
+    if street == 2:
+        return ("DEAL-31",)
+    return ("DEAL-32",)
+
+
+def place_text(place):
+    if place is None:
+        return "the stub"
+    if isinstance(place, int):
+        return "seat %d" % place
+    return "the " + place
