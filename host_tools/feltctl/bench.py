@@ -231,9 +231,11 @@ class _Parser:
             if len(r) == 2 and r[1] not in STATUSES:
                 raise BenchError("alert status is one of %s" % " ".join(STATUSES), line)
         elif k == "no":
-            if not r or r[0] != "alert" or len(r) > 2 or (len(r) == 2 and not (RULE_ID.match(r[1]) or
+            if not r or r[0] != "alert" or len(r) > 3 or (len(r) >= 2 and not (RULE_ID.match(r[1]) or
                                                                              DEVICE.match(r[1]))):
-                raise BenchError("expect no alert [RULE-ID|DEVICE]", line)
+                raise BenchError("expect no alert [RULE-ID|DEVICE [STATUS]]", line)
+            if len(r) == 3 and r[2] not in STATUSES:
+                raise BenchError("alert status is one of %s" % " ".join(STATUSES), line)
         elif k == "allin":
             if r == ["none"]:
                 return
@@ -328,7 +330,7 @@ def check(st, snap):
         hit = [a for a in alerts if _cites(a, r[0]) and (len(r) == 1 or a["status"] == r[1])]
         return None if hit else (want, _alert_words(alerts))
     if k == "no":
-        hit = [a for a in alerts if len(r) == 1 or _cites(a, r[1])]
+        hit = [a for a in alerts if len(r) == 1 or (_cites(a, r[1]) and (len(r) == 2 or a["status"] == r[2]))]
         return None if not hit else (want, _alert_words(hit))
     lights = snap["lights"]
     if k == "allin":
