@@ -233,7 +233,8 @@ class Damage:
             self.reason, self.offset, self.lost_bytes, self.kind, self.seq, self.later, self.detail)
 
 
-def _bytes(payload):
+def as_bytes(payload):
+    """str -> UTF-8 bytes; bytes-like -> bytes."""
     return payload.encode() if isinstance(payload, str) else bytes(payload)
 
 
@@ -252,7 +253,7 @@ def encode(seq, kind, payload):
     return head + payload + struct.pack("<I", crc)
 
 
-def _record_at(buf, pos):
+def record_at(buf, pos):
     """(Record, end) if a valid record starts at pos, else (None, why, kind, seq)."""
     n = len(buf)
     if buf[pos] != SYNC:
@@ -279,7 +280,7 @@ def scan(buf):
     pos = 0
     n = len(buf)
     while pos < n:
-        got = _record_at(buf, pos)
+        got = record_at(buf, pos)
         rec = got[0]
         if rec is not None and records and rec.seq != records[-1].seq + 1:
             got = (None, "sequence %d after %d" % (rec.seq, records[-1].seq), rec.kind, rec.seq)
@@ -298,7 +299,7 @@ def _count_later(buf, pos):
     n = len(buf)
     while pos < n:
         if buf[pos] == SYNC:
-            got = _record_at(buf, pos)
+            got = record_at(buf, pos)
             if got[0] is not None:
                 count += 1
                 pos = got[1]
@@ -350,7 +351,7 @@ def dumps(value):
 # -- the journal ----------------------------------------------------------------------------------
 
 
-_HOUSEKEEPING = (SNAPSHOT, COMMIT, FILLER)
+HOUSEKEEPING = (SNAPSHOT, COMMIT, FILLER)  # written by the journal itself, never replayed
 
 
 def _committed(records):
@@ -428,7 +429,7 @@ class Journal:
         self.gen = g
         self._name = _gen_name(g)
         self.snapshot = records[0]
-        self._records = [r for r in records if r.kind not in _HOUSEKEEPING]
+        self._records = [r for r in records if r.kind not in HOUSEKEEPING]
         self.next_seq = records[-1].seq + 1
         self.damage = damage
         if damage is not None:
@@ -446,7 +447,7 @@ class Journal:
             # the COMMIT, so a cut anywhere here leaves the old generation (which holds it too).
             seq += 1
             self.flash.append(name, encode(seq, first[0], first[1]))
-            records.append(Record(seq, first[0], _bytes(first[1])))
+            records.append(Record(seq, first[0], as_bytes(first[1])))
         self.flash.append(name, encode(seq + 1, COMMIT, dumps({"gen": gen})))
         old = self._name
         self.gen = gen
@@ -480,7 +481,7 @@ class Journal:
         takes effect. ValueError for a bad kind or an over-long payload (nothing written)."""
         if self._name is None:
             raise JournalError("journal not opened")
-        if kind in _HOUSEKEEPING:
+        if kind in HOUSEKEEPING:
             raise ValueError("SNAPSHOT/COMMIT/FILLER records are written by the journal itself")
         seq = self.next_seq
         blob = encode(seq, kind, payload)
@@ -501,7 +502,7 @@ class Journal:
         sequence number."""
         if self._name is None:
             raise JournalError("journal not opened")
-        if first is not None and first[0] in _HOUSEKEEPING:
+        if first is not None and first[0] in HOUSEKEEPING:
             raise ValueError("the first record of a hand must be an input")
         seq = self.next_seq
         self._start(self.gen + 1, seq, snapshot_value, first)

@@ -130,7 +130,7 @@ class RingJournal:
         end = n
         if damage is not None:
             # the last record's CRC may end in 0xFF bytes that looked erased: read it whole
-            got = jr._record_at(body, damage.offset)
+            got = jr.record_at(body, damage.offset)
             if got[0] is not None and _used(body[got[1]:]) == 0 and damage.reason == "torn":
                 records.append(got[0])
                 damage = None
@@ -179,7 +179,7 @@ class RingJournal:
                 break
         self.snapshot = live[0]
         self._live_from = where[start]
-        self._records = _first_record(live[0]) + [r for r in live if r.kind not in jr._HOUSEKEEPING
+        self._records = _first_record(live[0]) + [r for r in live if r.kind not in jr.HOUSEKEEPING
                                                   and r.kind != jr.PHH]
         self.next_seq = live[-1].seq + 1
         last = sectors[-1]
@@ -225,7 +225,7 @@ class RingJournal:
         # one CRC. Torn, it is garbage and the hand before (which holds that input too) stays.
         f = None
         if first is not None:
-            f = [first[0], jr._bytes(first[1]).decode()]
+            f = [first[0], jr.as_bytes(first[1]).decode()]
         text = jr.dumps({"v": value, "f": f})
         live_from = self._head[1]
         seq, _ = self._put(jr.SNAPSHOT, text)
@@ -237,7 +237,7 @@ class RingJournal:
     def append(self, kind, payload=b""):
         if self._head is None:
             raise jr.JournalError("journal not opened")
-        if kind in jr._HOUSEKEEPING:
+        if kind in jr.HOUSEKEEPING:
             raise ValueError("SNAPSHOT/COMMIT/FILLER records are written by the journal itself")
         seq, blob = self._put(kind, payload)
         if kind != jr.PHH:
@@ -250,7 +250,7 @@ class RingJournal:
     def compact(self, snapshot_value, first=None):
         if self._head is None:
             raise jr.JournalError("journal not opened")
-        if first is not None and first[0] in jr._HOUSEKEEPING:
+        if first is not None and first[0] in jr.HOUSEKEEPING:
             raise ValueError("the first record of a hand must be an input")
         return self._write_snapshot(snapshot_value, first)
 
@@ -281,7 +281,7 @@ class RingHandLog:
 
     def append(self, phh_text):
         seq = self.ring.append(jr.PHH, phh_text)
-        self.ring.histories.append(jr.Record(seq, jr.PHH, jr._bytes(phh_text)))
+        self.ring.histories.append(jr.Record(seq, jr.PHH, jr.as_bytes(phh_text)))
         return seq
 
     def last(self):
@@ -289,7 +289,7 @@ class RingHandLog:
         return h[-1].payload.decode() if h else None
 
     def contains(self, phh_text):
-        data = jr._bytes(phh_text)
+        data = jr.as_bytes(phh_text)
         for r in self.ring.histories:
             if r.payload == data:
                 return True

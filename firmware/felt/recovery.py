@@ -2,6 +2,8 @@
 # -- firmware layer above felt.journal. The engine is deterministic, so replaying the same inputs
 # through a fresh controller gives the same seats, stacks, button, level, hand, action, pot and
 # lights. A torn last record (power lost mid-write) is dropped and reported; see hardware/journal.md.
+# TableRecorder journals at the runtime boundary: it wraps the controller's input methods so each
+# input is on flash before it takes effect; restore_table() is the one call a boot needs.
 from felt import journal as jr
 from felt.errors import FeltError
 
