@@ -78,6 +78,19 @@ class SimProcess:
 
     def _died(self):
         code = self.proc.wait()
+        # the child may have said why before it stopped (a refused statement): that answer wins
+        rest = self._buf
+        fd = self.proc.stdout.fileno()
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            rest += chunk
+        self._buf = b""
+        for raw in rest.decode(errors="replace").splitlines():
+            if raw.startswith("{") and '"error"' in raw:
+                obj = json.loads(raw)
+                raise SimProcessError(obj["error"], obj.get("line"), bool(obj.get("crash")))
         self._err.seek(0)
         tail = self._err.read().decode(errors="replace").strip().splitlines()
         last = tail[-1] if tail else "exit status %d" % code

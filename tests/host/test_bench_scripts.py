@@ -96,6 +96,14 @@ def test_error_found_by_the_simulated_table_names_the_script_line():
     assert "no such card" in r.error[1]
 
 
+def test_refused_line_is_reported_even_when_the_table_stopped_long_before_the_end():
+    # many statements follow the refused one: the child has exited while they are still being sent
+    text = HEAD + "remove Kd from seat 2\n" + "wait 1\n" * 3000 + "expect street preflop\n"
+    r = bench.run_text(text, "gone.felt", "micropython")
+    assert r.error is not None and r.error[0] == 6, r.error
+    assert "no such card" in r.error[1]
+
+
 def test_config_the_firmware_refuses_is_an_error_not_a_pass():
     r = bench.run_text("table holdem no_limit seats=3\nexpect street idle\n", "nobb.felt", "micropython")
     assert not r.passed
