@@ -8,11 +8,11 @@ from felt.engine import button as btn
 from felt.engine import dealing, dealplan, declare, games, settings
 from felt.engine.cards import UNKNOWN, cards_text, card_text
 from felt.engine.hand import Hand
+from felt.errors import ConfigError, DeckError, RuleError
+from felt.events import ERROR, INFO, WARN, Alert, CONFIRMED, LAPSED, NOTE, PROPOSED, REJECTED
 
 DRAW = "draw"  # Hand.phase values (engine/hand.py)
 SHOWDOWN = "showdown"
-from felt.errors import ConfigError, DeckError, FeltError, RuleError
-from felt.events import ERROR, INFO, WARN, Alert, CONFIRMED, LAPSED, NOTE, PROPOSED, REJECTED
 
 IDLE = "idle"  # no hand yet
 PLAYING = "playing"
