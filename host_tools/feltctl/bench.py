@@ -22,6 +22,7 @@ DEVICE = re.compile(r"^(shoe|board|burn|muck|console|seat[0-9]+|button[0-9]+)$")
 CARD = re.compile(r"^[23456789TJQKA][cdhs]$")
 UID = re.compile(r"^uid:([0-9A-Fa-f]{8}|[0-9A-Fa-f]{14})$")
 LIGHTS = ("button", "sb", "bb", "action")  # expect LIGHT SEAT|none
+CHIPS = re.compile(r"^[0-9]+(x[0-9]+)?(,[0-9]+(x[0-9]+)?)*$")
 
 
 class BenchError(Exception):
@@ -167,6 +168,28 @@ class _Parser:
                 _int(a[2], "AMOUNT", line, 1)
             else:
                 raise BenchError("unknown action %r (fold check call bet raise allin bringin complete)" % a[1], line)
+        elif verb == "push":
+            # a FELT1 chip push read by BET-8..17: CHIPS like 500, 250,100 or 100x3
+            if len(a) < 2:
+                raise BenchError("push SEAT CHIPS [declared=raise|allin|call|pot] [said=AMOUNT]", line)
+            self.seat(a[0], line)
+            if not CHIPS.match(a[1]):
+                raise BenchError("CHIPS are chip values like 500, 250,100 or 100x3, got %r" % a[1], line)
+            for tok in a[2:]:
+                k, eq, v = tok.partition("=")
+                if k == "declared" and v in ("raise", "allin", "call", "pot"):
+                    continue
+                if k == "said" and eq:
+                    _int(v, "said", line, 1)
+                    continue
+                raise BenchError("push options are declared=raise|allin|call|pot and said=AMOUNT, got %r" % tok, line)
+        elif verb == "mark":
+            # the dealer marks a card seen face up: boxed in the deck or exposed (DEAL-7/11/17/21/22)
+            if len(a) not in (2, 3) or a[1] not in ("boxed", "exposed"):
+                raise BenchError("mark SEAT boxed|exposed [DRAW]", line)
+            self.seat(a[0], line)
+            if len(a) == 3:
+                _int(a[2], "DRAW", line, 1)
         elif verb == "press":
             if not a or len(a) > 2 or (len(a) == 2 and a[1] != "long"):
                 raise BenchError("press SEAT [long]", line)
@@ -204,10 +227,10 @@ class _Parser:
             if r and r[0] == "nowhere":
                 raise BenchError("fault %s shoe | PLACE (an antenna)" % k, line)
             self.end(r, self.place(r, line), line, "fault %s shoe | PLACE" % k)
-        elif k == "collision":
+        elif k in ("collision", "noisy"):
             if r and r[0] == "nowhere":
-                raise BenchError("fault collision PLACE (an antenna)", line)
-            self.end(r, self.place(r, line), line, "fault collision PLACE")
+                raise BenchError("fault %s PLACE (an antenna)" % k, line)
+            self.end(r, self.place(r, line), line, "fault %s PLACE" % k)
         elif k == "two-antennas":
             if len(r) < 2:
                 raise BenchError("fault two-antennas CARD PLACE", line)
@@ -218,8 +241,8 @@ class _Parser:
                 raise BenchError("fault %s SEAT" % k, line)
             self.seat(r[0], line)
         else:
-            raise BenchError("unknown fault %r (corrupt-frame double-read silent resume collision two-antennas "
-                             "bounce stuck release console-garbage)" % k, line)
+            raise BenchError("unknown fault %r (corrupt-frame double-read silent resume noisy collision "
+                             "two-antennas bounce stuck release console-garbage)" % k, line)
 
     def expect(self, a, line):
         if not a:

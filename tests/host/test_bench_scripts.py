@@ -36,11 +36,12 @@ def test_library_covers_the_rule_families():
     for name in SCRIPTS:
         with open(os.path.join(LIBRARY, name)) as f:
             text += f.read()
-    for rule in ("DEAL-2", "DEAL-3", "DEAL-5", "DEAL-8", "DEAL-9", "DEAL-10", "DEAL-13", "DEAL-14", "DEAL-16",
+    for rule in ("DEAL-2", "DEAL-3", "DEAL-5", "DEAL-7", "DEAL-8", "DEAL-11", "DEAL-21", "DEAL-42", "DEAL-43",
+                 "DEAL-46", "DEAL-9", "DEAL-10", "DEAL-13", "DEAL-14", "DEAL-16",
                  "DEAL-17", "DEAL-18", "DEAL-19", "DEAL-20", "DEAL-25", "DEAL-27", "DEAL-28", "DEAL-29", "DEAL-30",
                  "DEAL-31", "DEAL-32", "DEAL-33", "DEAL-39", "DEAL-44", "DEAL-45", "DEAL-49", "DECK-5"):
         assert "expect alert %s" % rule in text, rule
-    for fault in ("corrupt-frame", "double-read", "silent shoe", "resume shoe", "silent seat", "resume seat",
+    for fault in ("noisy", "corrupt-frame", "double-read", "silent shoe", "resume shoe", "silent seat", "resume seat",
                   "collision", "two-antennas", "bounce", "stuck", "release", "console-garbage"):
         assert "fault " + fault in text, fault
     for what in ("expect allin", "expect action", "expect button", "expect sb", "expect bb"):
@@ -76,6 +77,10 @@ def test_expectation_checked_against_the_state_after_the_stimulus():
     ("table holdem no_limit seats=3 bb=100 colour=red\n", 1, "unknown table setting"),
     ("version 2\ntable holdem no_limit seats=3 bb=100\n", 1, "version 1"),
     ("table holdem no_limit seats=3 bb=100\nshuffle\n", 2, "unknown statement"),
+    ("table holdem no_limit seats=3 bb=100\npush 1 5c0\n", 2, "CHIPS"),
+    ("table holdem no_limit seats=3 bb=100\npush 1 500 declared=fold\n", 2, "push options"),
+    ("table holdem no_limit seats=3 bb=100\nmark 1 marked\n", 2, "boxed|exposed"),
+    ("table holdem no_limit seats=3 bb=100\nfault noisy nowhere\n", 2, "an antenna"),
 ])
 def test_malformed_script_is_an_error_with_its_line(script, line, words):
     with pytest.raises(bench.BenchError) as e:
