@@ -440,6 +440,10 @@ def indicators(snap):
     """Final lights per seat (seat number as text -> lit roles) plus the lights and display lines."""
     lt = snap["lights"]
     seats = {}
+    if isinstance(snap.get("indicators"), list):  # the firmware's own per-seat view (view.py)
+        for i, on in enumerate(snap["indicators"]):
+            seats[str(i + 1)] = list(on)
+        return {"seats": seats, "lights": lt, "display": snap["display"]}
     for i in range(len(snap["stacks"])):
         s = i + 1
         on = [role for role in ("button", "sb", "bb", "action") if lt.get(role) == s]
