@@ -16,6 +16,14 @@ GRACE_MS = 500  # a shoe read that reaches no antenna within this (and a full sw
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
 
 
+def _word(value):
+    # a FELT1 value token: letters, digits and _.%:/-+ only
+    out = []
+    for c in str(value):
+        out.append(c if (c.isalpha() or c.isdigit() or c in "_.%:/-+") else "_")
+    return "".join(out) or "-"
+
+
 def _clean(text, n=150):
     out = []
     for c in text[:n]:
@@ -178,6 +186,15 @@ class Runtime:
             said = o.get("declared")
             ok = t.push(msg.args[0], msg.args[1], said="all_in" if said == "allin" else said, amount=o.get("said"),
                         earlier=o.get("prior")) is not None
+        elif verb == "set":
+            ok = t.configure(msg.args[0], msg.args[1] if len(msg.args) > 1 else None)
+        elif verb == "get":
+            value = t.setting(msg.args[0])
+            if value is None:
+                self.link.reply_error(msg.seq, "unknown setting %s" % msg.args[0], code="bad_args")
+            else:
+                self.link.reply_ok(msg.seq, value=value if isinstance(value, int) else _word(value))
+            return
         elif verb == "mark":
             ok = t.mark(msg.args[0], msg.args[1], msg.opts.get("card"))
         elif verb == "confirm" or verb == "reject":

@@ -24,7 +24,8 @@ QUIET = ("deal_complete", "substantial_action")  # findings that are log lines, 
 SEAT_CAP = 8  # cards one seat antenna may hold (7-card stud + one)
 CAPACITY = {"board": 5, "burn": 4}
 HOLD = ("noburn_flop", "burn_error", "four_card_flop")  # proposals that may rebuild the board
-PICK = ("four_card_flop", "noburn_flop")  # remedies where the floor picks a card (DEAL-27, DEAL-28)
+PICK = ("four_card_flop", "noburn_flop")
+CONFIG_NUMBERS = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "unit")  # console `set` keys  # remedies where the floor picks a card (DEAL-27, DEAL-28)
 
 
 def location_place(location):
@@ -690,6 +691,37 @@ class Table:
             self.log("seat %d gets %d change (%s)" % (seat, reading.change, reading.rule))
         verb = {"check": "call", "call": "call", "fold": "fold", "bring_in": "bringin"}.get(reading.action, "raise")
         return self._acted(seat, verb, reading.total, op)
+
+    def configure(self, key, value):
+        """Console `set KEY VALUE` between hands: blinds/antes/limits/unit or a house rule hr.NAME
+        (validated by engine/settings.py, all-or-nothing). Returns True, or False with an alert."""
+        cfg = self.config
+        if self.state == PLAYING:
+            self.alert(WARN, ("GAME-1",), "set %s refused: hand %d is in progress" % (key, self.hand_no))
+            return False
+        try:
+            if key.startswith("hr."):
+                cfg.house = cfg.house.replace({key: value})
+            elif key in CONFIG_NUMBERS:
+                if not isinstance(value, int) or value < 0:
+                    raise ConfigError("BET-1: %s must be a whole number of chips, got %r" % (key, value))
+                setattr(cfg, key, value)
+            else:
+                raise ConfigError("GAME-1: %s cannot be changed at the table (%s or hr.NAME)" % (
+                    key, " ".join(CONFIG_NUMBERS)))
+        except ConfigError as e:
+            text = str(e)
+            rule = text.split(":", 1)[0] if text[:1].isupper() and "-" in text.split(":", 1)[0] else "GAME-1"
+            self.alert(WARN, (rule,), "set %s refused: %s" % (key, text))
+            return False
+        self.log("set %s = %s" % (key, value))
+        return True
+
+    def setting(self, key):
+        """Console `get KEY`: the value now in force (None for an unknown key)."""
+        if key.startswith("hr."):
+            return self.config.house.get(key)
+        return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats") else None
 
     def mark(self, seat, what, draw=None):
         """Console mark: the dealer saw draw `draw` (default: the last card drawn to `seat`) face up

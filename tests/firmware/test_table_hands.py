@@ -134,3 +134,18 @@ def test_rebuy_of_a_seated_player_is_not_a_fresh_start_BLIND_21():
     posts = [(p.seat, p.kind) for p in t.setup.posts]
     eq((2, "post_bb") in posts, False)
     eq(positions(t), (2, 3, 1))
+
+
+def test_console_settings_between_hands_only_GAME_1_BET_1():
+    t = table([100, 100, 100], button=1)
+    eq(t.configure("bb", 20), True)
+    eq(t.configure("sb", 10), True)
+    eq(t.configure("hr.button_mode", "moving"), True)
+    eq(t.setting("hr.button_mode"), "moving")
+    eq(t.configure("hr.button_mode", "sideways"), False)  # validated by settings.py, nothing changed
+    eq(t.setting("hr.button_mode"), "moving")
+    eq(t.configure("colour", 3), False)
+    t.new_hand()
+    eq(t.hand.stacks, [90, 80, 100])  # the new blinds
+    eq(t.configure("bb", 40), False)  # not during a hand
+    eq(t.alerts[-1].rules, ("GAME-1",))

@@ -48,3 +48,16 @@ def test_next_due_is_never_in_the_past():
         assert sim.rt.next_due_ms() >= now
         sim.rt.step()
         sim.hal.clock.advance_ms(1)
+
+
+def test_console_set_and_get_over_felt1():
+    from felt.proto import console as proto
+    sim = booted()
+    sim.console.feed(proto.encode(proto.Message(50, "set", ["bb", 20])))
+    sim.console.feed(proto.encode(proto.Message(51, "get", ["bb"])))
+    sim.console.feed(proto.encode(proto.Message(52, "set", ["hr.straddle", "sideways"])))
+    sim.run("wait 20")
+    assert [r for r in sim.replies if " ok re=50" in r], sim.replies
+    assert [r for r in sim.replies if " ok " in r and "re=51" in r and "value=20" in r], sim.replies
+    assert [r for r in sim.replies if " error re=52" in r and "code=rule" in r], sim.replies
+    eq(sim.table.config.bb, 20)
