@@ -58,7 +58,10 @@ def _int(tok, what, line, low=0):
     return v
 
 
-class _Parser:
+class Validator:
+    """Checks statements one at a time (the table statement sets the seat range); statement()
+    raises BenchError naming the line. Used by parse() and by the interactive `feltctl sim`."""
+
     def __init__(self):
         self.seats = None  # of the current table
 
@@ -302,7 +305,7 @@ class _Parser:
 
 def parse(text):
     """Script text -> [Statement]. Raises BenchError (with the line) on anything malformed."""
-    p = _Parser()
+    p = Validator()
     out = []
     first = True
     for i, raw in enumerate(text.split("\n")):

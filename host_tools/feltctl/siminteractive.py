@@ -48,7 +48,7 @@ class Session:
     def __init__(self, proc, write):
         self.proc = proc
         self.write = write
-        self.parser = bench._Parser()
+        self.parser = bench.Validator()
         self.seen = {}
         self.snap = None
 
