@@ -1,18 +1,24 @@
 # The runtime loop (runtime layer): the ONLY place that reads the clock. Each step polls the
-# drivers with now_ms from the HAL (shoe, console, buttons, then the antenna due next), hands their
-# events to the table controller, and applies view.py's desired lights and display lines (the
-# drivers send differences only). Interrupts only queue (buttons' ring buffer). Works with a manual
-# clock: a test or the sim runner calls step() and advances the clock itself -- no sleeps here.
+# drivers with now_ms from the HAL (shoe, console, buttons, then the antenna due next) into a bounded
+# event queue (events.py), hands the queued events to the table controller in order, and applies
+# view.py's desired lights and display lines (the drivers send differences only). Interrupts only
+# queue (buttons' ring buffer). Works with a manual clock: a test or the sim runner calls step() and
+# advances the clock itself -- no sleeps here except in run_forever(), the device's main loop.
 from felt import view
 from felt.drivers import shoe as shoe_mod
 from felt.errors import ConfigError, FeltError
-from felt.events import ERROR, INFO, WARN
+from felt.events import ERROR, INFO, WARN, EventQueue
 from felt.proto import console as proto
 
 POLL_MS = 5  # shoe, console and buttons are looked at this often
 REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
 PANEL_MS = 5000  # the whole panel is rewritten this often (an SSD1306 that reset is blank)
 GRACE_MS = 500  # a shoe read that reaches no antenna within this (and a full sweep) went 'nowhere'
+QUEUE_SIZE = 64
+_SHOE = 0  # event sources in the queue
+_CONSOLE = 1
+_BUTTON = 2
+_ANTENNA = 3
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
 
 
@@ -56,6 +62,8 @@ class Runtime:
         self._in_hand = None
         self._console_errors = 0
         self._moved_sweep = None
+        self.queue = EventQueue(QUEUE_SIZE)  # driver events waiting for the controller
+        self._dropped = 0
         self._busy_sweep = 0
         self._applied_ms = 0
         self._panel_ms = 0
@@ -75,26 +83,21 @@ class Runtime:
     def step(self):
         now = self.hal.ticks_ms()
         t = self.table
-        n = 0
+        q = self.queue
+        # 1. poll the drivers (shoe first: a card leaves the shoe before it lands) into the queue
         if self.shoe is not None:
             for e in self.shoe.poll(now):
-                n += 1
-                self._shoe_event(e)
+                q.put((_SHOE, e))
         if self.link is not None:
             for msg in self.link.poll(now):
-                n += 1
-                self._console(msg)
+                q.put((_CONSOLE, msg))
             if self.link.health.errors != self._console_errors:
                 self._console_errors = self.link.health.errors
                 t.device_alert("console", WARN, "a broken console line was refused (%d so far)" % self._console_errors,
                                "the console resends it; check the cable if this repeats")
         if self.buttons is not None:
             for e in self.buttons.poll(now):
-                n += 1
-                if e[0] == "button":
-                    t.button(e[1], e[2])
-                else:
-                    t.button_fault(e[1], e[2], e[0] == "button-fault-cleared")
+                q.put((_BUTTON, e))
         p = self.poller
         if p is not None:
             if self._in_hand != t.in_hand:
@@ -102,14 +105,25 @@ class Runtime:
                 p.set_in_hand(t.in_hand)
             if now >= p.next_due_ms:
                 for e in p.poll(now):
-                    n += 1
-                    t.antenna(e)
-            if t.moved:
-                if self._moved_sweep is None:
-                    self._moved_sweep = p.sweeps
-                elif p.sweeps - self._moved_sweep > p.miss_limit:  # the old antenna had time to miss it
-                    t.check_moves(self._still_there)
-                    self._moved_sweep = None
+                    q.put((_ANTENNA, e))
+        # 2. the controller takes them in order
+        n = 0
+        while True:
+            item = q.get()
+            if item is None:
+                break
+            n += 1
+            self._dispatch(item[0], item[1])
+        if q.dropped != self._dropped:
+            self._dropped = q.dropped
+            t.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
+                           "the table is overloaded; check for a chattering device")
+        if p is not None and t.moved:
+            if self._moved_sweep is None:
+                self._moved_sweep = p.sweeps
+            elif p.sweeps - self._moved_sweep > p.miss_limit:  # the old antenna had time to miss it
+                t.check_moves(self._still_there)
+                self._moved_sweep = None
         if t.busy():
             # a card read by the shoe is 'nowhere' only once every antenna has been polled after
             # the read (two sweep-counter steps) and the grace time passed: a loaded 10-seat
@@ -133,6 +147,20 @@ class Runtime:
             self._panel_ms = now
             self.display.refresh()  # a panel that reset itself shows nothing until rewritten
         return n
+
+    def _dispatch(self, kind, e):
+        t = self.table
+        if kind == _SHOE:
+            self._shoe_event(e)
+        elif kind == _CONSOLE:
+            self._console(e)
+        elif kind == _BUTTON:
+            if e[0] == "button":
+                t.button(e[1], e[2])
+            else:
+                t.button_fault(e[1], e[2], e[0] == "button-fault-cleared")
+        else:
+            t.antenna(e)
 
     def _still_there(self, location, hexu):
         return hexu in self.poller.present(location)

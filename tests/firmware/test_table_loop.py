@@ -61,3 +61,17 @@ def test_console_set_and_get_over_felt1():
     assert [r for r in sim.replies if " ok " in r and "re=51" in r and "value=20" in r], sim.replies
     assert [r for r in sim.replies if " error re=52" in r and "code=rule" in r], sim.replies
     eq(sim.table.config.bb, 20)
+
+
+def test_event_queue_is_bounded_fifo_and_counts_drops():
+    from felt.events import EventQueue
+    q = EventQueue(3)
+    for i in range(5):
+        q.put(i)
+    eq(q.dropped, 2)
+    eq(len(q), 3)
+    eq([q.get(), q.get(), q.get(), q.get()], [0, 1, 2, None])
+    for i in range(100):  # long use does not grow the list without bound
+        q.put(i)
+        eq(q.get(), i)
+    assert len(q._items) < 40, len(q._items)
