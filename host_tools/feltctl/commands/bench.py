@@ -4,6 +4,7 @@
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from feltctl import bench
 
@@ -15,6 +16,8 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="one JSON object per script, a line each")
     parser.add_argument("--runtime", choices=("micropython", "cpython"), default="micropython",
                         help="interpreter that runs the firmware (default micropython)")
+    parser.add_argument("-j", "--jobs", type=int, default=min(4, os.cpu_count() or 1),
+                        help="scripts run at once, each on its own simulated table (default: CPUs, at most 4)")
 
 
 def expand(paths):
@@ -32,27 +35,33 @@ def expand(paths):
     return out
 
 
+def _one(path, runtime):
+    if not os.path.isfile(path):
+        result = bench.Result(path)
+        result.error = (None, "no such script")
+        return result
+    return bench.run_file(path, runtime)
+
+
 def run(args):
     files = expand(args.paths)
     passed = failed = 0
-    for path in files:
-        if not os.path.isfile(path):
-            result = bench.Result(path)
-            result.error = (None, "no such script")
-        else:
-            result = bench.run_file(path, args.runtime)
-        if result.passed:
-            passed += 1
-        else:
-            failed += 1
-        if args.json:
-            sys.stdout.write(json.dumps(result.as_dict(), sort_keys=True) + "\n")
-        else:
-            for m in result.messages():
-                sys.stdout.write(m + "\n")
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        # each script has its own child interpreter; reports come back in the order given
+        results = pool.map(lambda p: _one(p, args.runtime), files)
+        for path, result in zip(files, results):
             if result.passed:
-                sys.stdout.write("%s: ok\n" % path)
-        sys.stdout.flush()
+                passed += 1
+            else:
+                failed += 1
+            if args.json:
+                sys.stdout.write(json.dumps(result.as_dict(), sort_keys=True) + "\n")
+            else:
+                for m in result.messages():
+                    sys.stdout.write(m + "\n")
+                if result.passed:
+                    sys.stdout.write("%s: ok\n" % path)
+            sys.stdout.flush()
     if not files:
         failed += 1
         sys.stderr.write("no bench scripts found\n")
