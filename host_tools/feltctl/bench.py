@@ -384,8 +384,9 @@ def check(st, snap):
         got = snap.get("board") or "none"
         return None if got == r[0] else (want, "board " + got)
     if k == "display":
+        # what the SSD1306 shows, read back from its pixels by the sim (view.py's lines otherwise)
         text = " ".join(r).upper()
-        screen = snap["display"]
+        screen = [line for line in (snap.get("oled") or snap["display"]) if line]
         ok = [line for line in screen if text in line.upper()]
         return None if ok else (want, "display %s" % " | ".join(screen))
     raise ValueError(k)  # parse() admits nothing else
@@ -410,7 +411,7 @@ class Result:
         self.file = file
         self.failures = []
         self.error = None
-        self.alerts = {}  # alert id -> alert dict (every hand of the script)
+        self.alerts = {}  # (table number, alert id) -> alert dict, every hand of the script
         self.snapshot = None
 
     @property
