@@ -27,6 +27,8 @@
 #    on its own, so odd units may differ by one per pot.
 #  * POT-14/16: in a hi-lo side pot where no eligible hand has a low, PokerKit still splits off
 #    a low half; the whole pot goes to the high hand for us.
+#  * POT-15: the same players tying for both halves share the whole pot evenly (our default
+#    hr.hilo_identical_scoop = even_split); PokerKit divides each half with its own odd chip.
 # Kept out of the generator (covered elsewhere): big-blind antes (PokerKit hands a lone
 # big-blind ante back to a folding payer; GAME-17 makes it dead money -- the real WSOP hands in
 # ../shared/phh have BB antes) and blind posters all-in from posting (PokerKit lets them fold and
@@ -55,25 +57,35 @@ def _label_index(label):
 
 def _tda_redivided(g):
     """PokerKit's own pots re-divided under our rules: equal shares, odd units one at a time in
-    ascending position (first seat left of the button first, POT-11), and a hi-lo half that no
+    ascending position (first seat left of the button first, POT-11); a hi-lo half that no
     eligible hand wins goes to the high winners of that pot (POT-14; PokerKit 0.7.7 splits off a
-    low half even when no hand in that side pot qualifies)."""
+    low half even when no hand in that side pot qualifies); the same players winning both halves
+    share the whole pot evenly (POT-15, hr.hilo_identical_scoop = even_split, the default)."""
     stacks = list(g.finishing_stacks)
     for push in g.pushes:
         for p, chips in enumerate(push[4]):
             stacks[p] -= chips
-    high_winners = {}
+    by_pot = {}
+    order = []
     for amount, winners, kind, pot_index, _chips in g.pushes:
-        if kind in (None, 0):
-            high_winners[pot_index] = winners
-    for amount, winners, kind, pot_index, _chips in g.pushes:
-        if not winners:
-            winners = high_winners.get(pot_index, ())
-        if not winners:
-            return None
-        q, r = divmod(amount, len(winners))
-        for k, w in enumerate(sorted(winners)):
-            stacks[w] += q + (1 if k < r else 0)
+        if pot_index not in by_pot:
+            by_pot[pot_index] = []
+            order.append(pot_index)
+        by_pot[pot_index].append([amount, tuple(sorted(winners)), kind])
+    for pot_index in order:
+        parts = by_pot[pot_index]
+        high = [x for x in parts if x[2] in (None, 0)]
+        for x in parts:
+            if not x[1]:
+                x[1] = high[0][1] if high else ()
+        if len(parts) == 2 and parts[0][1] == parts[1][1]:
+            parts = [[parts[0][0] + parts[1][0], parts[0][1], None]]  # POT-14 scoop / POT-15
+        for amount, winners, _kind in parts:
+            if not winners:
+                return None
+            q, r = divmod(amount, len(winners))
+            for k, w in enumerate(winners):
+                stacks[w] += q + (1 if k < r else 0)
     return stacks
 
 
@@ -142,7 +154,7 @@ def _classify(g, result):
     if redivided is None:
         return None
     if ours == redivided:
-        return "PokerKit's pots divided under POT-11/13/14"
+        return "PokerKit's pots divided under POT-11/13/14/15"
     diffs = [abs(a - b) for a, b in zip(ours, redivided)]
     if g.variant in pokerkit_gen.STUD and max(diffs) <= len(result["pots"]):
         # tied stud hands: the odd unit goes by the highest card by suit, not by position
