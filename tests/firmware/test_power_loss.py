@@ -281,17 +281,25 @@ def _decide(t, lg, rng):
 
 # -- outcome -----------------------------------------------------------------------------------
 
-def outcome(sim, histories):
+def outcome(sim, histories, trace):
     return {"stacks": list(sim.table.stacks), "hand_no": sim.table.hand_no, "histories": histories,
-            "lights": view.lights(sim.table)}
+            "lights": view.lights(sim.table), "trace": trace}
+
+
+def _point(t):
+    # what the players see after each statement: street, pot, lights
+    pot = t.hand.pot_total() if t.state == PLAYING else None
+    return (view.street(t), pot, view.lights(t))
 
 
 def plain_run(lines):
     hist = []
     sim = Sim(history=hist.append)
+    trace = []
     for line in lines:
         sim.run(line)
-    return outcome(sim, hist)
+        trace.append(_point(sim.table))
+    return outcome(sim, hist, trace)
 
 
 def killed_run(lines, every, phase=0, ring=False):
@@ -299,14 +307,16 @@ def killed_run(lines, every, phase=0, ring=False):
     sim = PowerSim(flash)
     log = []
     total = None
+    trace = []
     for line in lines:
         run_line(sim, line, log)
+        trace.append(_point(sim.table))
         if sim.table.state != PLAYING:
             s = sum(sim.table.stacks)
             if total is None or line.startswith("seat"):
                 total = s
             eq(s, total, "chips conserved after %r" % line)
-    return outcome(sim, sim.handlog.histories()), flash, log
+    return outcome(sim, sim.handlog.histories(), trace), flash, log
 
 
 def check_game(game, seed, everies, ring=False):
