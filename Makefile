@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 MPY    := $(VENV)/bin/micropython
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv demo test test-cpython test-micropython test-fast bench soak clean
+.PHONY: all venv demo selfplay test test-cpython test-micropython bench soak fuzz diff-long flash-sweep clean
 
 all: test
 
@@ -18,8 +18,13 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# The main job: see README.md.
+# The main job (README.md): a simulated table plays a series of hands on the real firmware,
+# inside the MicroPython interpreter, shown live, and writes its hand histories to out/hands/.
 demo: $(STAMP)
+	$(VENV)/bin/feltctl sim --demo
+
+# The engine alone plays seeded hands of every PHH game, writes and replays them.
+selfplay: $(STAMP)
 	$(VENV)/bin/feltctl demo
 
 # Every test: CPython (pytest, both firmware and host tools) and the firmware tier again under
@@ -40,6 +45,13 @@ soak: $(STAMP)
 	$(PY) tests/soak/soak.py --hands 10000 --jobs 4
 
 fuzz: $(STAMP) ; FELT_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q -n 2 --timeout=0 tests/host/test_fuzz_codecs.py tests/host/test_fuzz_files.py tests/host/test_fuzz_journal.py tests/host/test_fuzz_devices.py
+
+# Long suites, not part of `make test` (which runs short versions of each).
+diff-long: $(STAMP)
+	FELT_DIFF_HANDS=3000 $(PY) -m pytest -q -n 2 --timeout=0 tests/host/test_differential_pokerkit.py
+
+flash-sweep: $(STAMP)
+	FELT_LONG_SWEEP=1 $(PY) -m pytest -q --timeout=0 tests/host/test_flash_interrupt.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
