@@ -3,9 +3,8 @@
 # inputs out: the Hand (betting, pots), DealCheck (DEAL-* findings), button.py (button/blinds
 # across hands). It keeps the per-hand account of the 52 cards and turns every finding and every
 # rejected entry into an Alert (events.py) citing its RULES.md IDs. Indicators come from view.py.
-from felt import phh
 from felt.engine import button as btn
-from felt.engine import dealing, dealplan, declare, games, settings
+from felt.engine import dealing, dealplan, games, settings
 from felt.engine.cards import UNKNOWN, cards_text, card_text
 from felt.engine.hand import Hand
 from felt.errors import ConfigError, DeckError, RuleError
@@ -631,6 +630,8 @@ class Table:
     def _write_history(self):
         if self._history is None:
             return
+        from felt import phh  # only a table with a history sink loads the PHH writer (~21 KB of heap)
+
         h = self.hand
         g = self.config.record
         acts = []
@@ -681,6 +682,8 @@ class Table:
         if p is None:
             return self.act(seat, "push")  # the same rejection as any entry out of a hand
         self.resolve()
+        from felt.engine import declare  # chip pushes are rare: load the reader on the first one
+
         try:
             reading = declare.interpret(h, p, chips, said=said, amount=amount, earlier=earlier)
             op = declare.apply(h, p, reading)

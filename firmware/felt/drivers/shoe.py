@@ -3,7 +3,7 @@
 # poker: it reports tag UIDs in the order they were read, plus reader health. No sleeps and no time
 # module -- every deadline is measured against the now_ms passed in.
 # Implements hardware/protocols/pn532-hsu.md ("Driver dialogue") and ascii-reader.md.
-from felt.proto import ascii_reader, pn532
+from felt.proto import pn532  # the ASCII codec is loaded only by a table with an ASCII reader
 
 CARD = "card"  # a tag was read: uid, repeat (same UID as the previous read within repeat_window_ms)
 READY = "reader_ready"  # PN532 initialised; detail = FirmwareVersion
@@ -285,6 +285,9 @@ class AsciiShoe(_ShoeBase):
         if config is None:
             config = ShoeConfig(stopped_after_ms=None)
         _ShoeBase.__init__(self, uart, config, log)
+        from felt.proto import ascii_reader
+
+        self._line_error = ascii_reader.AsciiLineError
         self._parser = ascii_reader.Parser()
         self.ready = True
 
@@ -294,7 +297,7 @@ class AsciiShoe(_ShoeBase):
         data = self._read_available()
         if data:
             for event in self._parser.feed(data):
-                if isinstance(event, ascii_reader.AsciiLineError):
+                if isinstance(event, self._line_error):
                     self._fault(now_ms, event)
                 else:
                     self._heard(now_ms)

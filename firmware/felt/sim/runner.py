@@ -13,7 +13,6 @@ from felt.engine.deck import DeckRegistry
 from felt.errors import FeltError, FormatError
 from felt.hal.sim_hal import SimHAL
 from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
-from felt.hal.simdev_ascii_reader import SimAsciiReader
 from felt.hal.simdev_pn532 import SimPN532
 from felt.proto import console as proto
 from felt.table import Table, TableConfig
@@ -92,7 +91,12 @@ class Sim:
         bus = hal.spi(0)
         for loc, line in b.antennas:
             self.chips[loc] = bus.attach(("74HC154", line), SimMFRC522(hal.clock))
-        self.reader = SimPN532() if self.shoe_protocol == "pn532" else SimAsciiReader()
+        if self.shoe_protocol == "pn532":
+            self.reader = SimPN532()
+        else:
+            from felt.hal.simdev_ascii_reader import SimAsciiReader  # loaded only for an ASCII shoe
+
+            self.reader = SimAsciiReader()
         hal.uart(0).attach(self.reader)
         self.console = hal.uart(1)
         self.oled = hal.add_display(0, 0x3C)
