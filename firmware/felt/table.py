@@ -492,6 +492,10 @@ class Table:
             level = WARN if (status == PROPOSED or f.kind not in ("redeal", "reshuffle", "move_card")) else INFO
             self.alert(level, f.rules, f.text, f.remedy, seat=f.seat, finding=f.id if status == PROPOSED else None,
                        status=status)
+            if status == PROPOSED and f.kind == "four_card_flop" and self.hand.board:
+                # DEAL-27: the flop's three cards reached the Hand before the fourth came; like a
+                # DEAL-28 flop they stay out of it until the ruling, so the action is held
+                self._rebuild()
 
     def _sync(self):
         """Feed the engine Hand every card the dealing check has placed logically (burns, board,
@@ -662,6 +666,8 @@ class Table:
             self.alert(WARN, ("DEAL-5",), "%s by seat %d rejected: seat %d is not dealt in" % (verb, seat, seat))
             return None
         self.resolve()
+        if self._refuse_held(seat, verb):
+            return None
         if h.phase == DRAW and verb == "check":
             self._finish_draws(seat, True)  # "check" during a draw: stands pat (GAME-15)
             self._sync()
@@ -682,6 +688,8 @@ class Table:
         if p is None:
             return self.act(seat, "push")  # the same rejection as any entry out of a hand
         self.resolve()
+        if self._refuse_held(seat, "push"):
+            return None
         from felt.engine import declare  # chip pushes are rare: load the reader on the first one
 
         try:
@@ -748,6 +756,15 @@ class Table:
         else:
             self.log("seat %d marked %s (recorded)" % (seat, what))
         return True
+
+    def _refuse_held(self, seat, verb):
+        # DEAL-27/28/29: while the dealer has not ruled on a street's cards, its action is held
+        for a in self.pending():
+            if a.finding is not None and self.dc.findings[a.finding - 1].kind in HOLD:
+                self.alert(WARN, a.rules, "%s by seat %d rejected: the action is held until alert #%d is ruled on" % (
+                    verb, seat, a.id))
+                return True
+        return False
 
     def _acted(self, seat, verb, amount, op):
         self.journal.append(("act", seat, verb, amount))
