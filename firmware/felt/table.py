@@ -114,16 +114,35 @@ class Table:
             self._log(line)
 
     def _redact(self, text):
-        # hole cards never reach the display or the public log before the hand is over: a
-        # finding that names one ("Ah drawn again while it is at seat 2") says "a hole card"
+        # downcards never reach the display or the public log before the hand is over: a
+        # finding that names one ("Ah drawn again while it is at seat 2") says "a hole card";
+        # a stud upcard lies face up and is public, so it is named
         if self.state != PLAYING or not text:
             return text
         for card in self.where:
             if isinstance(self.where[card], int) and card >= 0:
                 name = card_text(card)
-                if name in text:
+                if name in text and not self._upcard(card, self.where[card]):
                     text = text.replace(name, "a hole card")
         return text
+
+    def _upcard(self, card, seat):
+        """True when `card` at `seat` is dealt face up (stud): from the Hand once it has the card,
+        else from the street plan's up/down pattern by the card's place in the seat's deal."""
+        if self.config.record.family != "stud":
+            return False
+        h = self.hand
+        p = self.position(seat)
+        if p is not None and card in h.hole[p]:
+            return bool(h.up[p][h.hole[p].index(card)])
+        held = self.dc.holes.get(seat, ()) if self.dc is not None else ()
+        if card not in held:
+            return False  # not (or no longer) dealt to the seat: kept secret
+        pattern = []
+        for i in range(len(self.dc.plan.streets)):
+            pattern.extend(self.dc.street_plan(i).hole)
+        i = list(held).index(card)
+        return bool(pattern[i]) if i < len(pattern) else False
 
     def alert(self, level, rules, text, remedy="", seat=None, device=None, finding=None, status=NOTE):
         self.seq += 1

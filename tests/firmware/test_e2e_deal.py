@@ -196,3 +196,38 @@ def test_two_boxed_cards_in_the_deal_are_a_misdeal_DEAL_7():
     sim = start()
     s = run(sim, "draw Ah to seat 2\nmark 2 boxed\nconfirm\nremove Ah from seat 2\ndraw Kd to seat 2\nmark 2 boxed")
     eq([a["rules"] for a in s["alerts"] if a["status"] == "proposed"], [["DEAL-7"]])
+
+
+def test_stud_upcards_are_named_in_alerts_downcards_are_not_DEAL_22_DEAL_42():
+    # only downcards are secret before the hand ends; an upcard lies face up and is named
+    sim = Sim()
+    s = run(sim, """
+table stud7 limit seats=3 ante=5 bring_in=10 small_bet=20 big_bet=40 button=1
+seat 1 500
+seat 2 500
+seat 3 500
+hand
+draw Ah to seat 2
+draw Kd to seat 3
+draw Qs to seat 1
+draw Qh to seat 2
+mark 2 exposed
+""")
+    p = proposal(s)
+    eq(p["rules"], ["DEAL-42"])
+    assert "Qh" not in p["text"] and "a hole card" in p["text"], p  # a downcard stays secret
+    s = run(sim, """
+reject
+draw Kc to seat 3
+draw 2s to seat 1
+draw 9h to seat 2
+draw 8d to seat 3
+draw 3c to seat 1
+mark 1 exposed
+""")
+    a = s["alerts"][-1]
+    eq(a["rules"], ["DEAL-22"])
+    eq(a["text"], "3c is an upcard anyway")
+    for a in s["alerts"]:
+        for down in ("Ah", "Kd", "Qs", "Qh", "Kc", "2s"):
+            assert down not in a["text"], a
