@@ -10,7 +10,6 @@ from felt import journal as jr
 
 SECTOR_MAGIC = b"FJR1"
 SECTOR_HEADER = 16  # magic, sector sequence (u32 LE), CRC32 of the first 8 bytes, 4 bytes 0xFF
-_ERASED = 0xFF
 
 
 class MemBlockDevice:
@@ -106,7 +105,6 @@ class RingJournal:
         self.snapshot = None
         self.damage = None
         self.discarded = []
-        self.histories = []  # PHH records found by open(), oldest first
         self._records = []
         self._head = None  # (block index, sector seq, write offset)
         self._live_from = None  # sector seq holding the current snapshot
@@ -141,35 +139,62 @@ class RingJournal:
             r.offset += SECTOR_HEADER
         return _Sector(block, seq, records, SECTOR_HEADER + end, damage)
 
-    def open(self):
-        """Scan the ring; the newest committed snapshot and the inputs after it. A torn record at
-        the head is dropped and reported (.damage); writing resumes in a fresh sector."""
-        self._head = None
-        sectors = []
+    def _headers(self):
+        # [(sector seq, block)] of the valid sectors, oldest first (16 bytes read per sector)
+        out = []
         for i in range(self.count):
-            s = self._scan_sector(self.first + i)
-            if s is not None:
-                sectors.append(s)
-        sectors.sort(key=lambda s: s.seq)
-        allrec = []
-        where = []  # sector seq per record
-        for s in sectors:
-            for r in s.records:
-                allrec.append(r)
-                where.append(s.seq)
-        start = _last_committed(allrec)
-        self.histories = [r for r in allrec if r.kind == jr.PHH]
+            block = self.first + i
+            head = self._read(block, 0, 12)
+            if head[0:4] != SECTOR_MAGIC:
+                continue
+            if struct.unpack_from("<I", head, 8)[0] != binascii.crc32(bytes(head[0:8])) & 0xFFFFFFFF:
+                continue
+            out.append((struct.unpack_from("<I", head, 4)[0], block))
+        out.sort()
+        return out
+
+    def open(self):
+        """Scan the ring; the newest snapshot and the inputs after it. A torn record at the head is
+        dropped and reported (.damage); writing resumes in a fresh sector. Only the sectors from
+        the newest snapshot on are held in memory (a Pico has ~200 KB of heap)."""
+        self._head = None
         self.damage = None
         self.discarded = []
+        heads = self._headers()
+        # newest to oldest until a sector holding a snapshot
+        start = None
+        newest = None
+        for k in range(len(heads) - 1, -1, -1):
+            sec = self._scan_sector(heads[k][1])
+            if newest is None:
+                newest = sec
+            for r in sec.records:
+                if r.kind == jr.SNAPSHOT:
+                    start = k
+            if start is not None:
+                break
         if start is None:
+            last_seq = -1
+            for k in range(len(heads) - 1, -1, -1):
+                sec = newest if k == len(heads) - 1 else self._scan_sector(heads[k][1])
+                if sec.records:
+                    last_seq = sec.records[-1].seq
+                    break
             self._records = []
             self.snapshot = None
-            self.next_seq = allrec[-1].seq + 1 if allrec else 0
+            self.next_seq = last_seq + 1
             self._live_from = None
-            self._new_sector(sectors[-1].seq + 1 if sectors else 0)
+            self._new_sector(heads[-1][0] + 1 if heads else 0)
             self._write_snapshot(None, None)
             return []
-        live = allrec[start:]
+        live = []
+        for k in range(start, len(heads)):
+            sec = newest if k == len(heads) - 1 else self._scan_sector(heads[k][1])
+            for r in sec.records:
+                if r.kind == jr.SNAPSHOT:
+                    live = [r]  # a newer snapshot in the same sector replaces the older one
+                elif live:
+                    live.append(r if r.kind != jr.PHH else jr.Record(r.seq, r.kind, b"", r.offset))
         # the sequence must be unbroken from the snapshot on; a break is flash damage
         for k in range(1, len(live)):
             if live[k].seq != live[k - 1].seq + 1:
@@ -178,11 +203,11 @@ class RingJournal:
                 live = live[:k]
                 break
         self.snapshot = live[0]
-        self._live_from = where[start]
+        self._live_from = heads[start][0]
         self._records = _first_record(live[0]) + [r for r in live if r.kind not in jr.HOUSEKEEPING
                                                   and r.kind != jr.PHH]
         self.next_seq = live[-1].seq + 1
-        last = sectors[-1]
+        last = newest
         if self.damage is None and last.torn is not None:
             d = last.torn
             self.damage = jr.Damage("torn", d.offset + SECTOR_HEADER, d.lost_bytes, d.kind, d.seq, 0, d.detail)
@@ -190,6 +215,18 @@ class RingJournal:
         # fresh sector -- not here, so a boot never erases anything)
         self._head = [last.index, last.seq, self.bs if self.damage is not None else last.end]
         return list(self._records)
+
+    def phh_records(self, newest_first=False):
+        """The hand histories in the ring, one sector in memory at a time (a generator)."""
+        heads = self._headers()
+        order = range(len(heads) - 1, -1, -1) if newest_first else range(len(heads))
+        for k in order:
+            recs = self._scan_sector(heads[k][1]).records
+            if newest_first:
+                recs = recs[::-1]
+            for r in recs:
+                if r.kind == jr.PHH:
+                    yield r
 
     # -- writing ----------------------------------------------------------------------------
     def _new_sector(self, sector_seq):
@@ -266,7 +303,8 @@ class RingJournal:
 
 class RingHandLog:
     """HandLog API over a RingJournal: histories are PHH records in the same ring (the newest
-    ones survive until the ring wraps over them; `feltctl export` pulls them before that)."""
+    ones survive until the ring wraps over them; they must be exported before that). Read on
+    demand, one sector at a time."""
 
     def __init__(self, ring):
         self.ring = ring
@@ -274,45 +312,37 @@ class RingHandLog:
 
     @property
     def next_seq(self):
-        return len(self.ring.histories)
+        n = 0
+        for _r in self.ring.phh_records():
+            n += 1
+        return n
 
     def open(self):
-        return len(self.ring.histories)
+        """Number of histories in the ring (the ring's own open() checks the records)."""
+        return self.next_seq
 
     def append(self, phh_text):
-        seq = self.ring.append(jr.PHH, phh_text)
-        self.ring.histories.append(jr.Record(seq, jr.PHH, jr.as_bytes(phh_text)))
-        return seq
+        return self.ring.append(jr.PHH, phh_text)
 
     def last(self):
-        h = self.ring.histories
-        return h[-1].payload.decode() if h else None
+        for r in self.ring.phh_records(newest_first=True):
+            return r.payload.decode()
+        return None
 
     def contains(self, phh_text):
         data = jr.as_bytes(phh_text)
-        for r in self.ring.histories:
+        for r in self.ring.phh_records(newest_first=True):
             if r.payload == data:
                 return True
         return False
 
     def histories(self):
-        return [r.payload.decode() for r in self.ring.histories]
+        return [r.payload.decode() for r in self.ring.phh_records()]
 
 
 def _used(body):
-    # bytes up to the erased (0xFF) tail of a sector
-    n = len(body)
-    while n and body[n - 1] == _ERASED:
-        n -= 1
-    return n
-
-
-def _last_committed(records):
-    # index of the newest SNAPSHOT (in the ring a valid snapshot record is its own commit)
-    for i in range(len(records) - 1, -1, -1):
-        if records[i].kind == jr.SNAPSHOT:
-            return i
-    return None
+    # bytes up to the erased (0xFF) tail of a sector (rstrip runs in C: a boot reads every sector)
+    return len(bytes(body).rstrip(b"\xff"))
 
 
 def _first_record(snapshot):
