@@ -524,7 +524,7 @@ class HandLog:
     """Hand histories (PHH text), one record each, in the journal's framing: hands.log, rotated
     to hands.old when it passes max_bytes (so at most about 2 x max_bytes are kept)."""
 
-    def __init__(self, flash, max_bytes=131072):
+    def __init__(self, flash, max_bytes=32768):
         self.flash = flash
         self.max_bytes = max_bytes
         self.next_seq = 0
