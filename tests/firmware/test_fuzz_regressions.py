@@ -225,6 +225,11 @@ def test_open_bug_phh_lone_underscore_value():
     _open_bug(lambda: phh.read_all("F=_"), "phh.read_all('F=_')")
 
 
+def test_open_bug_house_rule_superscript_digit():
+    # found by the house-rule fuzzer: '\u00b9' passes str.isdigit() on CPython but int() refuses it
+    _open_bug(lambda: hr.from_dict({"hr.draw_max_replace": "\u00b9"}), "settings hr.draw_max_replace='\u00b9'")
+
+
 def _board(edit):
     data = {
         "board": "pico", "name": "t", "hal": "sim", "seats": 2, "gpio": list(range(29)),
@@ -253,6 +258,11 @@ def test_open_bug_board_function_pins_null():
 def test_open_bug_board_uart_function_list():
     data = _board(lambda d: d["functions"].__setitem__("uart0", []))
     _open_bug(lambda: board.load(data), "board.load functions.uart0 []")
+
+
+def test_open_bug_board_reserved_as_list():
+    data = _board(lambda d: d.__setitem__("reserved", [True]))
+    _open_bug(lambda: board.load(data), "board.load reserved [true]")
 
 
 def test_open_bug_board_reserved_pin_name():

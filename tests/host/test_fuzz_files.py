@@ -30,7 +30,9 @@ def open_bug(exc):
     where = (tb.tb_frame.f_code.co_filename.split("/")[-1], tb.tb_frame.f_code.co_name)
     if where == ("phh.py", "parse_number") and isinstance(exc, IndexError):
         return "phh.parse_number('_') indexes an empty string (found by atheris)"
-    if where[0] == "board.py" and isinstance(exc, (TypeError, AttributeError, ValueError)):
+    if where == ("settings.py", "_normalise") and isinstance(exc, ValueError):
+        return "settings: a Unicode digit such as '\u00b9' passes isdigit() but not int()"
+    if where[0] == "board.py" and isinstance(exc, (TypeError, AttributeError, ValueError, IndexError)):
         return "board.load trusts JSON types (a list/None/str where a dict/int is expected)"
     return None
 
@@ -181,6 +183,10 @@ def test_house_rules_from_random_dicts_give_config_errors(data):
         rules = hr.from_dict(data)
     except ConfigError:
         return
+    except Exception as e:  # noqa: BLE001
+        if open_bug(e) is None:
+            raise
+        return
     # Accepted: every value is legal, and the record survives a write/read through its own text.
     assert hr.from_dict(dict(rules.changed(), mode=rules.mode, game=rules.game)) == rules
 
@@ -193,6 +199,10 @@ def test_house_rules_refused_change_leaves_the_record_unchanged(values):
     try:
         new = rules.replace(values)
     except ConfigError:
+        new = None
+    except Exception as e:  # noqa: BLE001
+        if open_bug(e) is None:
+            raise
         new = None
     assert rules.as_dict() == before, "replace() never changes the record it is called on"
     if new is not None:
@@ -312,6 +322,20 @@ def test_regression_replay_of_a_deal_to_p_reports_an_error():
 def test_regression_phh_lone_underscore_value_is_a_format_error():
     with pytest.raises(FormatError):
         phh.read_all("F=_")
+
+
+@pytest.mark.xfail(strict=True, reason="open bug: settings accepts isdigit() text that int() refuses")
+def test_regression_house_rule_superscript_digit_is_a_config_error():
+    with pytest.raises(ConfigError):
+        hr.from_dict({"hr.draw_max_replace": "\u00b9"})
+
+
+@pytest.mark.xfail(strict=True, reason="open bug: board.load with a list as 'reserved'")
+def test_regression_board_reserved_as_list_is_a_config_error():
+    data = copy.deepcopy(BOARDS[1])
+    data["reserved"] = [True]
+    with pytest.raises(ConfigError):
+        board.load(data)
 
 
 @pytest.mark.xfail(strict=True, reason="open bug: board.load with a list as 'gpio' entry")
