@@ -230,6 +230,10 @@ def test_open_bug_house_rule_superscript_digit():
     _open_bug(lambda: hr.from_dict({"hr.draw_max_replace": "\u00b9"}), "settings hr.draw_max_replace='\u00b9'")
 
 
+def test_open_bug_house_rule_text_superscript_digit():
+    _open_bug(lambda: hr.parse_text("variant = \u00b2"), "settings.parse_text('variant = \u00b2')")
+
+
 def _board(edit):
     data = {
         "board": "pico", "name": "t", "hal": "sim", "seats": 2, "gpio": list(range(29)),
