@@ -17,6 +17,7 @@ except ImportError:  # CPython: importable (e.g. by the mpy-cross check), never 
     deflate = None
 
 POINTER = "/felt.slot"
+KEYS = "/felt.keys"     # the board's keys (feltctl provision): checked against, never read back
 SLOTS = ("a", "b")
 MARKER = ".felt-ok"     # written last into a slot; holds its tree hash; no marker = not bootable
 TMP = ".tmp"            # suffix of a file being written; renamed once its SHA-256 verifies
@@ -352,9 +353,34 @@ def commit(expect):
     got = tree_hash(entries)
     if got != expect:
         raise ValueError("felt-deploy: staged tree does not verify: tree hash %s, expected %s" % (got, expect))
+    _signature_check(slot_dir(name))
     _write_atomic(slot_dir(name) + "/" + MARKER, got)
     _write_atomic(POINTER, name)
     answer({"active": name, "previous": cur if valid(cur) else None, "tree": got})
+
+
+def _signature_check(root):
+    """felt.security (hardware/security.md section 3): on a board with keys (/felt.keys) the staged
+    tree must carry a manifest signed with the board's owner key, not older than any tree ever
+    activated, matching file for file; a refusal leaves the running firmware booting. The check
+    comes from the running firmware, or from the staged tree when the running one predates it."""
+    if not _exists(KEYS):
+        return
+    try:
+        from felt.security import bootcheck, ManifestError
+    except ImportError:
+        sys.path.insert(0, root)
+        try:
+            from felt.security import bootcheck, ManifestError
+        except ImportError:
+            raise ValueError("felt-deploy: refused: this board has keys but the tree carries no felt.security "
+                             "to check its signature")
+        finally:
+            sys.path.pop(0)
+    try:
+        bootcheck.activate(root)
+    except ManifestError as e:
+        raise ValueError("felt-deploy: %s" % e)
 
 
 def rollback():
@@ -363,6 +389,7 @@ def rollback():
     prev = other(cur)
     if not valid(prev):
         raise ValueError("felt-deploy: no previous firmware on the board to roll back to")
+    _signature_check(slot_dir(prev))  # a signed board does not go back below its rollback counter
     _write_atomic(POINTER, prev)
     answer({"active": prev, "previous": cur, "tree": _read_text(slot_dir(prev) + "/" + MARKER)})
 
@@ -382,7 +409,9 @@ def info():
     ok = valid(name)
     entries = manifest(slot_dir(name)) if ok else []
     recorded = _read_text(slot_dir(name) + "/" + MARKER) if ok else None
+    signed = ok and _exists(slot_dir(name) + "/felt.manifest")
     answer({"active": name if ok else None, "tree": recorded, "files": len(entries),
+            "manifest": file_hash(slot_dir(name) + "/felt.manifest")[1] if signed else None,
             "modified": ok and tree_hash(entries) != recorded,
             "version": _version(slot_dir(name)) if ok else None,
             "previous": other(name) if name and valid(other(name)) else None,
@@ -400,6 +429,8 @@ def files(folder):
 
 def read(path, offset, n):
     """Up to n bytes of a file from offset, base64 (binary-safe through the REPL)."""
+    if path.endswith("felt.keys"):
+        raise ValueError("felt-deploy: refused: the board's keys are never read back")
     with open(path, "rb") as f:
         f.seek(offset)
         data = f.read(n)

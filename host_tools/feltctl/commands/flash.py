@@ -6,6 +6,7 @@ import sys
 from felt.errors import FeltError
 from feltctl.deploy import Deployer, build_tree
 from feltctl.paths import FIRMWARE
+from feltctl.signing import KeyStore, signed_build
 from feltctl.transport import Transport
 
 HELP = "deploy the firmware to a board: fast, verified, atomic (--rollback, --dry-run, --mpy)"
@@ -17,6 +18,10 @@ def add_arguments(p):
     p.add_argument("--baud", type=int, default=115200)
     p.add_argument("--mpy", action="store_true", help="precompile modules with mpy-cross (less RAM on the board)")
     p.add_argument("--dry-run", action="store_true", help="list what would change, change nothing")
+    p.add_argument("--sign", metavar="DEVICE", default=None,
+                   help="add a manifest signed with this board's owner key (hardware/security.md)")
+    p.add_argument("--counter", type=int, default=None, help="--sign: anti-rollback counter (default: next)")
+    p.add_argument("--keys", default=None, help="--sign: key store folder (default $FELT_KEYS or ~/.felt/keys)")
     p.add_argument("--rollback", action="store_true", help="boot the previously deployed tree again")
     p.add_argument("--no-reset", action="store_true", help="leave the board in the raw REPL afterwards")
     p.add_argument("--timeout", type=float, default=3.0, help="seconds of silence before giving up")
@@ -39,6 +44,8 @@ def run(args):
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     try:
         tree = None if args.rollback else build_tree(args.src, mpy=args.mpy)
+        if tree is not None and args.sign and not args.dry_run:
+            tree = signed_build(tree, args.sign, KeyStore(args.keys), counter=args.counter)
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
             d = Deployer(t, progress=progress_bar(sys.stderr) if show else None)
             if args.rollback:

@@ -27,6 +27,7 @@ def run(args):
         ("firmware", r["version"] or "none (not flashed by feltctl)"),
         ("manifest", "%s, %d files%s" % (r["tree"] or "-", r["files"],
                                          "  MODIFIED since flashing" if r["modified"] else "")),
+        ("signed", "manifest sha256 %s" % r["manifest"] if r.get("manifest") else "no (unsigned tree)"),
         ("active slot", r["active"] or "-"),
         ("rollback", "slot %s" % r["previous"] if r["previous"] else "none"),
         ("free flash", "%d KB" % (r["free"] // 1024) if r["free"] >= 0 else "unknown"),
