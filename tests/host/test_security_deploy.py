@@ -110,3 +110,19 @@ def test_the_keys_are_never_read_back(board, store):
         with pytest.raises(DeployError, match="never read back"):
             d.call("read('/felt.keys', 0, 64)")
         t.soft_reset_to_friendly()
+
+
+def test_a_file_altered_on_the_board_is_found_by_the_board_itself(board, store):
+    deploy(board, sign_tree(small_tree(), "table1", store.load("table1").owner, "1.0.0", 3))
+    slot = booted(board)[0]
+    with open(os.path.join(board.flash_dir, "felt_" + slot, "main.py"), "ab") as f:
+        f.write(b"cheat = 1\n")  # behind the deploy's back (e.g. through a REPL in maintenance mode)
+    code = ("import json\nfrom felt.security import bootcheck, ManifestError\n"
+            "try:\n bootcheck.check_slot('/felt_' + active())\n print('FELT \"ok\"')\n"
+            "except ManifestError as e:\n print('FELT ' + json.dumps(str(e)))\n")
+    with Transport(board.device, timeout_s=5.0) as t:
+        d = Deployer(t)
+        d.connect()
+        verdict = d.call(code)  # the main program's bootcheck.start() runs this same check
+        t.soft_reset_to_friendly()
+    assert "main.py was altered" in verdict
