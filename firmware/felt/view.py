@@ -59,70 +59,109 @@ def lights(table):
             ACTION: action, ALL_IN: _all_in(table)}
 
 
-def _cut(text):
-    return text[:16]
+WIDTH = 16  # characters a line: a 128x64 SSD1306 with an 8x8 font (drivers/display.py)
+
+
+def _fit(*forms):
+    """The first wording that fits a display line; forms go from the fullest to the tersest. A
+    line is never cut (the driver would cut it at WIDTH): a cut number misreads ("MAX 980" for
+    9800), so a line loses words, never digits. The tersest forms fit any amount below 10^9."""
+    for f in forms:
+        if len(f) <= WIDTH:
+            return f
+    return forms[-1]
 
 
 def lines(table):
-    """Up to 8 lines of 16 characters for the SSD1306: game, street, pot, to call, then the
-    newest alert (rule IDs first) or the result."""
+    """Up to 8 lines of at most WIDTH characters for the SSD1306: game, street, pot, to call,
+    then the newest alert (rule IDs first) or the result."""
     cfg = table.config
-    out = [_cut("%s %s H%d" % (_STRUCT.get(cfg.structure, "?"), _SHORT.get(cfg.game, "?"), table.hand_no))]
-    out.append(_cut(street(table).upper()))
+    game = _SHORT.get(cfg.game, "?")
+    n = table.hand_no
+    out = [_fit("%s %s H%d" % (_STRUCT.get(cfg.structure, "?"), game, n), "%s H%d" % (game, n), "H%d" % n)]
+    out.append(street(table).upper())
     if table.state == PLAYING:
         h = table.hand
-        out.append(_cut("POT %d" % h.pot_total()))
+        pot = h.pot_total()
+        out.append(_fit("POT %d" % pot, "P%d" % pot))
         lg = h.legal()
         if lg is not None:
             seat = table.setup.seats[lg.position]
             if lg.bring_in:
-                out.append(_cut("S%d BRING %d" % (seat, lg.bring_in)))
+                out.append(_fit("S%d BRING %d" % (seat, lg.bring_in), "S%d BI %d" % (seat, lg.bring_in)))
+            elif lg.call:
+                out.append(_fit("S%d CALL %d" % (seat, lg.call), "S%d C %d" % (seat, lg.call)))
             else:
-                out.append(_cut("S%d %s" % (seat, ("CALL %d" % lg.call) if lg.call else "CHECK")))
+                out.append("S%d CHECK" % seat)
             if lg.can_raise:
-                out.append(_cut("MIN %d MAX %d" % (lg.min_to, lg.max_to)))
+                lo = lg.min_to
+                hi = lg.max_to
+                out.append(_fit("MIN %d MAX %d" % (lo, hi), "RAISE %d-%d" % (lo, hi), "R %d-%d" % (lo, hi),
+                                "%d-%d" % (lo, hi)))
         if h.board:
-            out.append(_cut(cards_text(h.board)))  # community cards are public
+            out.append(cards_text(h.board))  # community cards are public; 5 fit in 14 characters
     elif table.state == OVER:
-        for r in table.results[:2]:
-            out.append(_cut(_result_short(r)))
+        for a in (table.hand.results or [])[:3]:
+            out.append(_award_line(table, a))
     live = [a for a in table.alerts if a.level != "info"]
     if live:
         a = live[-1]
-        tail = [_cut("!%s" % ("/".join(a.rules) if a.rules else (a.device or "ALERT")))]
+        tail = _rule_lines(a)
         room = 8 - 2 - len(tail) - (1 if a.status == "proposed" else 0)
         tail.extend(_wrap(a.text, room if room < 3 else 3))
         if a.status == "proposed":
-            tail.append(_cut("CONFIRM #%d?" % a.id))
+            tail.append(_fit("CONFIRM #%d?" % a.id, "OK #%d?" % a.id))
         out = out[:8 - len(tail)] + tail
     return out[:8]
 
 
+def _rule_lines(a):
+    # "!DEAL-3/DEAL-29": whole rule IDs only; what one line does not hold goes on a second
+    words = list(a.rules) if a.rules else [a.device or "ALERT"]
+    out = []
+    line = "!" + words[0]
+    for w in words[1:]:
+        if len(line) + 1 + len(w) <= WIDTH:
+            line += "/" + w
+        else:
+            out.append(line)
+            line = w
+    out.append(line)
+    return out[:2]
+
+
+def _award_line(table, a):
+    # "S3 WINS 1500", "S2+S5 SIDE1 700", "S4 LO 375": who, which pot, how many chips
+    seats = sorted([table.setup.seats[p] for p, _c in a.shares])
+    who = "+".join(["S%d" % s for s in seats])
+    what = ("" if a.pot_index == 0 else "SIDE%d " % a.pot_index) + {"high": "HI ", "low": "LO "}.get(a.half, "")
+    amount = _award_amount(a)
+    return _fit("%s WINS %s%d" % (who, what, amount), "%s %s%d" % (who, what, amount),
+                "%d WAY %s%d" % (len(seats), what, amount), "%s%d" % (what, amount))
+
+
 def _wrap(text, rows):
-    """Words into at most `rows` lines of 16 characters."""
+    """Words into at most `rows` lines of WIDTH characters; a longer word is split over lines,
+    never cut short."""
     out = []
     line = ""
     for word in text.split():
-        if len(out) >= rows:
-            break
+        while len(word) > WIDTH:
+            if line:
+                out.append(line)
+                line = ""
+            out.append(word[:WIDTH])
+            word = word[WIDTH:]
         cand = word if not line else line + " " + word
-        if len(cand) <= 16:
+        if len(cand) <= WIDTH:
             line = cand
             continue
         if line:
             out.append(line)
-        line = word[:16]
-    if line and len(out) < rows:
+        line = word
+    if line:
         out.append(line)
-    return out
-
-
-def _result_short(text):
-    # "seat 3 wins the main pot (1500) with ..." -> "S3 WINS ..."
-    words = text.split()
-    if len(words) >= 2 and words[0] == "seat":
-        return "S%s %s" % (words[1], " ".join(words[2:]).upper())
-    return text.upper()
+    return out[:rows]
 
 
 def stacks(table):

@@ -4,6 +4,7 @@
 # rejected except the ones a random player can make (above the pot limit, off the limit size).
 from check import eq
 
+from felt import view
 from felt.engine.cards import card_text
 from felt.sim.runner import Sim
 
@@ -73,14 +74,75 @@ def act(sim, t, rng):
         sim.run("act %d call" % seat)
 
 
-def play(seed, hands=2):
+def scaled(extra, scale):
+    """'sb=5 bb=10' with every amount times `scale`."""
+    out = []
+    for word in extra.split():
+        k, v = word.split("=")
+        out.append("%s=%d" % (k, int(v) * scale))
+    return " ".join(out)
+
+
+def numbers(lines):
+    """The whole numbers shown, as strings ('MIN 7692 MAX 9800' -> '7692', '9800')."""
+    out = []
+    for line in lines:
+        run = ""
+        for c in line + " ":
+            if c.isdigit():
+                run += c
+            elif run:
+                out.append(run)
+                run = ""
+    return out
+
+
+def check_display(t):
+    # the view never makes a line wider than the panel (the driver would cut it), and the
+    # amounts it shows are whole: a cut number misreads ("MAX 980" for 9800)
+    lines = view.lines(t)
+    assert len(lines) <= 8, lines
+    for line in lines:
+        assert len(line) <= view.WIDTH, (line, lines)
+    live = [a for a in t.alerts if a.level != "info"]
+    if live:
+        # the newest alert's words follow its rule line whole (a panel has room for some of them)
+        a = live[-1]
+        words = a.text.split()
+        k = 0
+        while k < len(lines) and not lines[k].startswith("!"):
+            k += 1
+        k += 1
+        if k < len(lines) and a.rules and not [r for r in lines[k].split("/") if r not in a.rules]:
+            k += 1  # the rule IDs took a second line
+        got = " ".join([x for x in lines[k:] if not x.startswith("CONFIRM #")]).split()
+        eq(got, words[:len(got)], "alert words")
+        return  # the alert took the place of the lower status lines
+    shown = numbers(lines)
+    want = [t.hand_no]
+    if t.state == "playing":
+        h = t.hand
+        want.append(h.pot_total())
+        lg = h.legal()
+        if lg is not None:
+            want.append(lg.bring_in or lg.call or t.setup.seats[lg.position])
+            if lg.can_raise:
+                want.extend([lg.min_to, lg.max_to])
+    elif t.state == "over":
+        for a in (t.hand.results or [])[:3]:
+            want.append(sum([c for _p, c in a.shares]))
+    for n in want:
+        assert "%d" % n in shown, (n, lines)
+
+
+def play(seed, hands=2, scale=1, display=False):
     rng = Rng(seed)
     game, structure, extra = GAMES[seed % len(GAMES)]
     seats = 2 + rng.below(5)
     sim = Sim()
-    sim.run("table %s %s seats=%d %s button=1" % (game, structure, seats, extra))
+    sim.run("table %s %s seats=%d %s button=1" % (game, structure, seats, scaled(extra, scale)))
     for s in range(1, seats + 1):
-        sim.run("seat %d %d" % (s, (60, 200, 500)[rng.below(3)]))
+        sim.run("seat %d %d" % (s, (60, 200, 500)[rng.below(3)] * scale + rng.below(scale)))
     t = sim.table
     total = sum(t.stacks)
     for _ in range(hands):
@@ -97,7 +159,13 @@ def play(seed, hands=2):
                 k = next_card(sim, t, rng, deck, k)
             else:
                 act(sim, t, rng)
+            if display:
+                check_display(t)
         eq(t.state, "over", game)
+        if display:
+            check_display(t)
+            want = [line.upper() for line in view.lines(t)]  # case-blind: the CPython font is upper case
+            eq([line.upper() for line in sim.oled.text_lines()[:len(want)]], want)  # every line shown whole
         bad = [a for a in t.alerts if a.level != "info" and not (a.rules and a.rules[0] in EXPECTED)]
         eq(bad, [], game)
         eq(sum(t.stacks), total, game)
@@ -138,3 +206,9 @@ def test_random_stud5():
 
 def test_random_draw5():
     play(8)
+
+
+def test_display_lines_never_exceed_the_panel_width_in_random_play():
+    # every game at stakes where amounts run to 5-6 digits ("MIN 7692 MAX 9800" does not fit)
+    for seed in range(len(GAMES)):
+        play(seed, hands=2, scale=997, display=True)
