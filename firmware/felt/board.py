@@ -13,15 +13,51 @@ TABLE_ANTENNAS = ("board", "burn", "muck")
 DECODER_ADDRESS_PINS = {"74HC154": 4, "74HC138": 3}  # 16 and 8 active-low outputs
 
 
+def _expect(value, kind, what):
+    """`value` checked against `kind`: int (a whole number, not a bool), list (a list of whole
+    numbers -- every list in a board file is a pin list), dict or bool. JSON gives any type anywhere,
+    so every value is checked before it is used."""
+    if kind is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ConfigError("%s must be a whole number, got %r" % (what, value))
+    elif kind is list:
+        if not isinstance(value, list):
+            raise ConfigError("%s must be a list of GPIO numbers, got %r" % (what, value))
+        for v in value:
+            _expect(v, int, "%s entry" % what)
+    elif kind is dict:
+        if not isinstance(value, dict):
+            raise ConfigError("%s must be an object, got %r" % (what, value))
+    elif kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError("%s must be true or false, got %r" % (what, value))
+    else:
+        raise ValueError("board._expect: unknown kind %r" % (kind,))  # a bug here, not in the file
+    return value
+
+
 def _need(data, key, kind, where):
     if key not in data:
         raise ConfigError("%s: missing %r" % (where, key))
-    value = data[key]
-    if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
-        raise ConfigError("%s: %r must be a whole number, got %r" % (where, key, value))
-    if kind is not int and not isinstance(value, kind):
-        raise ConfigError("%s: %r has the wrong type (%r)" % (where, key, value))
-    return value
+    return _expect(data[key], kind, "%s: %r" % (where, key))
+
+
+def _optional(data, key, kind, where):
+    # An optional setting (baud, freq, ...): checked here so the open_*() helpers can trust it.
+    if key in data:
+        _expect(data[key], kind, "%s: %r" % (where, key))
+
+
+def _is_number(key):
+    # A seat or pin number used as a JSON object key. Plain ASCII digits only: str.isdigit() also
+    # accepts digits such as '\u00b9' that int() refuses on CPython.
+    return isinstance(key, str) and key != "" and not [c for c in key if c not in "0123456789"]
+
+
+def _number_key(key, what):
+    if not _is_number(key):
+        raise ConfigError("%s: %r is not a GPIO number" % (what, key))
+    return int(key)
 
 
 class Board:
@@ -36,12 +72,12 @@ class Board:
         self.name = data.get("name", self.board)
         self.hal = data.get("hal")
         self.pins = {}
+        self.functions = {}
         self._gpio = None
 
 
 def _use(board, pin, what):
-    if not isinstance(pin, int) or isinstance(pin, bool):
-        raise ConfigError("%s: pin %r is not a GPIO number" % (what, pin))
+    _expect(pin, int, "%s: pin" % what)
     if pin not in board._gpio:
         raise ConfigError("%s: GPIO %d is not a usable pin on %s" % (what, pin, board.board))
     if pin in board.pins:
@@ -50,7 +86,7 @@ def _use(board, pin, what):
 
 
 def _function(board, bus_name, role, pin, what):
-    table = board.data.get("functions", {}).get(bus_name)
+    table = board.functions.get(bus_name)  # checked by _functions()
     if table is None:
         raise ConfigError("%s: %s has no %s" % (what, board.board, bus_name))
     if pin not in table.get(role, ()):
@@ -70,9 +106,10 @@ def load(data):
     b.seats = _need(data, "seats", int, where)
     if not 1 <= b.seats <= MAX_SEATS:
         raise ConfigError("%s: seats must be 1..%d, got %d" % (where, MAX_SEATS, b.seats))
-    reserved = data.get("reserved", {})
+    _functions(b, where)
+    reserved = _expect(data.get("reserved", {}), dict, "%s: 'reserved'" % where)
     for key in sorted(reserved):
-        _use(b, int(key), "reserved (%s)" % reserved[key])
+        _use(b, _number_key(key, "reserved"), "reserved (%s)" % (reserved[key],))
     _spi(b, where)
     _antennas(b, where)
     _buttons(b, where)
@@ -80,17 +117,28 @@ def load(data):
     return b
 
 
+def _functions(b, where):
+    # {"spi0": {"sck": [pins], ...}, "uart0": {...}}: which GPIO can take which bus role.
+    funcs = _expect(b.data.get("functions", {}), dict, "%s: 'functions'" % where)
+    for name in funcs:
+        table = _expect(funcs[name], dict, "functions: %r" % (name,))
+        for role in table:
+            _expect(table[role], list, "functions: %s %r" % (name, role))
+    b.functions = funcs
+
+
 def _spi(b, where):
     spi = _need(b.data, "spi", dict, where)
     bus = "spi%d" % _need(spi, "bus", int, "spi")
     for role in ("sck", "mosi", "miso"):
         _function(b, bus, role, _need(spi, role, int, "spi"), "SPI %s" % role.upper())
+    _optional(spi, "baud", int, "spi")
     b.spi = spi
     cs = b.data.get("chip_select", "direct")
     b.decoder = None
     if cs == "direct":
         return
-    if not isinstance(cs, dict) or cs.get("decoder") not in DECODER_ADDRESS_PINS:
+    if not isinstance(cs, dict) or not isinstance(cs.get("decoder"), str) or cs["decoder"] not in DECODER_ADDRESS_PINS:
         raise ConfigError("%s: chip_select must be \"direct\" or a decoder (%s)" % (
             where, ", ".join(sorted(DECODER_ADDRESS_PINS))))
     address = _need(cs, "address", list, "chip_select")
@@ -123,7 +171,7 @@ def _antennas(b, where):
             _use(b, cs, "chip-select of antenna %s" % loc)
         else:
             top = 1 << len(b.decoder["address"])
-            if not isinstance(cs, int) or not 0 <= cs < top:
+            if not isinstance(cs, int) or isinstance(cs, bool) or not 0 <= cs < top:
                 raise ConfigError("antennas: %s on decoder line %r, lines are 0..%d" % (loc, cs, top - 1))
             if cs in lines:
                 raise ConfigError("decoder line %d used twice: antenna %s and antenna %s" % (cs, lines[cs], loc))
@@ -135,7 +183,7 @@ def _buttons(b, where):
     btn = _need(b.data, "buttons", dict, where)
     pins = _need(btn, "pins", dict, "buttons")
     for key in sorted(pins):
-        if not key.isdigit() or not 1 <= int(key) <= b.seats:
+        if not _is_number(key) or not 1 <= int(key) <= b.seats:
             raise ConfigError("buttons: %r is not a seat of a %d-seat table" % (key, b.seats))
     b.buttons = []
     for seat in range(1, b.seats + 1):
@@ -143,6 +191,7 @@ def _buttons(b, where):
             raise ConfigError("buttons: seat %d is not wired" % seat)
         _use(b, pins[str(seat)], "button of seat %d" % seat)
         b.buttons.append((seat, pins[str(seat)]))
+    _optional(btn, "active_low", bool, "buttons")
     b.buttons_active_low = btn.get("active_low", True)
     b.buttons_pull = btn.get("pull", "up")
     if b.buttons_pull not in (None, "up", "down"):
@@ -159,12 +208,15 @@ def _peripherals(b, where):
     bus = "i2c%d" % _need(i2c, "bus", int, "i2c")
     _function(b, bus, "sda", _need(i2c, "sda", int, "i2c"), "I2C SDA")
     _function(b, bus, "scl", _need(i2c, "scl", int, "i2c"), "I2C SCL")
+    _optional(i2c, "freq", int, "i2c")
+    _optional(i2c, "display", int, "i2c")
     b.i2c = i2c
     uarts = _need(b.data, "uarts", dict, where)
     for name in ("shoe", "console"):
         u = _need(uarts, name, dict, "uarts")
         if "port" not in u:
             raise ConfigError("uarts: %s has no port" % name)
+        _optional(u, "baud", int, name)
         if "tx" in u or "rx" in u:
             bus = "uart%s" % u["port"] if isinstance(u["port"], int) else _uart_of(b, u)
             _function(b, bus, "tx", _need(u, "tx", int, name), "UART %s TX" % name)
@@ -174,7 +226,7 @@ def _peripherals(b, where):
 
 def _uart_of(b, u):
     # A Linux port name (/dev/serial0) says nothing of pins: find the UART whose TX is u["tx"].
-    funcs = b.data.get("functions", {})
+    funcs = b.functions
     for name in sorted(funcs):
         if name.startswith("uart") and u.get("tx") in funcs[name].get("tx", ()):
             return name

@@ -98,9 +98,7 @@ def _known(exc):
     where = (tb.tb_frame.f_code.co_filename.split("/")[-1], tb.tb_frame.f_code.co_name)
     if where == ("phh.py", "parse_number") and isinstance(exc, IndexError):
         return True
-    if where[0] == "settings.py" and where[1] in ("_normalise", "_scalar") and isinstance(exc, ValueError):
-        return True
-    return where[0] == "board.py" and isinstance(exc, (TypeError, AttributeError, ValueError, IndexError))
+    return where[0] == "settings.py" and where[1] in ("_normalise", "_scalar") and isinstance(exc, ValueError)
 
 
 def one_input(data):

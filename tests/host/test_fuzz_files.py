@@ -32,8 +32,6 @@ def open_bug(exc):
         return "phh.parse_number('_') indexes an empty string (found by atheris)"
     if where[0] == "settings.py" and where[1] in ("_normalise", "_scalar") and isinstance(exc, ValueError):
         return "settings: a Unicode digit such as '\u00b9' passes isdigit() but not int()"
-    if where[0] == "board.py" and isinstance(exc, (TypeError, AttributeError, ValueError, IndexError)):
-        return "board.load trusts JSON types (a list/None/str where a dict/int is expected)"
     return None
 
 
@@ -340,41 +338,41 @@ def test_regression_house_rule_text_superscript_digit_is_a_config_error():
         hr.parse_text("variant = \u00b2")
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: board.load with a list as 'reserved'")
 def test_regression_board_reserved_as_list_is_a_config_error():
+    # found by this fuzzer; fixed in board.py (_expect checks every JSON type before use)
     data = copy.deepcopy(BOARDS[1])
     data["reserved"] = [True]
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="'reserved' must be an object"):
         board.load(data)
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: board.load with a list as 'gpio' entry")
 def test_regression_board_gpio_with_a_list_is_a_config_error():
+    # found by this fuzzer; fixed in board.py (_expect checks every JSON type before use)
     data = copy.deepcopy(BOARDS[0])
     data["gpio"] = [[1], 2]
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="'gpio' entry must be a whole number"):
         board.load(data)
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: board.load with null as a function's pin list")
 def test_regression_board_null_function_pins_is_a_config_error():
+    # found by this fuzzer; fixed in board.py (_expect checks every JSON type before use)
     data = copy.deepcopy(BOARDS[1])
     data["functions"]["i2c1"]["sda"] = None
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="functions: i2c1 'sda' must be a list of GPIO numbers"):
         board.load(data)
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: board.load with a list as a UART's function table")
 def test_regression_board_uart_function_as_list_is_a_config_error():
+    # found by this fuzzer; fixed in board.py (_expect checks every JSON type before use)
     data = copy.deepcopy(BOARDS[1])
     data["functions"]["uart0"] = []
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="functions: 'uart0' must be an object"):
         board.load(data)
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: board.load with a non-numeric reserved pin")
 def test_regression_board_reserved_pin_name_is_a_config_error():
+    # found by this fuzzer; fixed in board.py (_expect checks every JSON type before use)
     data = copy.deepcopy(BOARDS[0])
     data["reserved"] = {"x": "led"}
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="reserved: 'x' is not a GPIO number"):
         board.load(data)
