@@ -1,0 +1,194 @@
+# The device application (runtime layer): assembles one table in boot order -- data root, keys,
+# audit log, boot check (production / maintenance by the physical control), journal recovery,
+# loop, secrecy guard -- so firmware/main.py only picks the board, opens the HAL and runs.
+# Data lives under an ABSOLUTE root (FELT_DATA, else "/"): a deploy replaces the code slot only.
+import json
+import os
+
+from felt import journal as jr
+from felt import loop as looplib
+from felt import recovery
+from felt.errors import FeltError
+from felt.security import KeyError_, ManifestError
+from felt.security import audit as auditlib
+from felt.security import bootcheck, keys as keylib, secrecy
+from felt.security.floordesk import FloorDesk, guard_console
+
+VERSION = "felt app 1"
+# The maintenance key switch per board (hardware/security.md section 4): GPIO to GND, pull-up,
+# held closed at power-on. A board not listed has no control: it always boots in production.
+MAINTENANCE_PINS = {"pico": 28, "rpi": 1}
+
+
+def getenv(name):
+    """os.getenv where the port has it (CPython, MicroPython unix); None on a Pico."""
+    g = getattr(os, "getenv", None)
+    return g(name) if g is not None else None
+
+
+def data_root(default="/"):
+    """Where data goes: $FELT_DATA (the Raspberry Pi service: /var/lib/felt), else `default`.
+    Always absolute: the code runs from a slot folder a later deploy deletes."""
+    root = getenv("FELT_DATA") or default
+    if not root.startswith("/"):
+        raise FeltError("FELT_DATA must be an absolute path, got %r" % root)
+    return root
+
+
+def join(root, name):
+    return root.rstrip("/") + "/" + name
+
+
+def _mkdir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # exists
+
+
+def _nonce(n):
+    u = getattr(os, "urandom", None)
+    if u is not None:
+        return u(n)
+    import random  # a port without os.urandom: weaker, still different per boot
+    return bytes([random.getrandbits(8) for _ in range(n)])
+
+
+def read_control(hal, board):
+    """True when the maintenance control is held at boot (read once)."""
+    pin = MAINTENANCE_PINS.get(board.board)
+    if pin is None or pin in board.pins:  # absent, or the pin map uses it for something else
+        return False
+    try:
+        p = hal.input_pin(pin, pull="up")
+    except FeltError:
+        return False  # a backend that cannot open it: production
+    return p.value() == 0
+
+
+class HandFiles:
+    """The table's history sink: each finished hand as its own PHH file <root>/hands/hand-N.phh
+    (what `feltctl export` copies). The journal's HandLog keeps them too (power-cut safe). Only the
+    newest `keep` files stay (None: all): a Pico's flash is small; export before they roll off."""
+
+    def __init__(self, folder, keep=None):
+        self.folder = folder
+        self.keep = keep
+        _mkdir(folder)
+        self.n = 0
+        for name in os.listdir(folder):
+            if name.startswith("hand-") and name.endswith(".phh"):
+                try:
+                    self.n = max(self.n, int(name[5:-4]))
+                except ValueError:
+                    pass
+
+    def __call__(self, text):
+        self.n += 1
+        with open(join(self.folder, "hand-%06d.phh" % self.n), "w") as f:
+            f.write(text)
+        if self.keep is not None and self.n > self.keep:
+            try:
+                os.remove(join(self.folder, "hand-%06d.phh" % (self.n - self.keep)))
+            except OSError:
+                pass  # already gone
+
+
+class App:
+    """What build() made: mode, keys (None when unprovisioned), audit, journal, table, recorder,
+    report (recovery), runtime, feed (secrecy), desk (floor commands; None when unprovisioned)."""
+
+    def __init__(self):
+        self.root = self.mode = self.keys = self.audit = self.manifest = None
+        self.journal = self.handlog = self.table = self.recorder = self.report = None
+        self.runtime = self.feed = self.desk = None
+        self.halted = None  # reason text when the running tree was refused (the table does not run)
+
+
+def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
+          keys_path=None, clock=None, keep_hands=200):
+    """Assemble the table. make_table(history) -> felt.table.Table with that history sink.
+    pressed: the maintenance control (None: read it from the board's pin). Returns App; when the
+    running tree fails its signature check app.halted holds why and nothing else is built."""
+    app = App()
+    app.root = root
+    say = log or (lambda text: None)
+    clock = clock or hal.ticks_ms
+    _mkdir(root)
+    _mkdir(join(root, "hands"))
+    keys_path = keys_path or join(root, "felt.keys")
+    try:
+        app.keys = keylib.load(keys_path)
+    except KeyError_ as e:
+        app.keys = None
+        if bootcheck.provisioned(keys_path):
+            raise  # a damaged key file is not "unprovisioned": never fall back to unsigned
+        say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
+    key = auditlib.audit_key(app.keys.owner) if app.keys is not None else None
+    app.audit = auditlib.AuditLog(auditlib.FileStore(join(root, "audit.log")), key=key)
+    if pressed is None:
+        pressed = read_control(hal, board)
+    control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
+    try:
+        app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=control, t_ms=clock(),
+                                                 micropython_module=micropython_module, keys_path=keys_path,
+                                                 counter_path=join(root, "felt.counter"))
+    except ManifestError as e:
+        app.halted = str(e)
+        app.mode = bootcheck.MAINTENANCE if pressed else bootcheck.PRODUCTION
+        app.audit.append("boot", "running tree refused: %s" % e, who="board", t_ms=clock())
+        say("felt: refusing to run the table: %s" % e)
+        return app
+    signed = ("signed, manifest %s" % app.manifest.hash()) if app.manifest is not None else "unsigned"
+    app.audit.append("boot", "%s mode, %s tree, data %s" % (app.mode, signed, root), who="board", t_ms=clock())
+    say("felt: %s mode (%s), %s tree" % (app.mode, "console open" if app.mode == bootcheck.MAINTENANCE
+                                         else "console closed during play", signed))
+    flash = jr.DirFlash(join(root, "journal"))
+    app.journal = jr.Journal(flash, log=say)
+    app.handlog = jr.HandLog(flash)  # hands.log / hands.old beside the journal (framed, power-cut safe)
+    files = HandFiles(join(root, "hands"), keep=keep_hands)
+    app.table, app.recorder, app.report = recovery.restore_table(
+        app.journal, lambda: make_table(files), app.handlog, log=say)
+    rt = looplib.build(hal, board, app.table, shoe, log=say)
+    app.runtime = rt
+    app.recorder.watch_console(rt.link)
+    app.recorder.seed_console(rt.link)
+    device = app.keys.device if app.keys is not None else board.name
+    bkey = app.keys.broadcast if app.keys is not None else _nonce(32)  # unprovisioned: nobody can open it
+
+    def feed_out(record):
+        say("FEED " + json.dumps(record))
+    app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit)
+    secrecy.install(rt, app.feed, clock=clock, audit=app.audit)
+    guard_console(rt)
+    if app.keys is not None:
+        from felt.security.auth import FloorGate
+        gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)
+        app.desk = FloorDesk(gate, app.table, app.feed, app.keys.floor, device)
+    return app
+
+
+def start(app):
+    """The runtime's start (antennas read, display on, console hello), then the recovery line on
+    the display and, after a torn or damaged journal, as a journaled device alert (FELT1 alert)."""
+    rt = app.runtime
+    rt.start()
+    r = app.report
+    if r.level in ("warn", "error"):
+        app.table.device_alert("journal", r.level, r.message, "see hardware/journal.md section 8")
+        rt.apply()
+    elif rt.display is not None:
+        rt.display.show(_wrap(r.message, 16))  # stays until the table's view changes
+
+
+def _wrap(text, width):
+    lines, cur = [], ""
+    for w in text.split():
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = (cur + " " + w) if cur else w
+    if cur:
+        lines.append(cur)
+    return lines[:8]
