@@ -192,3 +192,121 @@ def _wrap(text, width):
     if cur:
         lines.append(cur)
     return lines[:8]
+
+
+# -- the device's main program (firmware/main.py calls these) --------------------------------------
+
+def _read_json(paths, default):
+    for p in paths:
+        try:
+            with open(p) as f:
+                return json.load(f)
+        except OSError:
+            continue
+    return default
+
+
+def config_paths(root, name, hal_name=None):
+    """Where a configuration file is looked for: the data root first (survives deploys), then the
+    code folder (shipped with the tree), then the repository's board maps (Raspberry Pi release)."""
+    out = [join(root, name), name]
+    if name == "board.json" and hal_name:
+        out.append("../hardware/boards/%s.json" % ("pico" if hal_name == "machine" else hal_name))
+    return out
+
+
+def load_board(root, hal_name=None):
+    from felt import board as boardlib
+
+    for p in config_paths(root, "board.json", hal_name):
+        try:
+            return boardlib.load_file(p)
+        except OSError:
+            continue
+    raise FeltError("no board.json in %s, the code folder or ../hardware/boards" % root)
+
+
+def open_hal(name):
+    """The HAL by name: machine (MicroPython boards), rpi (Raspberry Pi), sim (anything else)."""
+    if name == "machine":
+        from felt.hal.machine_hal import MachineHAL
+        return MachineHAL()
+    if name == "rpi":
+        from felt.hal.rpi_hal import RPiHAL
+        return RPiHAL()
+    from felt.hal.sim_hal import SimHAL
+    return SimHAL()
+
+
+def bare_sim(hal, board):
+    """The sim HAL outside the simulator (main.py on a sim board): empty antennas, an idle PN532
+    shoe reader and the display are modelled, so the table boots quietly and shows its lines; no
+    cards, button presses or console traffic arrive."""
+    if not hasattr(hal, "add_display"):
+        return
+    from felt.hal.sim_mfrc522 import SimMFRC522
+    from felt.hal.simdev_pn532 import SimPN532
+
+    i2c = board.i2c
+    hal.add_display(i2c["bus"], i2c.get("display", 0x3C))
+    bus = hal.spi(board.spi["bus"])
+    key = board.decoder["decoder"] if board.decoder is not None else None
+    for loc, line in board.antennas:
+        bus.attach((key, line) if key is not None else line, SimMFRC522(hal.clock))
+    hal.uart(board.uarts["shoe"]["port"]).attach(SimPN532())
+
+
+def registry_from(decks):
+    from felt.engine.deck import DeckRegistry
+
+    reg = DeckRegistry()
+    for deck_id in sorted(decks):
+        tags = decks[deck_id]
+        reg.register(deck_id, dict([(bytes.fromhex(u), tags[u]) for u in tags]))
+    return reg
+
+
+def _sleeper(hal):
+    import time
+
+    real = getattr(time, "sleep_ms", None) or (lambda ms: time.sleep(ms / 1000))
+    clock = getattr(hal, "clock", None)
+    if clock is None or not hasattr(clock, "advance_ms"):
+        return real
+
+    def sleep(ms):  # the sim HAL's clock is manual: waiting moves it on
+        real(ms)
+        clock.advance_ms(ms)
+    return sleep
+
+
+def run(hal, board, root, log=print, steps=None):
+    """Boot and run the table: banner, build (in boot order), start, loop. In production an
+    unexpected error resets a MicroPython board (never the REPL); elsewhere it propagates
+    (systemd restarts the Raspberry Pi service)."""
+    from felt.table import Table, TableConfig
+
+    log("%s: board %s (%s), hal %s, data %s" % (VERSION, board.name, board.board, type(hal).__name__, root))
+    bare_sim(hal, board)
+    settings = _read_json(config_paths(root, "table.json"), {"game": "holdem", "structure": "no_limit",
+                                                             "seats": board.seats, "sb": 1, "bb": 2})
+    shoe = settings.pop("shoe", "pn532")  # "pn532" or "ascii"
+    cfg = TableConfig(**settings)
+    reg = registry_from(_read_json(config_paths(root, "decks.json"), {}))
+    app = build(hal, board, lambda history: Table(cfg, reg, log=log, history=history), root, shoe=shoe,
+                log=log, keys_path=getenv("FELT_KEYS"))
+    if app.halted is not None:
+        return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
+    try:
+        start(app)
+        looplib.run_forever(app.runtime, _sleeper(hal), steps=steps)
+    except Exception as e:  # the last line of defence: never end in the REPL in production
+        if app.mode == bootcheck.PRODUCTION:
+            try:
+                import machine
+            except ImportError:
+                raise e
+            log("felt: unexpected %s: %s -- resetting" % (type(e).__name__, e))
+            machine.reset()
+        raise
+    return app
