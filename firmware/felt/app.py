@@ -138,6 +138,7 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         app.mode = bootcheck.MAINTENANCE if pressed else bootcheck.PRODUCTION
         app.audit.append("boot", "running tree refused: %s" % e, who="board", t_ms=clock())
         say("felt: refusing to run the table: %s" % e)
+        _show_alone(hal, board, "NOT STARTED: %s" % e, say)
         return app
     signed = ("signed, manifest %s" % app.manifest.hash()) if app.manifest is not None else "unsigned"
     app.audit.append("boot", "%s mode, %s tree, data %s" % (app.mode, signed, root), who="board", t_ms=clock())
@@ -149,7 +150,9 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     files = HandFiles(join(root, "hands"), keep=keep_hands)
     app.table, app.recorder, app.report = recovery.restore_table(
         app.journal, lambda: make_table(files), app.handlog, log=say)
-    rt = looplib.build(hal, board, app.table, shoe, log=say)
+    # the drivers (shoe, console link) log through the same guard as the table (secrecy, below)
+    rt = looplib.build(hal, board, app.table, shoe,
+                       log=lambda text: say(app.feed.clean(text, app.table) if app.feed is not None else text))
     app.runtime = rt
     app.recorder.watch_console(rt.link)
     app.recorder.seed_console(rt.link)
@@ -166,6 +169,20 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)
         app.desk = FloorDesk(gate, app.table, app.feed, app.keys.floor, device)
     return app
+
+
+def _show_alone(hal, board, text, say):
+    # the table does not run, so no runtime owns the display: open it just to say why
+    from felt.drivers.display import SSD1306
+
+    try:
+        i2c = board.i2c
+        d = SSD1306(hal.i2c(i2c["bus"], freq=i2c.get("freq", 400000), scl=i2c["scl"], sda=i2c["sda"]),
+                    i2c.get("display", 0x3C))
+        d.init()
+        d.show(_wrap(text, 16))
+    except (OSError, FeltError) as e:  # no display answering: the log line is all there is
+        say("felt: display not available (%s)" % e)
 
 
 def start(app):

@@ -196,3 +196,135 @@ def test_data_root_is_absolute():
     eq(applib.join("/", "hands"), "/hands")
     eq(applib.join("/var/lib/felt/", "journal"), "/var/lib/felt/journal")
     assert applib.data_root("/").startswith("/")
+
+
+def _lines(path):
+    with open(path) as f:
+        return [ln for ln in f.read().split("\n") if ln]
+
+
+def test_clean_restart_shows_the_recovery_line_on_the_display():
+    root = _tmp("line")
+    sim = AppSim(root)
+    sim.run(HEAD)
+    sim.run("seat 1 500")
+    sim.boot()
+    msg = sim.app.report.message
+    assert msg.startswith("recovered to event "), msg
+    eq(sim.app.report.level, "info")
+    eq(" ".join(sim.oled.text_lines()).strip().upper(), msg.upper())  # (glyph read-back case differs by port)
+    eq(sim.table.stacks[0], 500)
+
+
+def test_torn_journal_tail_is_a_journaled_warning_alert():
+    root = _tmp("torn")
+    sim = AppSim(root)
+    sim.run(HEAD)
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    _play_hand(sim, ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
+    stacks = list(sim.table.stacks)
+    names = sorted([n for n in os.listdir(root + "/journal") if n.startswith("j")])
+    path = root + "/journal/" + names[-1]
+    with open(path, "rb") as f:
+        data = f.read()
+    with open(path, "wb") as f:
+        f.write(data[:-3])  # the power went while the last record was being written
+    sim.app = sim.table = sim.rt = None
+    sim.boot()
+    r = sim.app.report
+    eq(r.level, "warn")
+    assert " lost -- " in r.message, r.message
+    a = sim.table.alerts[-1]
+    eq((a.device, a.level, a.text), ("journal", "warn", r.message))
+    # the lost input was the last check: stacks as before it, and the action waits on that seat
+    eq(sim.table.stacks, stacks)
+    eq(view.snapshot(sim.table)["lights"]["action"], 3)
+
+
+def test_hole_cards_never_reach_the_log():
+    root = _tmp("secret")
+    sim = AppSim(root)
+    sim.run(HEAD)
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    start = len(sim.logged)
+    sim.run("hand")
+    sim.run("draw Ah to seat 2")
+    sim.run("draw Ah to seat 3")  # the same tag read again: DECK-5 alert names the tag's UID
+    assert [a for a in sim.table.alerts if "DECK-5" in a.rules], sim.table.alerts
+    assert [ln for ln in sim.logged[start:] if "DECK-5" in ln], sim.logged[start:]  # logged, guarded
+    for line in sim.logged[start:]:
+        assert "04FE1741000032" not in line.upper(), line
+        assert "AH" not in line.upper().replace("FEED", ""), line
+
+
+def _provision(root, device="table1"):
+    from felt.security import keys as keylib
+
+    try:
+        os.mkdir(root)
+    except OSError:
+        pass
+    with open(root + "/felt.keys", "w") as f:
+        f.write(keylib.encode(keylib.Keys(device, b"\x42" * 32, {"alice": b"\x21" * 32}, b"\x33" * 32)))
+
+
+def _in_slot(slot, fn):
+    here = os.getcwd()
+    os.chdir(slot)
+    try:
+        return fn()
+    finally:
+        os.chdir(here)
+
+
+def test_provisioned_board_refuses_an_unsigned_running_tree_and_says_why():
+    root = _tmp("refuse")
+    _provision(root)
+    slot = root + "/slot"
+    os.mkdir(slot)
+    with open(slot + "/main.py", "w") as f:
+        f.write("pass\n")
+    hal = SimHAL()
+    b = boardlib_sim(3)
+    oled = hal.add_display(0, 0x3C)
+    a = _in_slot(slot, lambda: applib.build(hal, b, lambda h: None, root, pressed=False,
+                                            micropython_module=FakeMicropython()))
+    assert a.halted is not None and "unsigned" in a.halted, a.halted
+    eq(a.runtime, None)
+    eq(oled.text_lines()[0].upper(), "NOT STARTED:")
+    from felt.security import keys as keylib
+    recs = auditlib.verify(_lines(root + "/audit.log"), key=auditlib.audit_key(keylib.load(root + "/felt.keys").owner))
+    eq(recs[-1].kind, "boot")
+    assert "running tree refused" in recs[-1].text, recs[-1].text
+
+
+def test_provisioned_board_with_a_signed_tree_runs_keyed_and_with_the_floor_desk():
+    from felt.security import manifest as mf
+
+    root = _tmp("signed")
+    _provision(root)
+    slot = root + "/slot"
+    os.mkdir(slot)
+    with open(slot + "/main.py", "w") as f:
+        f.write("pass\n")
+    entries = [[rel] + list(mf.file_hash(slot + "/" + rel)) for rel in mf.walk(slot)]
+    with open(slot + "/" + mf.NAME, "w") as f:
+        f.write(mf.sign("table1", b"\x42" * 32, "v1", 1, entries))
+    sim = AppSim(root, pressed=True)
+    _in_slot(slot, lambda: sim.run(HEAD))
+    eq(sim.app.halted, None)
+    eq(sim.app.mode, bootcheck.MAINTENANCE)
+    eq(sim.app.keys.device, "table1")
+    assert sim.app.desk is not None
+    nonce = sim.app.desk.challenge(0)
+    assert len(nonce) == 32, nonce  # hex of 16 fresh bytes
+    recs = auditlib.verify(_lines(root + "/audit.log"), key=auditlib.audit_key(b"\x42" * 32))
+    eq([r.kind for r in recs], ["maintenance", "boot"])
+    assert "signed, manifest " in recs[1].text, recs[1].text
+
+
+def boardlib_sim(seats):
+    from felt.sim.runner import sim_board
+    return sim_board(seats)
