@@ -61,7 +61,7 @@ def read_control(hal, board):
         return False
     try:
         p = hal.input_pin(pin, pull="up")
-    except FeltError:
+    except (FeltError, OSError):
         return False  # a backend that cannot open it: production
     return p.value() == 0
 
