@@ -228,7 +228,7 @@ def config_paths(root, name, hal_name=None):
     code folder (shipped with the tree), then the repository's board maps (Raspberry Pi release)."""
     out = [join(root, name), name]
     if name == "board.json" and hal_name:
-        out.append("../hardware/boards/%s.json" % ("pico" if hal_name == "machine" else hal_name))
+        out.append("../hardware/boards/%s.json" % ("pico" if hal_name in ("machine", "sim") else hal_name))
     return out
 
 
