@@ -163,7 +163,9 @@ class Runtime:
             t.antenna(e)
 
     def _still_there(self, location, hexu):
-        return hexu in self.poller.present(location)
+        # an inventory that stopped at its limit keeps cards it no longer reads: no conclusion
+        p = self.poller
+        return not p.truncated(location) and hexu in p.present(location)
 
     def next_due_ms(self):
         """When step() has something to do next (the sim runner advances the clock to it)."""
@@ -270,7 +272,7 @@ class Runtime:
                 self.log("console: alert #%d not sent: %s" % (a.id, e))
 
 
-def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8):
+def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_cards=60):
     """A Runtime for a checked board map (felt.board.load) on `hal`, every driver opened from it."""
     from felt import board as boardlib
     from felt.drivers.antennas import AntennaPoller
@@ -286,7 +288,7 @@ def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8):
     link = ConsoleLink(hal.uart(u["console"]["port"], baud=u["console"].get("baud", 115200),
                                 tx=u["console"].get("tx"), rx=u["console"].get("rx")), proto.TABLE, log=log)
     readers = [(loc, MFRC522(dev, name=loc)) for loc, dev in boardlib.open_antenna_devices(board, hal)]
-    poller = AntennaPoller(readers, max_cards=max_cards)
+    poller = AntennaPoller(readers, max_cards=max_cards, pile_cards=pile_cards)  # muck/burn: pile_cards
     buttons = SeatButtons(boardlib.open_buttons(board, hal), active_low=board.buttons_active_low)
     try:
         buttons.attach_irqs()

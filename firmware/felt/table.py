@@ -375,6 +375,14 @@ class Table:
                 self._left(loc, event[2])
         elif kind == "collision":
             self._collision(loc, event[2])
+        elif kind == "truncated":
+            # the antenna read as many cards as it may (drivers/antennas.py): more may lie there,
+            # so nothing it does not read is counted gone (DECK-5 checks wait for a full read)
+            self.alert(WARN, (), "antenna %s read its limit of %d cards; more may be there" % (loc, event[2]),
+                       "spread the %s cards or remove some; until then no card is counted as leaving it" % loc,
+                       device=loc)
+        elif kind == "truncated-cleared":
+            self.alert(INFO, (), "antenna %s reads all its cards again" % loc, device=loc)
         elif kind == "reader":
             status = event[2]
             if status == "not answering":

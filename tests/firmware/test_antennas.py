@@ -203,3 +203,72 @@ def test_seven_stud_cards_on_one_seat():
     arrived = sorted(e[2] for e in events if e[0] == "card-arrived")
     eq(arrived, sorted("".join("%02X" % b for b in u) for u in uids))
     eq(events[-1][0], "collision")  # several cards on one antenna is always reported
+
+
+def deck_uids(n, tag=0x41):
+    # the sim deck's 7-byte tags (hardware/bench-scripts.md, "The simulated deck")
+    return [bytes([0x04, 0xFE, 0x17, tag, 0x00, 0x00, c]) for c in range(n)]
+
+
+def hexes(uids):
+    return sorted("".join("%02X" % b for b in u) for u in uids)
+
+
+def test_a_full_muck_of_52_cards_is_read_whole_and_a_card_leaving_it_is_seen_DECK_5_SHOW_1():
+    # the muck (and burn) pile up a whole hand's cards: they read up to pile_cards, not max_cards
+    hal, chips, poller, _ = table(max_cards=8)
+    uids = deck_uids(52)
+    tags = [chips["muck"].place(SimTag(u)) for u in uids]
+    events = sweep(hal, chips, poller)
+    eq(sorted(e[2] for e in events if e[0] == "card-arrived" and e[1] == "muck"), hexes(uids))
+    eq([e for e in events if e[0].startswith("truncated")], [])
+    eq(poller.present("muck"), hexes(uids))
+    eq(poller.truncated("muck"), False)
+    chips["muck"].remove(tags[30])  # a card taken back off the muck is reported gone
+    chips["seat1"].place(SimTag(uids[30]))
+    events = sweep(hal, chips, poller) + sweep(hal, chips, poller)
+    eq([e for e in events if e[0] == "card-left"], [("card-left", "muck", hexes([uids[30]])[0])])
+
+
+def test_an_inventory_at_its_limit_says_so_and_reports_no_card_gone():
+    # more cards than the limit: the poll may have missed some, so nothing is counted gone
+    hal, chips, poller, _ = table(max_cards=8, pile_cards=10)
+    uids = deck_uids(14)
+    tags = [chips["muck"].place(SimTag(u)) for u in uids]
+    events = sweep(hal, chips, poller)
+    eq([e for e in events if e[0] == "truncated"], [("truncated", "muck", 10)])
+    eq(poller.truncated("muck"), True)
+    read = poller.present("muck")
+    eq(len(read), 10)
+    gone = read[:3]
+    rest = []
+    for t in tags:
+        if "".join("%02X" % b for b in t.uid) in gone:
+            chips["muck"].remove(t)  # three of the cards it read leave; 11 stay, still over the limit
+        else:
+            rest.append(t)
+    events = sweep(hal, chips, poller) + sweep(hal, chips, poller) + sweep(hal, chips, poller)
+    eq([e for e in events if e[0] == "card-left"], [])  # it cannot tell: they may lie unread
+    eq(poller.truncated("muck"), True)
+    left = []
+    for t in rest:
+        if "".join("%02X" % b for b in t.uid) in read:
+            left.append(t)
+        else:
+            chips["muck"].remove(t)  # the cards the first poll missed leave too: 7 left, a complete read
+    events = sweep(hal, chips, poller) + sweep(hal, chips, poller)
+    eq([e for e in events if e[0] == "truncated-cleared"], [("truncated-cleared", "muck")])
+    reported = [e[2] for e in events if e[0] == "card-left"]
+    for u in gone:
+        assert u in reported, (u, reported)  # now they are known gone
+    eq(poller.present("muck"), hexes([t.uid for t in left]))
+
+
+def test_a_seat_reads_max_cards():
+    hal, chips, poller, _ = table(max_cards=8, pile_cards=60)
+    uids = deck_uids(9)
+    for u in uids:
+        chips["seat2"].place(SimTag(u))
+    events = sweep(hal, chips, poller)
+    eq(len([e for e in events if e[0] == "card-arrived"]), 8)
+    eq([e for e in events if e[0] == "truncated"], [("truncated", "seat2", 8)])

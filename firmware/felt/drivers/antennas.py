@@ -10,6 +10,8 @@ Events (tuples):
   ("card-arrived", location, uid_hex)     ("card-left", location, uid_hex)
   ("collision", location, (uid_hex, ...))  ("collision-cleared", location)
   ("reader", location, status)             status: "ok" | "degraded" | "not answering"
+  ("truncated", location, max_cards)       the inventory stopped at its limit: there may be more
+  ("truncated-cleared", location)          cards than it read; none is reported gone meanwhile
 While a reader is not answering its cards are neither confirmed nor reported gone (the "reader"
 event is the alert: the floor checks that antenna); they are compared again once it answers.
 """
@@ -19,6 +21,8 @@ from felt.drivers.mfrc522 import air_bits_us
 OK = "ok"
 DEGRADED = "degraded"
 NOT_ANSWERING = "not answering"
+PILES = ("muck", "burn")  # locations where the cards of a whole hand pile up
+PILE_CARDS = 60  # a pile's read limit: 52 cards and a few foreign tags
 
 
 def uid_hex(uid):
@@ -56,17 +60,21 @@ class ReaderHealth:
 class AntennaPoller:
     """readers: list of (location, MFRC522). Seats are the locations named "seat<N>"; during a
     hand (set_in_hand(True)) each seat is visited `seat_passes_in_hand` times per cycle.
-    A card counts as gone after `miss_limit` clean polls without it; an antenna reports at most
-    `max_cards` cards per poll (the board holds 5, a stud seat 7: RULES.md RANK-19)."""
+    A card counts as gone after `miss_limit` clean polls without it. An antenna reads at most
+    `max_cards` cards per poll (the board holds 5, a stud seat 7: RULES.md RANK-19), the muck and
+    the burn antennas (PILES) at most `pile_cards` (a whole deck can end up there). A poll that
+    reads its limit may have missed cards: it reports no card gone and says "truncated"."""
 
     def __init__(self, readers, settle_ms=6, miss_limit=2, max_cards=8, seat_passes_in_hand=2,
-                 degraded_score=8, dead_after=3):
+                 degraded_score=8, dead_after=3, pile_cards=PILE_CARDS):
         if not readers:
             raise ValueError("no antennas to poll")
         self.readers = readers
         self.settle_ms = settle_ms
         self.miss_limit = miss_limit
         self.max_cards = max_cards
+        self.limits = [pile_cards if loc in PILES else max_cards for loc, _r in readers]
+        self._truncated = [False] * len(readers)
         self.seat_passes_in_hand = seat_passes_in_hand
         self.degraded_score = degraded_score
         self.dead_after = dead_after
@@ -126,7 +134,7 @@ class AntennaPoller:
         self._on = None
         reader = self.readers[i][1]
         try:
-            result = reader.inventory(self.max_cards)
+            result = reader.inventory(self.limits[i])
             reader.field(False)
         except DeviceTimeout:
             self._dead(i, events)
@@ -190,7 +198,11 @@ class AntennaPoller:
             if u not in present:
                 events.append(("card-arrived", loc, u))
             present[u] = 0
-        if not result.errors():  # only a clean poll may say a card is gone
+        full = len(seen) >= self.limits[i]
+        if full != self._truncated[i]:
+            self._truncated[i] = full
+            events.append(("truncated", loc, self.limits[i]) if full else ("truncated-cleared", loc))
+        if not result.errors() and not full:  # only a clean, complete poll may say a card is gone
             for u in sorted(present):
                 if u not in seen:
                     present[u] += 1
@@ -222,6 +234,13 @@ class AntennaPoller:
     def health_report(self):
         """Reader health of every antenna, in wiring order, as plain dicts (for `feltctl info`)."""
         return [h.as_dict() for h in self.health]
+
+    def truncated(self, location):
+        """True while `location`'s last inventory stopped at its limit (its cards may be more)."""
+        for i in range(len(self.readers)):
+            if self.readers[i][0] == location:
+                return self._truncated[i]
+        raise KeyError(location)
 
     def present(self, location):
         """UIDs (hex) currently on `location`'s antenna, sorted."""
