@@ -122,8 +122,10 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     except KeyError_ as e:
         app.keys = None
         if bootcheck.provisioned(keys_path):
-            raise  # a damaged key file is not "unprovisioned": never fall back to unsigned
-        say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
+            # a damaged key file is not "unprovisioned": bootcheck.start refuses the tree below
+            say("felt: key file unreadable: %s" % e)
+        else:
+            say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
     key = auditlib.audit_key(app.keys.owner) if app.keys is not None else None
     app.audit = auditlib.AuditLog(auditlib.FileStore(join(root, "audit.log")), key=key)
     if pressed is None:

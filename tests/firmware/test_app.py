@@ -328,3 +328,18 @@ def test_provisioned_board_with_a_signed_tree_runs_keyed_and_with_the_floor_desk
 def boardlib_sim(seats):
     from felt.sim.runner import sim_board
     return sim_board(seats)
+
+
+def test_damaged_key_file_halts_instead_of_running_unsigned():
+    root = _tmp("badkeys")
+    os.mkdir(root)
+    with open(root + "/felt.keys", "w") as f:
+        f.write("device table1\nowner zz\n")
+    hal = SimHAL()
+    hal.add_display(0, 0x3C)
+    said = []
+    a = applib.build(hal, boardlib_sim(3), lambda h: None, root, pressed=False, log=said.append,
+                     micropython_module=FakeMicropython())
+    assert a.halted is not None and "refused" in a.halted, a.halted
+    eq(a.runtime, None)
+    assert not [ln for ln in said if "running unsigned" in ln], said
