@@ -293,3 +293,44 @@ def test_bet_2_stud_open_pair_on_fourth_street_still_small_bet():
     eq((h.legal().min_to, h.legal().max_to), (200, 200))
     with raises(RuleError, match="BET-3"):
         h.bet_raise_to(2, 400)
+
+
+def _fourth_street_pair(rules):
+    h = Hand(game=GAMES["F7S"], stacks=[10000] * 3, antes=25, bring_in=50, small_bet=200, big_bet=400,
+             rules=rules)
+    for p, t in enumerate(("AsKs7h", "QdQc2c", "JcTc9h")):
+        h.deal_hole(p, parse_cards(t))
+    h.post_bring_in(1)
+    h.check_call(2)
+    h.check_call(0)
+    for p, t in enumerate(("8d", "3d", "9s")):
+        h.deal_hole(p, parse_cards(t))
+    return h
+
+
+def test_TOUR_20_open_pair_double_on_in_cash_offers_small_or_big_bet():
+    # hr.stud_open_pair_double = on (cash): the open nines on 4th street let the opener bet 200 or 400
+    h = _fourth_street_pair({"mode": "cash", "stud_open_pair_double": "on"})
+    eq(h.actor, 2)
+    eq((h.legal().min_to, h.legal().max_to), (200, 400))
+    with raises(RuleError, match="BET-3"):
+        h.bet_raise_to(2, 300)
+    h.bet_raise_to(2, 400)
+    # the big bet was made: every raise is a big one
+    eq((h.legal().min_to, h.legal().max_to), (800, 800))
+
+
+def test_TOUR_20_open_pair_small_bet_then_raise_by_either_increment():
+    h = _fourth_street_pair({"mode": "cash", "stud_open_pair_double": "on"})
+    h.bet_raise_to(2, 200)
+    eq((h.legal().min_to, h.legal().max_to), (400, 600))
+    h.bet_raise_to(h.actor, 600)
+    eq((h.legal().min_to, h.legal().max_to), (1000, 1000))
+
+
+def test_TOUR_20_open_pair_double_never_in_a_tournament():
+    # TOUR-20: tournament stud keeps the small bet even when the house key is on
+    h = _fourth_street_pair({"mode": "tournament", "stud_open_pair_double": "on"})
+    eq((h.legal().min_to, h.legal().max_to), (200, 200))
+    h2 = _fourth_street_pair({"mode": "cash"})  # default off
+    eq((h2.legal().min_to, h2.legal().max_to), (200, 200))

@@ -32,6 +32,7 @@ class Round:
         self.last = [0] * n  # bets[p] right after p's last action (BET-18 "L")
         self.seen = [0] * n  # limit: full-raise serial number at p's last action (BET-22)
         self.event_heads_up = False  # BET-5: only two entrants are left in the event
+        self.lo_to = self.hi_to = 0  # last bounds() result
         self.reset(LIMIT, 0, 0, None, 0)
 
     def reset(self, structure, inc, high, cap, count):
@@ -46,6 +47,7 @@ class Round:
         self.completion = False  # facing a stud bring-in: a raise "completes" to the bet (GAME-11)
         self.bring_in_due = False  # the actor must post the bring-in or complete (GAME-11)
         self.capped_multiway = False  # BET-5: the cap was reached with three or more live hands
+        self.alt_inc = 0  # limit: a second legal increment (stud open pair on 4th street, TOUR-20), 0 = none
         self.cursor = 0
         self.aggressor = None  # last to bet or raise on this street (SHOW-4)
         for p in range(self.n):
@@ -171,10 +173,19 @@ class Round:
         """(min_to, max_to) for a p who may raise; an all-in below the minimum is always legal
         (BET-11), so min_to drops to the all-in total when the stack is short. pot: chips
         collected from earlier streets and antes (not counting this street's bets)."""
+        self.bounds(p, stack, pot)
+        return self.lo_to, self.hi_to
+
+    def bounds(self, p, stack, pot):
+        """raise_range() without building a tuple: sets self.lo_to and self.hi_to (the action
+        check runs on every console entry and must not allocate)."""
         allin = self.bets[p] + stack
         lo = self.min_raise_to()
         if self.structure == LIMIT:
             hi = lo
+            if self.alt_inc > self.inc:
+                # hr.stud_open_pair_double = on: the small or the big increment, nothing between
+                hi = lo - self.inc + self.alt_inc
         elif self.structure == POT_LIMIT:
             # BET-24: high + P + C; P counts everything in the pot and in front of players,
             # and a short blind as if posted in full (BET-25)
@@ -187,7 +198,8 @@ class Round:
             hi = allin
         if lo > allin:
             lo = allin
-        return lo, hi
+        self.lo_to = lo
+        self.hi_to = hi
 
     def pot_in_front(self):
         s = 0
@@ -237,6 +249,10 @@ class Round:
         """Apply a bet/raise/completion by p to `total`; `full` from is_full()."""
         if full:
             if self.structure == LIMIT:
+                if self.alt_inc and total - self.level >= self.alt_inc:
+                    # the big bet was chosen: every later raise is a big one (TOUR-20 option)
+                    self.inc = self.alt_inc
+                    self.alt_inc = 0
                 self.level = total
                 self.count += 1
                 if self.cap is not None and self.count >= self.cap and live_count > 2:

@@ -182,6 +182,8 @@ def _silent(hand, lg, own, high, total, pieces, allin, shown):
         return _reading(CALL, call_to, shown, rule, allin)
     if hand.structure == "limit":
         # BET-37: more than half of the extra increment commits to the full raise
+        if total >= lg.max_to > lg.min_to:
+            return _reading(word, lg.max_to, shown, "BET-37", allin)  # the big bet of a TOUR-20 option
         if 2 * (total - call_to) > lg.min_to - call_to or total >= lg.min_to:
             return _reading(word, lg.min_to, shown, "BET-37", allin)
         return _reading(CALL, call_to, shown, "BET-37", allin)

@@ -15,7 +15,8 @@ from felt.engine.betting import LIMIT
 Op = namedtuple("Op", "kind position amount total cards all_in")
 
 # What the player to act may do (BET-52: the device shows the exact call).
-# call: chips a call costs (0 = check); min_to/max_to: bet/raise totals (0, 0 when no raise);
+# call: chips a call costs (0 = check); min_to/max_to: bet/raise totals (0, 0 when no raise; in limit
+#   min_to == max_to, except a TOUR-20 open-pair option where exactly these two totals are legal);
 # block: (rule, message) why no raise is possible, or None; bring_in: amount due, else 0;
 # can_fold: False for the bring-in card's owner (GAME-11) and after a pull-back (BET-44)
 Legal = namedtuple("Legal", "position call min_to max_to can_check can_raise block bring_in can_fold")
@@ -296,6 +297,8 @@ class Hand(HandDealing):
         if s > 0:
             inc = self.big_bet if st.big else self.small_bet
             rnd.reset(self.structure, inc, 0, self.cap, 0)
+            if s == 1 and self._open_pair_option():
+                rnd.alt_inc = self.big_bet
         self.phase = BET
         if self.runout:
             self._end_street()
@@ -312,6 +315,20 @@ class Hand(HandDealing):
         rnd.begin(first, self.live, self.stacks)
         if rnd.closed():
             self._end_street()
+
+    def _open_pair_option(self):
+        # TOUR-20 / hr.stud_open_pair_double = on (cash only: tournament stud never doubles): in limit
+        # 7-card stud a pair showing on 4th street lets any player bet the small or the big bet
+        if self.structure != LIMIT or self.game.family != "stud" or len(self.game.streets) != 5:
+            return False
+        if self.rules.stud_open_pair_double != "on" or self.rules.mode != "cash":
+            return False
+        for p in range(self.n):
+            if self.live[p]:
+                ups = self.upcards(p)
+                if len(ups) == 2 and ups[0] >= 0 and ups[0] >> 2 == ups[1] >> 2:
+                    return True
+        return False
 
     def _check_turn(self, p):
         if self.phase != BET:
@@ -348,7 +365,11 @@ class Hand(HandDealing):
             raise RuleError("GAME-11", "%s must post the bring-in or complete" % self.who(p))
 
     def can_fold(self, p):
-        return self._can(self.check_fold, p)
+        try:  # no bound method or *args tuple: a can_X query allocates nothing
+            self.check_fold(p)
+        except RuleError:
+            return False
+        return True
 
     def fold(self, p):
         """BET-43: a fold is binding even when a check was possible."""
@@ -365,7 +386,11 @@ class Hand(HandDealing):
             raise RuleError("GAME-11", "%s must post the bring-in or complete" % self.who(p))
 
     def can_check_call(self, p):
-        return self._can(self.check_check_call, p)
+        try:
+            self.check_check_call(p)
+        except RuleError:
+            return False
+        return True
 
     def check_call(self, p):
         """Check, or call the exact amount (BET-47), all-in for less when short."""
@@ -387,7 +412,11 @@ class Hand(HandDealing):
             raise RuleError("GAME-16", "%s faces %d to call and cannot check" % (self.who(p), owe), legal=owe)
 
     def can_check(self, p):
-        return self._can(self.check_check, p)
+        try:
+            self.check_check(p)
+        except RuleError:
+            return False
+        return True
 
     def check(self, p):
         self.check_check(p)
@@ -410,7 +439,11 @@ class Hand(HandDealing):
             raise RuleError("GAME-11", "no bring-in is due")
 
     def can_post_bring_in(self, p):
-        return self._can(self.check_post_bring_in, p)
+        try:
+            self.check_post_bring_in(p)
+        except RuleError:
+            return False
+        return True
 
     def post_bring_in(self, p):
         self.check_post_bring_in(p)
@@ -433,7 +466,9 @@ class Hand(HandDealing):
         block = rnd.raise_block(p, stack, self.live, self.stacks, self.rules)
         if block is not None:
             raise RuleError(block[0], "%s: %s" % (self.who(p), block[1]))
-        lo, hi = rnd.raise_range(p, stack, self.collected())
+        rnd.bounds(p, stack, self.collected())
+        lo = rnd.lo_to
+        hi = rnd.hi_to
         word = "bet" if rnd.high == 0 or rnd.completion else "raise"
         if total > allin:
             raise RuleError("BET-49", "%s has only %d; %s to %d is impossible" % (self.who(p), allin, word, total),
@@ -446,6 +481,9 @@ class Hand(HandDealing):
                 raise RuleError("GAME-16", "all-in for %d does not raise the %d bet; call instead" %
                                 (total, rnd.high), legal=(lo, hi))
             return  # BET-11: an all-in of any size stands
+        if self.structure == LIMIT and lo < total < hi:
+            raise RuleError("BET-3", "%s to %d: the options are %d or %d (TOUR-20 open pair)" % (word, total, lo, hi),
+                            legal=(lo, hi))
         if total < lo:
             if self.structure == LIMIT:
                 rule = "BET-3"
@@ -458,7 +496,11 @@ class Hand(HandDealing):
             raise RuleError("BET-49", "%d is not a multiple of the %d chip" % (total, self.unit), legal=(lo, hi))
 
     def can_bet_raise_to(self, p, total):
-        return self._can(self.check_bet_raise_to, p, total)
+        try:
+            self.check_bet_raise_to(p, total)
+        except RuleError:
+            return False
+        return True
 
     def bet_raise_to(self, p, total):
         """Complete, bet or raise to `total` (PHH "cbr")."""
