@@ -150,20 +150,27 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     app.journal = jr.Journal(flash, log=say)
     app.handlog = jr.HandLog(flash)  # hands.log / hands.old beside the journal (framed, power-cut safe)
     files = HandFiles(join(root, "hands"), keep=keep_hands)
-    app.table, app.recorder, app.report = recovery.restore_table(
-        app.journal, lambda: make_table(files), app.handlog, log=say)
-    # the drivers (shoe, console link) log through the same guard as the table (secrecy, below)
-    rt = looplib.build(hal, board, app.table, shoe,
-                       log=lambda text: say(app.feed.clean(text, app.table) if app.feed is not None else text))
-    app.runtime = rt
-    app.recorder.watch_console(rt.link)
-    app.recorder.seed_console(rt.link)
     device = app.keys.device if app.keys is not None else board.name
     bkey = app.keys.broadcast if app.keys is not None else _nonce(32)  # unprovisioned: nobody can open it
 
     def feed_out(record):
         say("FEED " + json.dumps(record))
+    # the feed exists before the replay, so what the table logs while replaying is guarded too
     app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit)
+
+    def fresh_table():
+        t = make_table(files)
+        raw = t.log
+        if raw is not None:
+            t.log = lambda text: raw(app.feed.clean(text, t))
+        return t
+    app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say)
+    # the drivers (shoe, console link) log through the same guard as the table (secrecy, below)
+    rt = looplib.build(hal, board, app.table, shoe,
+                       log=lambda text: say(app.feed.clean(text, app.table)))
+    app.runtime = rt
+    app.recorder.watch_console(rt.link)
+    app.recorder.seed_console(rt.link)
     secrecy.install(rt, app.feed, clock=clock, audit=app.audit)
     guard_console(rt)
     if app.keys is not None:
