@@ -339,6 +339,12 @@ class Hand(HandDealing):
         if p != a:
             raise RuleError("BET-38", "%s acted out of turn; %s is to act" % (self.who(p), self.who(a)), legal=a)
 
+    def out_of_turn(self, p, action, amount=0, dealer_prompted=False):
+        """BET-39..42: an action entered for p, who is not the actor: a proposal (outofturn.py);
+        nothing changes here (BET-38). outofturn is imported on first use (rare; heap)."""
+        from felt.engine import outofturn
+        return outofturn.out_of_turn(self, p, action, amount, dealer_prompted)
+
     def check_pull_back(self, p):
         self._check_turn(p)
         if not self.round.bets[p] or not self.round.to_call(p, self.stacks[p]):
