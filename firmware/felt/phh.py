@@ -16,6 +16,7 @@ _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\
 _RANKS = "23456789TJQKA?"
 _SUITS = "cdhs?"
 _VERBS = ("f", "cc", "cbr", "pb", "sm", "sd")
+_SIMPLE_VERBS = ("f", "cc", "pb", "sm", "sd")  # verbs that may stand alone after the player
 _WORD_END = " \t\r\n,]}#"
 _SPECIAL = ("inf", "+inf", "-inf", "nan", "+nan", "-nan")
 
@@ -200,8 +201,13 @@ def _array(s, i, n, starts):
             items.append(s[i + 1:k])
             i = k + 1
         else:
-            v, i = _value(s, i, n, None)  # only the outer array's elements are line-tracked
-            items.append(v)
+            k = _plain_int(s, i) if "0" <= c <= "9" else -1
+            if k > i:  # fast path for a plain whole number (stacks, blinds, antes)
+                items.append(int(s[i:k]))
+                i = k
+            else:
+                v, i = _value(s, i, n, None)  # only the outer array's elements are line-tracked
+                items.append(v)
         if i < n and s[i] == ",":
             i += 1
             continue
@@ -210,6 +216,18 @@ def _array(s, i, n, starts):
             i += 1
         elif i < n and s[i] != "]":
             _fail(s, i, "expected , or ] in an array")
+
+
+def _plain_int(s, i):
+    # end of the digits at i when only blanks follow them up to the next ',' or ']', else -1
+    j = s.find(",", i)
+    k = s.find("]", i)
+    if j < 0 or 0 <= k < j:
+        j = k
+    if j < 0:
+        return -1
+    word = s[i:j].rstrip(" ")
+    return i + len(word) if word.isdigit() else -1
 
 
 def _inline_table(s, i, n):
@@ -554,24 +572,50 @@ def split_cards(text, line=None):
     """'AhKd' / '????' -> ['Ah', 'Kd'] / ['??', '??'] (format checked; '-' is not supported)."""
     if len(text) % 2:
         raise FormatError("bad cards %r" % text, line)
-    out = [text[i:i + 2] for i in range(0, len(text), 2)]
+    if len(text) == 2:
+        out = [text]
+    elif len(text) == 4:
+        out = [text[:2], text[2:]]
+    else:
+        out = [text[i:i + 2] for i in range(0, len(text), 2)]
     for c in out:
         if c not in _CARD_TEXTS:
             raise FormatError("bad card %r" % c, line)
     return out
 
 
+_PLAYERS = {}  # "p3" -> 2: player words already checked (a few dozen at most)
+
+
 def _player(word, line):
+    p = _PLAYERS.get(word)
+    if p is not None:
+        return p
     if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0":
         raise FormatError("bad player %r" % word, line)
-    return int(word[1:]) - 1
+    p = int(word[1:]) - 1
+    if len(_PLAYERS) < 64:
+        _PLAYERS[word] = p
+    return p
 
 
 def parse_action(text, scale=1, line=None):
     """An action string -> Action (amounts converted with the hand's scale)."""
-    body, hash_, comment = text.partition("#")
-    comment = comment.strip() if hash_ else None
+    if "#" in text:
+        body, _, comment = text.partition("#")
+        comment = comment.strip()
+    else:
+        body = text  # the common line: no comment, no partition copies
+        comment = None
     w = body.split()
+    if len(w) == 2 and w[1] in _SIMPLE_VERBS and w[0] != "d":
+        # fast path: 'pN f' / 'pN cc' / 'pN pb' / 'pN sm' / 'pN sd'
+        verb = w[1]
+        cards = [] if verb == "sm" or verb == "sd" else None
+        return Action(_player(w[0], line), verb, cards, None, comment, line, text)
+    if len(w) == 3 and w[1] == "cbr" and w[2].isdigit() and w[0] != "d":
+        # fast path: a whole-number bet (parse_number and _chips give int(text) * scale)
+        return Action(_player(w[0], line), "cbr", None, int(w[2]) * scale, comment, line, text)
     if not w:
         return Action(None, "", comment=comment, line=line, text=text)
     if w[0] == "d":

@@ -146,24 +146,35 @@ def replay(h, rules=None):
         return _error(e.message, h.line, e.rule)
     except FeltError as e:
         return _error(getattr(e, "message", str(e)), h.line)
-    for k, text in enumerate(h.actions):
-        line = h.action_line(k)
-        try:
-            a = phh.parse_action(text, h.scale, line)
-            _apply(hand, a)
-        except RuleError as e:
-            r = _error(e.message, line, e.rule, text)
-            legal = _legal(e.rule, e.legal, h.scale)
-            if legal is not None:
-                r["legal"] = legal
-            return r
-        except FeltError as e:
-            return _error(getattr(e, "message", str(e)), line, None, text)
+    r = _play(hand, h)
+    if r is not None:
+        return r
     if not hand.finished and hand.phase == "showdown":
         _finish_showdown(hand)
     if not hand.finished:
         return _error("the hand is not finished after its last action", h.action_line(len(h.actions) - 1))
     return _result(h, hand)
+
+
+def _play(hand, h):
+    # every action of h through the hand; an error dict at the first refused one, else None
+    lines = h.action_lines or ()
+    scale = h.scale
+    k = 0
+    for text in h.actions:
+        line = lines[k] if k < len(lines) else None
+        k += 1
+        try:
+            _apply(hand, phh.parse_action(text, scale, line))
+        except RuleError as e:
+            r = _error(e.message, line, e.rule, text)
+            legal = _legal(e.rule, e.legal, scale)
+            if legal is not None:
+                r["legal"] = legal
+            return r
+        except FeltError as e:
+            return _error(getattr(e, "message", str(e)), line, None, text)
+    return None
 
 
 def _legal(rule, legal, scale):

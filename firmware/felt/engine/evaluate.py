@@ -560,7 +560,38 @@ def showing(upcards):
             hi = upcards[i]
     # shape = sum of (count - 1) ** 2: 0 high card, 1 pair, 2 two pair, 4 trips, 9 quads,
     # already in RANK-20 order
-    return ((_chunks(r, x) >> 26) << 22) | (_show_ranks(r, x) << 6) | hi
+    ranks = _show_ranks_of(upcards)
+    if ranks < 0:  # an unknown card: the rank scan reads it as the table does
+        ranks = _show_ranks(r, x)
+    return ((_chunks(r, x) >> 26) << 22) | (ranks << 6) | hi
+
+
+def _show_ranks_of(cards):
+    # _show_ranks straight from 1..4 cards (-1 when one is unknown): each round picks the
+    # largest (count << 4 | rank) key below the last one. Index loops and no builtins: no
+    # iterator and no heap frame, so evaluation still allocates nothing.
+    v = 0
+    last = 256  # above every key
+    while True:
+        top = -1
+        i = len(cards)
+        while i:
+            i -= 1
+            r = cards[i] >> 2
+            if r < 0:
+                return -1
+            k = r
+            j = len(cards)
+            while j:
+                j -= 1
+                if cards[j] >> 2 == r:
+                    k += 16
+            if top < k < last:
+                top = k
+        if top < 0:
+            return v
+        v = (v << 4) | (top & 15)
+        last = top
 
 
 def category(value):

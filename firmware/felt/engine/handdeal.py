@@ -45,18 +45,20 @@ class HandDealing:
     def _check_card(self, card, fresh=True):
         if not isinstance(card, int) or card < UNKNOWN or card > 51:
             raise RuleError("DECK-1", "%r is not a card" % (card,))
-        if card != UNKNOWN and self.game.deck == "short" and card // 4 < 4:
-            raise RuleError("DECK-1", "%s deck has no card below a six" % self.game.name)
-        if fresh and card != UNKNOWN and card in self.seen:
-            raise DuplicateCard("DECK-5", "card %d is already in this hand" % card)
+        if card != UNKNOWN:
+            if card < 16 and self.game.deck == "short":  # ranks 2-5 are cards 0..15
+                raise RuleError("DECK-1", "%s deck has no card below a six" % self.game.name)
+            if fresh and card in self.seen:
+                raise DuplicateCard("DECK-5", "card %d is already in this hand" % card)
 
     def _cards_arg(self, cards):
         if isinstance(cards, int):
             return [cards]
         cards = list(cards)
-        known = [c for c in cards if c != UNKNOWN]
-        if len(set(known)) != len(known):
-            raise DuplicateCard("DECK-5", "the same card twice in one entry")
+        if len(cards) > 1:  # one card cannot repeat itself: no set built for it
+            known = [c for c in cards if c != UNKNOWN]
+            if len(set(known)) != len(known):
+                raise DuplicateCard("DECK-5", "the same card twice in one entry")
         return cards
 
     def _check_dealing(self):
@@ -67,17 +69,23 @@ class HandDealing:
                             ("betting" if self.phase == "bet" else self.phase))
 
     def check_deal_hole(self, p, cards):
-        self._check_dealing()
+        phase = self.phase
+        if phase != DEAL and phase != DRAW:
+            self._check_dealing()  # raises the rule that applies
         cards = self._cards_arg(cards)
         if p < 0 or p >= self.n or not self.live[p]:
             raise RuleError("GAME-2", "%s holds no live hand" % self.who(p))
         if len(cards) > self.pending_hole[p]:
             raise RuleError("GAME-2", "%s is due %d more hole card(s), not %d" %
                             (self.who(p), self.pending_hole[p], len(cards)), legal=self.pending_hole[p])
-        if self.phase == DRAW and self.to_draw[p]:
-            raise RuleError("GAME-15", "%s has not discarded yet" % self.who(p))
-        for c in cards:
-            self._check_card(c, not self._reshuffled(c))
+        if phase == DRAW:
+            if self.to_draw[p]:
+                raise RuleError("GAME-15", "%s has not discarded yet" % self.who(p))
+            for c in cards:
+                self._check_card(c, not self._reshuffled(c))
+        else:
+            for c in cards:  # only a draw may reuse dead cards (_reshuffled)
+                self._check_card(c)
         return cards
 
     def _reshuffled(self, card):
@@ -111,14 +119,17 @@ class HandDealing:
     def deal_hole(self, p, cards):
         """Hole card(s) from the shoe to position p (one int or a list)."""
         cards = self.check_deal_hole(p, cards)
-        st = self.game.streets[self.street]
-        first = len(st.hole) - self.pending_hole[p] if st.hole else 0
-        for k in range(len(cards)):
-            c = cards[k]
-            if self._reshuffled(c):
+        ups = self.game.streets[self.street].hole  # up-flag per card of this street
+        k = len(ups) - self.pending_hole[p]
+        drawing = self.phase == DRAW
+        hole = self.hole[p]
+        up = self.up[p]
+        for c in cards:
+            if drawing and self._reshuffled(c):
                 self._reuse(c)
-            self.hole[p].append(c)
-            self.up[p].append(st.hole[first + k] if st.hole else False)
+            hole.append(c)
+            up.append(ups[k] if ups else False)
+            k += 1
             if c != UNKNOWN:
                 self.seen.add(c)
         self.pending_hole[p] -= len(cards)
@@ -245,11 +256,10 @@ class HandDealing:
         return self.can_draw(p, ())
 
     def _dealing_done(self):
-        if self.phase not in (DEAL, DRAW) or self.pending_board:
+        if self.pending_board or (self.phase != DEAL and self.phase != DRAW):
             return
-        for p in range(self.n):
-            if self.pending_hole[p] or self.to_draw[p]:
-                return
+        if any(self.pending_hole) or any(self.to_draw):
+            return
         self._begin_betting()
 
     def _can(self, check, *args):

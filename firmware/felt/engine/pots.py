@@ -92,6 +92,10 @@ def build_pots(committed, live, dead=0):
     tops = sorted(set(committed[p] for p in range(n) if live[p]))
     if not tops:
         raise RuleError("POT-8", "no live hand to build pots for")
+    if len(tops) == 1:
+        # the common case: every live hand put in the same total -- one pot of everything
+        # (committed >= 0 was checked, so the layer sum below is the plain sum)
+        return [Pot(0, sum(committed) + dead, [p for p in range(n) if live[p]])]
     pots = []
     below = 0
     last = len(tops) - 1

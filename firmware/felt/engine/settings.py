@@ -295,12 +295,17 @@ class HouseRules:
 
     def changed(self):
         """Sorted [(hr.key, value)] of values that differ from the mode defaults."""
-        out = []
-        for key in KEYS:
-            value = getattr(self, key)
-            if value != default(key, self.mode, self.game):
-                out.append(("hr." + key, value))
-        return out
+        # The record is immutable by convention (replace() makes a new one), so the scan of
+        # every key runs once per record, not once per Hand that asks (replay speed).
+        out = getattr(self, "_changed", None)
+        if out is None:
+            out = []
+            for key in KEYS:
+                value = getattr(self, key)
+                if value != default(key, self.mode, self.game):
+                    out.append(("hr." + key, value))
+            self._changed = out
+        return list(out)
 
     def replace(self, values):
         """A new record with `values` applied on top of this one's changes."""

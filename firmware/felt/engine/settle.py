@@ -269,6 +269,20 @@ def stud_odd_orders(hand, left, hi, lo):
     return order, potlib.odd_order_by_card(marks, lowest=lowest)
 
 
+def _tied(values, left):
+    # two contenders with the same value (None: no hand or no qualifying low, POT-14)
+    if values is None:
+        return False
+    seen = []
+    for p in left:
+        v = values[p]
+        if v is not None:
+            if v in seen:
+                return True
+            seen.append(v)
+    return False
+
+
 def settle(hand):
     """Divide every pot among the contenders and finish the hand."""
     who = contenders(hand)
@@ -281,7 +295,9 @@ def settle(hand):
         hi, lo = _values(hand, who)
     odd = None
     odd_lo = None
-    if hand.game.family == "stud" and len(left) > 1:
+    if hand.game.family == "stud" and len(left) > 1 and (_tied(hi, left) or _tied(lo, left)):
+        # the odd-chip order only ranks tied winners (pots.split), so a showdown without a
+        # tied value skips the five-card search of every hand (replay speed)
         odd, odd_lo = stud_odd_orders(hand, left, hi, lo)
     awards = potlib.award(pots, hi, lo, odd, hand.unit, odd_order_lo=odd_lo,
                           hilo_identical_scoop=hand.rules.hilo_identical_scoop)
