@@ -1,16 +1,46 @@
 # Dealing check, part 2 of 4 (engine layer, pure): each card leaving the shoe and where it lands --
 # the initial deal (DEAL-2, DEAL-8, DEAL-9, DEAL-23), burns and board cards (DEAL-3, DEAL-27..29),
 # premature cards (DEAL-30..33, DEAL-45), stud streets, replacements, a fouled deck (DEAL-18) and
-# rabbit hunting (DEAL-49). A base of dealing.DealCheck.
-from felt.engine.dealmarks import DealMarks
+# rabbit hunting (DEAL-49). A base of dealing.DealCheck. The console marks (dealmarks.py) and the
+# confirm/reject remedies (dealfix.py) join this class on their first call: a hand dealt without
+# incident never loads them (~39 KB of MicroPython heap).
 from felt.engine.dealplan import (ASSIST, BETTING, BOARD, BURN, DEALING, ENGINE, FAMILY_BOARD, FAMILY_STUD, MUCK,
                                    OVER, PROPOSED, SHOWDOWN, Finding, card_text, place_text, premature_rules)
 from felt.engine.settings import CASH
 from felt.errors import RuleError
 
 
-class DealDraws(DealMarks):
+# The entry points of dealmarks.DealMarks / dealfix.DealFixes that other code calls.
+_RARE = ("hold", "release", "mark_boxed", "mark_exposed", "foreign", "absent", "present", "kill", "discard",
+         "end_of_deal", "reshuffled", "_foreign_after_sa", "confirm", "reject")
+
+
+def _load_rare():
+    """Puts every method of DealFixes and DealMarks on DealDraws (as if it inherited them, which it did
+    before): called once, by the first stub below that runs."""
+    from felt.engine.dealfix import DealFixes
+    from felt.engine.dealmarks import DealMarks
+
+    for cls in (DealFixes, DealMarks):  # DealMarks last: it subclasses DealFixes, so its methods win
+        for name in cls.__dict__:
+            if not name.startswith("__"):
+                setattr(DealDraws, name, cls.__dict__[name])
+
+
+def _rare(name):
+    def call(self, *args, **kw):
+        _load_rare()
+        return getattr(self, name)(*args, **kw)
+    return call
+
+
+class DealDraws:
     """Shoe draws for DealCheck: card(card, place) (see dealing.py for the whole interface)."""
+
+    def _foreign_acted(self, seat, out):
+        # DEAL-20 needs a proposed foreign_replace finding, which only DealMarks.foreign() makes: until
+        # it is loaded (and this stub replaced by DealMarks._foreign_acted) there is nothing to lapse
+        return None
 
     def card(self, card, place=None):
         """A card left the shoe and landed at `place`: a seat number, BOARD, BURN, MUCK, or None (reached
@@ -366,3 +396,7 @@ class DealDraws(DealMarks):
             for seat in self.live:
                 if not self._present.get(seat):
                     self.absent(seat, _out=out)
+
+
+for _name in _RARE:
+    setattr(DealDraws, _name, _rare(_name))
