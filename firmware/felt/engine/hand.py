@@ -51,10 +51,13 @@ class Hand(HandDealing):
     values (plus "mode": "cash"/"tournament") or a settings.HouseRules. seats: seat number per
     position, for messages. event_heads_up: only two entrants left in the event (BET-5).
     dead_antes: every ante is dead money in the main pot (PHH ante_trimming_status = false);
-    by default equal antes are layered like bets (GAME-17) and a single (big-blind) ante is dead."""
+    by default equal antes are layered like bets (GAME-17) and a single (big-blind) ante is dead.
+    dead: dead blind money per position (plain order, never swapped heads-up), e.g. the dead small
+    blind of a missed-blind make-up (BLIND-14, BLIND-25): it goes to the main pot and is no part
+    of the payer's bet or call (POT-17); a short stack pays its live blind first."""
 
     def __init__(self, game, stacks, blinds=(), antes=0, bring_in=0, small_bet=0, big_bet=0,
-                 min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False, dead_antes=False):
+                 min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False, dead_antes=False, dead=()):
         n = len(stacks)
         if isinstance(game, str):
             if game not in games.GAMES:
@@ -112,6 +115,7 @@ class Hand(HandDealing):
         self.round = betting.Round(n)
         self.round.event_heads_up = bool(event_heads_up)
         self._post_forced(antes, blinds)
+        self._post_dead(_amounts(dead, n, "dead money"))
         self._start_street(0)
 
     # ---- configuration ----------------------------------------------------------------
@@ -212,6 +216,18 @@ class Hand(HandDealing):
             rnd.reset(self.structure, inc, high, None, 0)
         rnd.phantom = high - top_posted  # BET-25
 
+    def _post_dead(self, dead):
+        # BLIND-14/POT-17: after the live blinds (a short stack keeps its live blind); not in
+        # `committed`, so it neither counts toward a call nor builds a side pot of its own
+        self.dead_posted = [0] * self.n
+        self.dead_money = 0
+        for p in range(self.n):
+            d = dead[p] if dead[p] < self.stacks[p] else self.stacks[p]
+            if d:
+                self.stacks[p] -= d
+                self.dead_posted[p] = d
+                self.dead_money += d
+
     # ---- queries ------------------------------------------------------------------------
 
     @property
@@ -238,7 +254,7 @@ class Hand(HandDealing):
 
     def pot_total(self):
         """Chips in the middle and in front of players (what a pot count shows, BET-26)."""
-        s = 0
+        s = self.dead_money
         for c in self.committed:
             s += c
         return s
