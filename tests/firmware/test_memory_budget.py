@@ -5,9 +5,10 @@
 # (gc.mem_alloc counts the interpreter's own heap); tests/bench/bench_memory.py says where it goes.
 from check import MICROPYTHON, Skip
 
-# Measured on the unix port (MicroPython 1.29, tests/bench/bench_memory.py): the state after one hand
-# is ~41 KB above the freshly built table (the hand log, the dealing check, the 52-card account) and
-# the simulated table itself (12 chip models, the sim HAL and bus, driver buffers, registry) ~95 KB.
+# Measured on the unix port (MicroPython 1.29, tests/bench/bench_memory.py, 2026-11-29): ~96 KB once
+# the simulated table is built (13 reader drivers with their buffers and health records, the 52-tag
+# registry, sim HAL, chip models, buttons, lights, panel) and ~135 KB after each hand (+ the hand log,
+# the dealing check, the per-hand card account); flat from hand to hand.
 STATE_BUDGET = 150 * 1024  # bytes of run-time state: sim + table built and a hand played
 PER_HAND_SLACK = 3 * 1024  # hand-to-hand noise allowed once the first hands have warmed up
 RANKS = "23456789TJQKA"
@@ -77,7 +78,6 @@ def test_ten_seat_omaha8_state_is_flat_per_hand_and_under_budget():
         _play(sim, 7 + i)
         gc.collect()
         after.append(gc.mem_alloc() - m0)
-    print("state after each hand:", after)
     high = max(after)
     assert high < STATE_BUDGET, "run-time state %d bytes over the %d budget: %r" % (high, STATE_BUDGET, after)
     settled = after[2:]  # the first hands load lazily imported code and size the per-hand records
