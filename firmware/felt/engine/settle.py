@@ -37,10 +37,11 @@ def contenders(hand):
 
 
 def _build(hand, who):
+    # dead blind money (BLIND-14 make-up, BLIND-25) is in the main pot, no one's contribution (POT-17)
     if not hand.table_ante:
-        return potlib.build_pots(hand.committed, who)
+        return potlib.build_pots(hand.committed, who, hand.dead_money)
     # a big-blind ante is posted for the whole table: dead money in the main pot (GAME-17)
-    dead = 0
+    dead = hand.dead_money
     rest = [0] * hand.n
     for p in range(hand.n):
         dead += hand.antes_posted[p]
