@@ -63,24 +63,36 @@ def format_amount(chips, scale):
     return "%s%d.%s" % (sign, whole, "0" * (places - len(frac)) + frac)
 
 
+def _digits(text):
+    # ASCII digits only: CPython's str.isdigit() also accepts '\u00b9' and kin, which int()
+    # refuses (no digit lies below '0', so the largest character tells).
+    return text.isdigit() and max(text) <= "9"
+
+
 def parse_number(text, line=None):
     """TOML integer or decimal text -> int or Dec (exact; exponents allowed, no floats)."""
-    if text.isdigit():
+    if _digits(text):
         return int(text)
-    t = text.replace("_", "")
+    t = text
+    if "_" in t:
+        # TOML: each underscore stands between two digits ('1_000'; not '_', '1_', '1__0')
+        for k in range(len(t)):
+            if t[k] == "_" and not (0 < k < len(t) - 1 and _digits(t[k - 1]) and _digits(t[k + 1])):
+                raise FormatError("bad number %r" % text, line)
+        t = t.replace("_", "")
     sign = 1
-    if t[:1] in "+-":
+    if t and t[0] in "+-":
         sign = -1 if t[0] == "-" else 1
         t = t[1:]
     exp = 0
     for e in "eE":
         if e in t:
             t, x = t.split(e, 1)
-            if not x or not x.lstrip("+-").isdigit():
+            if not _digits(x[1:] if x and x[0] in "+-" else x):
                 raise FormatError("bad number %r" % text, line)
             exp = int(x)
     whole, dot, frac = t.partition(".")
-    if not whole.isdigit() or (dot and not frac.isdigit()):
+    if not _digits(whole) or (dot and not _digits(frac)):
         raise FormatError("bad number %r" % text, line)
     units = sign * int(whole + frac)
     places = len(frac) - exp
@@ -173,7 +185,7 @@ def _value(s, i, n, starts):
         _fail(s, i, "missing value")
     if word in _SPECIAL or ":" in word or word.count("-") > 1:
         return Raw(word), j
-    if word.isdigit():
+    if _digits(word):
         return int(word), j
     try:
         return parse_number(word), j
@@ -227,7 +239,7 @@ def _plain_int(s, i):
     if j < 0:
         return -1
     word = s[i:j].rstrip(" ")
-    return i + len(word) if word.isdigit() else -1
+    return i + len(word) if _digits(word) else -1
 
 
 def _inline_table(s, i, n):
@@ -591,7 +603,7 @@ def _player(word, line):
     p = _PLAYERS.get(word)
     if p is not None:
         return p
-    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0":
+    if len(word) < 2 or word[0] != "p" or not _digits(word[1:]) or word[1] == "0":
         raise FormatError("bad player %r" % word, line)
     p = int(word[1:]) - 1
     if len(_PLAYERS) < 64:
@@ -613,7 +625,7 @@ def parse_action(text, scale=1, line=None):
         verb = w[1]
         cards = [] if verb == "sm" or verb == "sd" else None
         return Action(_player(w[0], line), verb, cards, None, comment, line, text)
-    if len(w) == 3 and w[1] == "cbr" and w[2].isdigit() and w[0] != "d":
+    if len(w) == 3 and w[1] == "cbr" and _digits(w[2]) and w[0] != "d":
         # fast path: a whole-number bet (parse_number and _chips give int(text) * scale)
         return Action(_player(w[0], line), "cbr", None, int(w[2]) * scale, comment, line, text)
     if not w:

@@ -2,9 +2,8 @@
 # exceptions and string methods differ): the cases hypothesis found or shrank to
 # (tests/host/test_fuzz_*.py), plus a small seeded mutation run per parser with the same
 # properties -- never an unexpected exception, every bad input a named FeltError, and the parser
-# back in step afterwards. Open bugs in modules this suite does not own report SKIP while they
-# reproduce, and turn into ordinary passing tests once fixed.
-from check import Skip, eq, raises
+# back in step afterwards.
+from check import eq, raises
 
 from felt import board, journal as jr, phh, replay
 from felt.engine import settings as hr
@@ -196,17 +195,7 @@ def test_journal_mutations_recover_a_prefix():
         eq(got, want[:len(got)], "a prefix of what was written, nothing invented")
 
 
-# ---- open bugs found by the fuzzers in modules owned elsewhere (SKIP while they reproduce) ----
-
-def _open_bug(fn, name):
-    try:
-        fn()
-    except FeltError:
-        return
-    except Exception as e:  # the bug: anything but the channel's named error
-        raise Skip("OPEN BUG %s: %s %s" % (name, type(e).__name__, e))
-    raise Skip("OPEN BUG %s: accepted without an error" % name)
-
+# ---- bugs found by the fuzzers in modules owned elsewhere (fixed; these keep them fixed) ----
 
 def test_phh_deal_to_a_non_player_is_a_format_error():
     # found by the PHH fuzzer (fixed in phh.parse_action)
@@ -220,18 +209,47 @@ def test_replay_of_a_deal_to_p_reports_an_error():
     eq("error" in r, True, r)
 
 
-def test_open_bug_phh_lone_underscore_value():
-    # found by the coverage-guided fuzzer (tests/host/fuzz_atheris_inputs.py): input b"\nF=_"
-    _open_bug(lambda: phh.read_all("F=_"), "phh.read_all('F=_')")
+def test_phh_lone_underscore_value_is_a_format_error():
+    # found by the coverage-guided fuzzer (tests/host/fuzz_atheris_inputs.py): input b"\nF=_";
+    # fixed in phh.parse_number (TOML allows '_' only between two digits)
+    with raises(FormatError, match="line 1: bad number '_'"):
+        phh.read_all("F=_")
 
 
-def test_open_bug_house_rule_superscript_digit():
-    # found by the house-rule fuzzer: '\u00b9' passes str.isdigit() on CPython but int() refuses it
-    _open_bug(lambda: hr.from_dict({"hr.draw_max_replace": "\u00b9"}), "settings hr.draw_max_replace='\u00b9'")
+def test_phh_bad_numbers_are_format_errors():
+    # '\u00b9' passes str.isdigit() on CPython but int() refuses it; '1e+-1' had its sign stripped twice
+    for text in ("F=\u00b9", "F=1\u00b9", "F=[1\u00b9]", "F=1e+-1", "F=1.\u00b9", "F=1__2", "F=1_", "F=_1", "F=-_"):
+        with raises(FormatError, match="bad number"):
+            phh.read_all(text)
+    for text in ("p\u00b9 f", "d dh p\u00b2 AcAd"):
+        with raises(FormatError, match="bad player"):
+            phh.parse_action(text)
+    for text in ("p1 cbr \u00b9", "p1 cbr 1\u00b9"):
+        with raises(FormatError, match="bad number"):
+            phh.parse_action(text)
+    eq(phh.parse_number("1_000"), 1000)
+    eq(phh.parse_number("-1_0.2_5e+1"), phh.parse_number("-102.5"))
 
 
-def test_open_bug_house_rule_text_superscript_digit():
-    _open_bug(lambda: hr.parse_text("variant = \u00b2"), "settings.parse_text('variant = \u00b2')")
+def test_house_rule_superscript_digit_is_a_config_error():
+    # found by the house-rule fuzzer: '\u00b9' passes str.isdigit() on CPython but int() refuses it;
+    # fixed in settings (_digits: ASCII digits only)
+    with raises(ConfigError, match="hr.draw_max_replace: "):
+        hr.from_dict({"hr.draw_max_replace": "\u00b9"})
+    with raises(ConfigError, match="is not a number with at most 2 decimals"):
+        hr.from_dict({"hr.rake": {"percent": "\u00b9"}})
+    with raises(ConfigError, match="cap must be a chip amount"):
+        hr.from_dict({"hr.rake": {"percent": "5", "cap": "\u00b9"}})
+
+
+def test_house_rule_text_superscript_digit_is_a_config_error():
+    with raises(ConfigError, match="unknown house rule 'variant'"):
+        hr.parse_text("variant = \u00b2")
+    for line, key in (("hr.rake = 5% cap \u00b9", "hr.rake"), ("hr.rake = \u00b9.5%", "hr.rake"),
+                      ("mode = cash\nhr.cash_action_timer = \u00b3", "hr.cash_action_timer"),
+                      ("mode = cash\nhr.bbj_min_rake = \u00b3", "hr.bbj_min_rake")):
+        with raises(ConfigError, match=key):
+            hr.parse_text(line)
 
 
 def _board(edit):

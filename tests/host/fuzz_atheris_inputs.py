@@ -4,9 +4,8 @@
 # atheris). A crash is any exception that is not the channel's named FeltError.
 #   .venv/bin/python tests/host/fuzz_atheris_inputs.py -atheris_runs=200000 [-max_len=512] [corpus/]
 # A crash writes crash-<hash>; add the input to tests/firmware/test_fuzz_regressions.py.
-# Known open bugs are skipped so the campaign goes on (FELT_FUZZ_STRICT=1 stops at them too).
-# Found so far: phh.read_all("F=_") -> IndexError (open, phh.parse_number); the hypothesis
-# suites found the board.load and settings ones (tests/host/test_fuzz_files.py).
+# Found so far (all fixed, pinned in tests/firmware/test_fuzz_regressions.py): phh.read_all("F=_")
+# -> IndexError (phh.parse_number); the hypothesis suites found the board.load and settings ones.
 import json
 import os
 import sys
@@ -90,27 +89,11 @@ CHANNELS = (channel_pn532, channel_ascii, channel_console, channel_phh, channel_
             channel_journal)
 
 
-def _known(exc):
-    # open bugs already reported (and pinned in test_fuzz_files.py): keep fuzzing past them
-    tb = exc.__traceback__
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    where = (tb.tb_frame.f_code.co_filename.split("/")[-1], tb.tb_frame.f_code.co_name)
-    if where == ("phh.py", "parse_number") and isinstance(exc, IndexError):
-        return True
-    return where[0] == "settings.py" and where[1] in ("_normalise", "_scalar") and isinstance(exc, ValueError)
-
-
 def one_input(data):
     if not data:
         return
-    try:
-        CHANNELS[data[0] % len(CHANNELS)](data[1:])
-    except FeltError:
-        raise
-    except Exception as e:  # noqa: BLE001 -- only the known open bugs are let through
-        if os.environ.get("FELT_FUZZ_STRICT") or not _known(e):
-            raise
+    # every channel catches its own named error: anything escaping is a crash for libFuzzer
+    CHANNELS[data[0] % len(CHANNELS)](data[1:])
 
 
 def main():

@@ -19,22 +19,6 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[Hea
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
-# Open bugs this fuzzer found in modules this suite does not own (reported to their owners). Each
-# has a strict-xfail regression test at the end of this file (and a firmware regression test that
-# reports SKIP while it reproduces); until fixed, the property tests tolerate exactly these.
-def open_bug(exc):
-    """The open bug `exc` belongs to, or None: (module file, function) of the raising frame."""
-    tb = exc.__traceback__
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    where = (tb.tb_frame.f_code.co_filename.split("/")[-1], tb.tb_frame.f_code.co_name)
-    if where == ("phh.py", "parse_number") and isinstance(exc, IndexError):
-        return "phh.parse_number('_') indexes an empty string (found by atheris)"
-    if where[0] == "settings.py" and where[1] in ("_normalise", "_scalar") and isinstance(exc, ValueError):
-        return "settings: a Unicode digit such as '\u00b9' passes isdigit() but not int()"
-    return None
-
-
 PHH_SAMPLES = [
     """variant = "NT"
 ante_trimming_status = true
@@ -117,20 +101,11 @@ def check_phh_text(text):
     except FormatError as e:
         assert e.line is None or e.line >= 1
         return
-    except Exception as e:  # noqa: BLE001
-        if open_bug(e) is None:
-            raise
-        return
     # What parses writes back to a text that parses to the same hands.
     again = phh.read_all(phh.write_all(hands))
     assert [phh.write(h) for h in again] == [phh.write(h) for h in hands]
     # Replay never raises: it reports a broken or illegal hand as a result with "error".
-    try:
-        results = replay.replay_text(text)
-    except Exception as e:  # noqa: BLE001 -- sorting unknown crashes from the known open bug
-        if open_bug(e) is None:
-            raise
-        return
+    results = replay.replay_text(text)
     for r in results:
         assert isinstance(r, dict)
         assert "error" in r or "finishing_stacks" in r
@@ -181,10 +156,6 @@ def test_house_rules_from_random_dicts_give_config_errors(data):
         rules = hr.from_dict(data)
     except ConfigError:
         return
-    except Exception as e:  # noqa: BLE001
-        if open_bug(e) is None:
-            raise
-        return
     # Accepted: every value is legal, and the record survives a write/read through its own text.
     assert hr.from_dict(dict(rules.changed(), mode=rules.mode, game=rules.game)) == rules
 
@@ -197,10 +168,6 @@ def test_house_rules_refused_change_leaves_the_record_unchanged(values):
     try:
         new = rules.replace(values)
     except ConfigError:
-        new = None
-    except Exception as e:  # noqa: BLE001
-        if open_bug(e) is None:
-            raise
         new = None
     assert rules.as_dict() == before, "replace() never changes the record it is called on"
     if new is not None:
@@ -219,10 +186,6 @@ def test_house_rules_text_gives_config_errors(lines, edits):
     try:
         rules = hr.parse_text(text)
     except ConfigError:
-        return
-    except Exception as e:  # noqa: BLE001
-        if open_bug(e) is None:
-            raise
         return
     assert isinstance(rules, hr.HouseRules)
 
@@ -280,10 +243,6 @@ def test_board_mutations_give_config_errors(which, edits):
         b = board.load(data)
     except ConfigError:
         return
-    except Exception as e:  # noqa: BLE001
-        if open_bug(e) is None:
-            raise
-        return
     assert 1 <= b.seats <= board.MAX_SEATS
 
 
@@ -294,9 +253,6 @@ def test_board_random_json_gives_config_errors(data):
         board.load(data)
     except ConfigError:
         pass
-    except Exception as e:  # noqa: BLE001
-        if open_bug(e) is None:
-            raise
 
 
 def test_board_files_are_valid():
@@ -305,8 +261,8 @@ def test_board_files_are_valid():
         board.load(data)
 
 
-# ---- regressions of the bugs found here (open ones strict-xfail: they turn into failures once
-# fixed, so the tolerance in open_bug() goes with the fix) ------------------------------------------
+# ---- regressions of the bugs found here (each fixed at its root; the firmware twins of these run
+# under MicroPython too: tests/firmware/test_fuzz_regressions.py) -----------------------------------
 
 def test_regression_phh_deal_to_a_non_player_is_a_format_error():
     # found by this fuzzer; fixed in phh.parse_action (the dealee is checked)
@@ -320,21 +276,21 @@ def test_regression_replay_of_a_deal_to_p_reports_an_error():
     assert "error" in replay.replay_text(text)[0]
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: phh.parse_number('_') raises IndexError (found by atheris)")
 def test_regression_phh_lone_underscore_value_is_a_format_error():
-    with pytest.raises(FormatError):
+    # found by atheris; fixed in phh.parse_number (TOML underscores only between digits)
+    with pytest.raises(FormatError, match="line 1: bad number '_'"):
         phh.read_all("F=_")
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: settings accepts isdigit() text that int() refuses")
 def test_regression_house_rule_superscript_digit_is_a_config_error():
-    with pytest.raises(ConfigError):
+    # found by this fuzzer; fixed in settings (_digits: ASCII digits only)
+    with pytest.raises(ConfigError, match="hr.draw_max_replace: '\\u00b9' is not legal"):
         hr.from_dict({"hr.draw_max_replace": "\u00b9"})
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: settings.parse_text with a Unicode digit value")
 def test_regression_house_rule_text_superscript_digit_is_a_config_error():
-    with pytest.raises(ConfigError):
+    # found by this fuzzer; fixed in settings._scalar (_digits: ASCII digits only)
+    with pytest.raises(ConfigError, match="unknown house rule 'variant'"):
         hr.parse_text("variant = \u00b2")
 
 
@@ -376,3 +332,37 @@ def test_regression_board_reserved_pin_name_is_a_config_error():
     data["reserved"] = {"x": "led"}
     with pytest.raises(ConfigError, match="reserved: 'x' is not a GPIO number"):
         board.load(data)
+
+
+@pytest.mark.parametrize("text", ["F=\u00b9", "F=1\u00b9", "F=[1\u00b9]", "F=1e+-1", "F=1.\u00b9", "F=1__2", "F=1_", "F=_1",
+                                  "F=-_"])
+def test_regression_phh_unicode_digits_and_stray_underscores_are_format_errors(text):
+    # found while fixing 'F=_': str.isdigit() takes '\u00b9' (int() does not), the exponent sign was
+    # stripped twice, and TOML allows '_' only between two digits -- all in phh.parse_number/_digits
+    with pytest.raises(FormatError, match="line 1: bad number"):
+        phh.read_all(text)
+
+
+@pytest.mark.parametrize("text", ["p\u00b9 f", "d dh p\u00b2 AcAd", "p1 cbr \u00b9", "p1 cbr 1\u00b9"])
+def test_regression_phh_action_with_a_unicode_digit_is_a_format_error(text):
+    with pytest.raises(FormatError, match="bad (player|number)"):
+        phh.parse_action(text)
+
+
+def test_regression_phh_numbers_with_underscores_still_parse():
+    assert phh.parse_number("1_000") == 1000
+    assert phh.parse_number("-1_0.2_5e+1") == phh.parse_number("-102.5")
+
+
+@pytest.mark.parametrize("value, match", [({"percent": "\u00b9"}, "percent '\u00b9' is not a number"),
+                                          ({"percent": "5", "cap": "\u00b9"}, "cap must be a chip amount"),
+                                          ("1.\u00b9", "is not legal")])
+def test_regression_house_rule_rake_with_a_unicode_digit_is_a_config_error(value, match):
+    with pytest.raises(ConfigError, match=match):
+        hr.from_dict({"hr.rake": value})
+
+
+@pytest.mark.parametrize("line", ["hr.rake = 5% cap \u00b9", "hr.rake = \u00b9.5%", "mode = cash\nhr.cash_action_timer = \u00b3", "mode = cash\nhr.bbj_min_rake = \u00b3"])
+def test_regression_house_rule_text_with_a_unicode_digit_is_a_config_error(line):
+    with pytest.raises(ConfigError, match="hr.(rake|cash_action_timer|bbj_min_rake)"):
+        hr.parse_text(line)

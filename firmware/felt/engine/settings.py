@@ -131,6 +131,12 @@ def rule_of(key):
     return row
 
 
+def _digits(text):
+    # ASCII digits only: CPython's str.isdigit() also accepts '\u00b9' and kin, which int()
+    # refuses (no digit lies below '0', so the largest character tells).
+    return text.isdigit() and max(text) <= "9"
+
+
 def _percent_bp(value, key):
     # Percent as an int or a decimal text with up to 2 decimals -> basis points (no floats: chips rule).
     if isinstance(value, bool):
@@ -140,7 +146,7 @@ def _percent_bp(value, key):
     elif isinstance(value, str):
         text = value.strip()
         whole, dot, frac = text.partition(".")
-        if not whole.isdigit() or (dot and (not frac.isdigit() or len(frac) > 2)):
+        if not _digits(whole) or (dot and (not _digits(frac) or len(frac) > 2)):
             raise ConfigError("hr.%s: percent %r is not a number with at most 2 decimals" % (key, value))
         bp = int(whole) * 100 + (int((frac + "00")[:2]) if dot else 0)
     else:
@@ -208,7 +214,7 @@ def _normalise(row, value, name):
     if kind == _INT or kind == _CHIPS:
         if kind == _CHIPS and value is None:
             return None
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and _digits(value.strip()):
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             raise bad
@@ -220,7 +226,7 @@ def _normalise(row, value, name):
     if kind == _SECONDS_OFF:
         if value == "off":
             return "off"
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and _digits(value.strip()):
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise bad
@@ -236,7 +242,7 @@ def _normalise(row, value, name):
         if k not in ("percent", "cap"):
             raise ConfigError("%s: unknown field %r; fields: percent, cap" % (name, k))
     cap = value.get("cap")
-    if isinstance(cap, str) and cap.strip().isdigit():
+    if isinstance(cap, str) and _digits(cap.strip()):
         cap = int(cap.strip())
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
         raise ConfigError("%s: cap must be a chip amount >= 0 or none, got %r" % (name, cap))
@@ -342,7 +348,7 @@ def _scalar(text):
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
         return text[1:-1]
-    if text.isdigit():
+    if _digits(text):
         return int(text)
     if text in ("none", "null"):
         return None
