@@ -265,15 +265,17 @@ class Table:
         g = cfg.record
         seats = list(setup.seats)
         stacks = [self.stacks[s - 1] for s in seats]
+        dead = ()
         if g.forced == "blinds":
             blinds = setup.blinds_or_straddles
             antes = setup.antes
+            dead = setup.dead  # BLIND-14 make-up dead SB, BLIND-25: main pot, no call credit (POT-17)
         else:
             blinds = ()
             antes = cfg.ante
         return Hand(game=g, stacks=stacks, blinds=blinds, antes=antes, bring_in=cfg.bring_in,
                     small_bet=cfg.small_bet, big_bet=cfg.big_bet, min_bet=cfg.bb, unit=cfg.unit,
-                    rules=cfg.house, seats=seats)
+                    rules=cfg.house, seats=seats, dead=dead)
 
     def _start(self, setup, plan):
         cfg = self.config
@@ -965,7 +967,15 @@ def _dc_place(place):
 
 
 def _antes(h):
-    return list(h.antes_posted) if hasattr(h, "antes_posted") else 0
+    # PHH has no dead blind: a player's dead money is written as its ante -- an uneven ante is dead
+    # money in the main pot that counts toward no call, the same thing (POT-17). Heads-up PHH
+    # lists are read swapped unless the button posts the big blind (engine/button.py)
+    if not hasattr(h, "antes_posted"):
+        return 0
+    out = [h.antes_posted[p] + h.dead_posted[p] for p in range(h.n)]
+    if h.n == 2 and h.rules.headsup_blinds == "button_is_sb":
+        out.reverse()
+    return out
 
 
 def _phh_action(op):
