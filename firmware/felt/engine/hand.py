@@ -246,18 +246,11 @@ class Hand(HandDealing):
         return self.round.bets
 
     def live_count(self):
-        k = 0
-        for p in range(self.n):
-            if self.live[p]:
-                k += 1
-        return k
+        return self.live.count(True)  # live holds only True/False; one C call per action
 
     def pot_total(self):
         """Chips in the middle and in front of players (what a pot count shows, BET-26)."""
-        s = self.dead_money
-        for c in self.committed:
-            s += c
-        return s
+        return self.dead_money + sum(self.committed)
 
     def collected(self):
         return self.pot_total() - self.round.pot_in_front()
