@@ -451,7 +451,8 @@ def replay_killed(text, every):
 
 
 def test_real_hand_history_killed_every_few_inputs_gives_the_recorded_result():
-    for every in (2, 3, 5) if LONG else (3,):
+    # every=2 can livelock: an entry that opens a hand needs 4 writes (entry + compaction) to land
+    for every in (3, 4, 5) if LONG else (3,):
         want, got, kills = replay_killed(PLURIBUS_6, every)
         eq(want["stacks"], [9950, 9300, 7150, 10000, 10000, 13600], "the sim table plays the PHH hand")
         eq(got, want, "killed every %d inputs" % every)
