@@ -3,7 +3,11 @@
 # felt.sim.runner.Sim exactly as felt.sim.main does, and answers `state` with the runner's own
 # snapshot plus facts read from the firmware's controller: the seats dealt in (position order), the
 # legal range of the seat to act, the awards of a finished hand, and the PHH histories it wrote.
-# usage: micropython -X heapsize=4M sim_driver.py [--ascii] [--keep-going]   (MICROPYPATH = firmware)
+# With --kill-every N the firmware runs journaled (felt.sim.powerloss.PowerSim) and is power-cycled
+# after every N input events: all firmware objects dropped, the table rebuilt from the same journal
+# storage by felt.recovery.restore_table; snapshots then carry "restarts".
+# usage: micropython -X heapsize=4M sim_driver.py [--ascii] [--keep-going] [--kill-every N]
+#        (MICROPYPATH = firmware)
 import json
 import sys
 
@@ -56,11 +60,36 @@ def snapshot(sim, histories):
     return snap
 
 
+def _kill_every(argv):
+    if "--kill-every" not in argv:
+        return None
+    k = argv.index("--kill-every")
+    return int(argv[k + 1])  # checked (>= 3) by the host command that starts this driver
+
+
+def _power_cycle(sim):
+    # a restart between two input events: new HAL, drivers and table, rebuilt from the journal; the
+    # first sweeps re-report the cards on the antennas (felt.sim.powerloss.reboot)
+    from felt.sim.powerloss import reboot
+
+    reboot(sim, [])
+
+
 def main(argv):
     histories = []
-    sim = Sim(shoe="ascii" if "--ascii" in argv else "pn532", log=None, history=histories.append)
+    shoe = "ascii" if "--ascii" in argv else "pn532"
+    every = _kill_every(argv)
+    if every:
+        from felt.sim.powerloss import KillFlash, PowerSim
+
+        # the flash never cuts a write (every=None): the restarts are the driver's, on input events
+        sim = PowerSim(KillFlash(), shoe=shoe)
+    else:
+        sim = Sim(shoe=shoe, log=None, history=histories.append)
     keep_going = "--keep-going" in argv
     n = 0
+    events = 0
+    restarts = 0
     while True:
         line = sys.stdin.readline()
         if not line:
@@ -70,10 +99,18 @@ def main(argv):
         try:
             if body == "state":
                 sim.line_no += 1
-                print(json.dumps(snapshot(sim, histories)))
+                snap = snapshot(sim, histories)
+                if every:
+                    snap["restarts"] = restarts
+                print(json.dumps(snap))
                 continue
             for out in sim.run(line):
                 print(out)
+            if every and body and sim.table is not None:
+                events += 1
+                if events % every == 0:
+                    _power_cycle(sim)
+                    restarts += 1
         except FormatError as e:
             print(json.dumps({"error": e.message, "line": n}))
             if not keep_going:

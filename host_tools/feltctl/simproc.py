@@ -33,7 +33,7 @@ class SimProcess:
     """One simulated table in a child interpreter. send(line) queues a stimulus statement;
     state() returns the next snapshot dict (raises SimProcessError on an error answer)."""
 
-    def __init__(self, runtime="micropython", shoe="pn532", keep_going=False, heapsize=HEAPSIZE):
+    def __init__(self, runtime="micropython", shoe="pn532", keep_going=False, heapsize=HEAPSIZE, kill_every=None):
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         argv = []
@@ -41,6 +41,8 @@ class SimProcess:
             argv.append("--ascii")
         if keep_going:
             argv.append("--keep-going")
+        if kill_every:
+            argv += ["--kill-every", str(int(kill_every))]
         env = dict(os.environ)
         if runtime == "micropython":
             env["MICROPYPATH"] = compiled_firmware()
