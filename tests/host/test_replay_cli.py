@@ -152,7 +152,7 @@ def test_micropython_prints_identical_bytes(tmp_path, name, text):
 @pytest.mark.xfail(strict=True, reason="engine import needs ~150 KB of MicroPython heap (issue 2 target: 128K)")
 def test_micropython_replay_fits_the_device_heap_128K(tmp_path):
     path = write(tmp_path, "hu.phh", HEADS_UP_NT)
-    mpy = feltctl("--json", path, "--runtime", "micropython")
+    mpy = feltctl("--json", path, "--runtime", "micropython", "--heapsize", "128K")
     assert mpy.returncode == 0, mpy.stdout
     assert json.loads(mpy.stdout)["finishing_stacks"] == [300, 0]
 

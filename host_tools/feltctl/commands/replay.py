@@ -21,7 +21,7 @@ def add_arguments(parser):
     mode.add_argument("--jsonl", action="store_true", help="many files, one JSON object a line, each with `file`")
     parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
                         help="run the replay here or inside the MicroPython interpreter")
-    parser.add_argument("--heapsize", default="128K", help="MicroPython heap (default 128K, as on the device)")
+    parser.add_argument("--heapsize", default="256K", help="MicroPython heap (default 256K: the engine does not fit a 128K device heap yet)")
 
 
 def expand(paths):
