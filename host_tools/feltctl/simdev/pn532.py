@@ -6,37 +6,19 @@ import sys
 
 from felt.hal.simdev_pn532 import SimPN532
 
-from feltctl.simdev.ptylink import PtyDevice
+from feltctl.simdev.ptylink import PtyReader, serve_by_hand
 
 
-class SimPN532Device(PtyDevice):
+class SimPN532Device(PtyReader):
     def __init__(self, **model_options):
-        PtyDevice.__init__(self, SimPN532(**model_options))
-
-    def present(self, uid, times=1):
-        self.call(self.model.present, bytes(uid), times)
+        PtyReader.__init__(self, SimPN532(**model_options))
 
     def corrupt_next_response(self, field="DCS"):
         self.call(self.model.corrupt_next_response, field)
 
-    def stop_answering(self):
-        self.call(self.model.stop_answering)
-
-    def resume(self):
-        self.call(self.model.resume)
-
 
 def main():
-    with SimPN532Device() as dev:
-        print("simulated PN532 on %s -- type a hex UID per line to present it, EOF to quit" % dev.port, flush=True)
-        for line in sys.stdin:
-            text = line.strip()
-            if text:
-                try:
-                    dev.present(bytes.fromhex(text))
-                except ValueError as e:
-                    print("not a UID: %s" % e, file=sys.stderr)
-    return 0
+    return serve_by_hand(SimPN532Device(), "PN532")
 
 
 if __name__ == "__main__":

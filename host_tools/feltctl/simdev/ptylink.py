@@ -80,3 +80,33 @@ class PtyDevice:
                     self.log.append(("tx", out))
             if out:
                 os.write(self._master, out)
+
+
+class PtyReader(PtyDevice):
+    """A simulated RFID reader behind a pty: the scripting calls both reader models share."""
+
+    def present(self, uid, times=1):
+        self.call(self.model.present, bytes(uid), times)
+
+    def stop_answering(self):
+        self.call(self.model.stop_answering)
+
+    def resume(self):
+        self.call(self.model.resume)
+
+
+def serve_by_hand(device, what):
+    """Manual use: print the port, then present each hex UID typed on stdin until EOF."""
+    import sys
+
+    with device as dev:
+        print("simulated %s on %s -- type a hex UID per line to present it, EOF to quit" % (what, dev.port),
+              flush=True)
+        for line in sys.stdin:
+            text = line.strip()
+            if text:
+                try:
+                    dev.present(bytes.fromhex(text))
+                except ValueError as e:
+                    print("not a UID: %s" % e, file=sys.stderr)
+    return 0
