@@ -8,6 +8,14 @@ from felt.security.hmac import hmac_hex, unhexlify
 KEY_BYTES = 32
 HEADER = "felt-keys 1"
 PATH = "/felt.keys"  # outside the firmware slots: a deploy never replaces it
+# Raspberry Pi (hardware/raspberry-pi): the key file is root-only (folder 0700, file 0600) in
+# RPI_DIR, not in the service's writable data folder /var/lib/felt: the table process (user felt)
+# must be able neither to rewrite its keys nor to lower the anti-rollback counter kept beside them.
+# systemd hands the unprivileged service a read-only copy as the credential CREDENTIAL
+# (LoadCredential=, FELT_KEYS=%d/felt.keys in felt.service); install.sh checks releases against it.
+RPI_DIR = "/etc/felt"
+RPI_PATH = RPI_DIR + "/felt.keys"
+CREDENTIAL = "felt.keys"
 
 
 def key_id(key):

@@ -12,6 +12,7 @@ from felt.security.keys import key_id
 NAME = "felt.manifest"  # in the root of every firmware tree (slot); not listed in itself
 HEADER = "felt-manifest 1"
 COUNTER_PATH = "/felt.counter"  # highest counter ever activated on this board
+RPI_COUNTER_PATH = "/etc/felt/felt.counter"  # the Raspberry Pi's, root-only beside its keys (keys.RPI_DIR)
 _IS_DIR = 0x4000
 _BUF = 1024
 # deploy bookkeeping that lives in a slot but is not firmware (deploy_agent.MARKER, TMP, ZTMP)

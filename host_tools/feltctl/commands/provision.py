@@ -2,6 +2,9 @@
 # (host tools). New random keys go into the owner's key store (--keys, default ~/.felt/keys) and,
 # through the raw REPL, into /felt.keys on the board. The keys are never printed, logged or read
 # back: the output shows key ids only. A board that already has keys is left alone.
+# A Raspberry Pi has no REPL: `--out FILE` writes its key file (mode 0600) for
+# `sudo hardware/raspberry-pi/install.sh --keys FILE`, which puts it root-only in /etc/felt.
+import os
 import sys
 
 from felt.errors import FeltError
@@ -27,7 +30,9 @@ except OSError:
 
 
 def add_arguments(p):
-    p.add_argument("port", help="serial port of the board (in maintenance mode)")
+    p.add_argument("port", nargs="?", default=None, help="serial port of the board (in maintenance mode)")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="a Raspberry Pi: write its key file here instead (for install.sh --keys FILE)")
     p.add_argument("--device", required=True, help="the board's name (letters, digits, - _ .)")
     p.add_argument("--floor", action="append", default=[], metavar="NAME",
                    help="a floor key name (repeat for several floor managers)")
@@ -36,13 +41,43 @@ def add_arguments(p):
     p.add_argument("--timeout", type=float, default=3.0)
 
 
+def _show(k):
+    for role, kid in sorted(k.ids().items()):
+        print("  %-16s key id %s" % (role, kid))
+
+
+def _to_file(store, k, device, out):
+    """The Raspberry Pi's key file, created owner-only and never over an existing file."""
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as e:
+        store.forget(device)
+        print("feltctl provision: error: cannot create %s: %s (an existing file is never overwritten)"
+              % (out, e.strerror), file=sys.stderr)
+        return 1
+    with os.fdopen(fd, "w") as f:
+        f.write(store.device_text(device))
+    print("key file for Raspberry Pi %s written to %s (owner only); keys kept in %s" % (
+        device, out, store.folder(device)))
+    print("on the Pi: sudo hardware/raspberry-pi/install.sh --keys FILE (it goes root-only into %s), "
+          "then delete FILE" % keylib.RPI_PATH)
+    _show(k)
+    return 0
+
+
 def run(args):
+    if (args.port is None) == (args.out is None):
+        print("feltctl provision: give the board's PORT, or --out FILE for a Raspberry Pi (not both)",
+              file=sys.stderr)
+        return 2
     store = KeyStore(args.keys)
     try:
         k = store.create(args.device, args.floor)
     except FeltError as e:
         print("feltctl provision: error: %s" % e, file=sys.stderr)
         return 1
+    if args.out is not None:
+        return _to_file(store, k, args.device, args.out)
     code = _WRITE % {"path": keylib.PATH, "text": store.device_text(args.device)}
     try:
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
@@ -60,6 +95,5 @@ def run(args):
               "or read back -- use the key store that provisioned it" % keylib.PATH, file=sys.stderr)
         return 1
     print("provisioned board %s; keys kept in %s (owner only)" % (args.device, store.folder(args.device)))
-    for role, kid in sorted(k.ids().items()):
-        print("  %-16s key id %s" % (role, kid))
+    _show(k)
     return 0
