@@ -1,6 +1,7 @@
 # Lookup tables of the hand evaluator (engine layer, pure): built once at import, about 22 KB
 # of heap on the 64-bit unix port (tests/bench/bench_evaluate.py measures it; 18 KB of it is
-# table data). Only evaluate.py reads them.
+# table data), 8 KB less on a board running from ROMFS (STRAIGHT read in place, see _rom).
+# Only evaluate.py reads them.
 #
 # Each card adds one entry of RANK_KEY and one of SUIT_KEY to two running sums that stay
 # below 2**30, so they remain MicroPython small ints (no heap) even on a 32-bit port:
@@ -79,7 +80,25 @@ def _straights():
     return tuple(t) if _CPYTHON else t
 
 
-STRAIGHT = _straights()
+def _rom(name, size):
+    # On a board that runs from a ROMFS image (hardware/memory.md) the host put this table beside
+    # the module as a data file (feltctl.romfs); VfsRom files export their bytes as a buffer, so it
+    # is read in place from flash and costs no RAM. Anywhere else (plain files, CPython): None.
+    try:
+        f = open(__file__.rsplit("/", 1)[0] + "/" + name, "rb")
+    except (OSError, NameError):
+        return None
+    try:
+        m = memoryview(f)
+    except TypeError:  # an ordinary file: no buffer, build the table in RAM instead
+        f.close()
+        return None
+    return m if len(m) == size else None
+
+
+# 8 KB: the biggest table. ROM_FILES: the data files feltctl.romfs writes beside this module.
+STRAIGHT = _rom("straight.bin", 8192) or _straights()
+ROM_FILES = (("straight.bin", "STRAIGHT"),)
 
 # BIT_INDEX[(1 << i) % 37] == i: 2 is a primitive root mod 37, so i < 36 never collide.
 _bi = bytearray(37)
@@ -129,4 +148,4 @@ for _n in (3, 4, 5):
     COMBOS[_n * 8 + 3] = _triples(_n)
 
 # the builders are not needed after import: free their code
-del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n
+del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n, _rom

@@ -64,48 +64,88 @@ def _draw_streets(hole_count, draws, big_from):
     return tuple(streets)
 
 
-def _game(code, name, structure, family, streets, hi, lo=None, deck="standard", forced="blinds",
-          max_players=10, raises=3):
-    return Game(code, name, structure, family, streets, hi, lo, deck, forced, max_players, raises)
+# The register of games, one row each: code | name | structure | family | streets | hi | lo |
+# forced | max_players | raises ("" = the default: lo None, blinds, 10 players, 3 raises; the deck
+# is "short" for the short-deck game only). A record is built the first time a hand asks for its
+# game: the table holds the rows as one constant, not 21 records with their streets (RAM on the
+# board, hardware/memory.md).
+_ROWS = """NT|no-limit hold'em|no_limit|board|H|||||
+PT|pot-limit hold'em|pot_limit|board|H|||||
+FT|fixed-limit hold'em|limit|board|H|||||
+NS|no-limit short-deck hold'em|no_limit|board|H|short||||
+PO|pot-limit Omaha|pot_limit|board|O|omaha||||
+FO|fixed-limit Omaha|limit|board|O|omaha||||
+NO|no-limit Omaha|no_limit|board|O|omaha||||
+PO/8|pot-limit Omaha hi-lo 8 or better|pot_limit|board|O|omaha|low8|||
+FO/8|fixed-limit Omaha hi-lo 8 or better|limit|board|O|omaha|low8|||
+F7S|fixed-limit 7-card stud|limit|stud|S7|||bring_in|8|
+F7S/8|fixed-limit 7-card stud hi-lo 8 or better|limit|stud|S7||low8|bring_in|8|
+FR|fixed-limit razz|limit|stud|R7|lowA5||bring_in|8|
+F5S|fixed-limit 5-card stud|limit|stud|S5|||bring_in||
+P5S|pot-limit 5-card stud|pot_limit|stud|S5|||bring_in||
+N5S|no-limit 5-card stud|no_limit|stud|S5|||bring_in||
+F5D|fixed-limit 5-card draw|limit|draw|D1||||6|4
+P5D|pot-limit 5-card draw|pot_limit|draw|D1||||6|
+N5D|no-limit 5-card draw|no_limit|draw|D1||||6|
+N2L1D|no-limit 2-7 single draw|no_limit|draw|D1|low27|||6|
+F2L3D|fixed-limit 2-7 triple draw|limit|draw|D35|low27|||6|
+FB|fixed-limit badugi|limit|draw|D34|badugi|||6|"""
+# Notes kept from the rows: pokerkit plays FO/8 pot-limit; RULES GAME-1 and the code say fixed
+# limit, and so do we. F5D: two betting rounds, so bet + 4 raises (BET-4, S3).
 
 
-_HOLDEM = _board_streets(2)
-_OMAHA = _board_streets(4)
-_STUD7 = _stud7_streets(False)
-_RAZZ = _stud7_streets(True)
-_DRAW1 = _draw_streets(5, 1, 1)
-_DRAW3_5 = _draw_streets(5, 3, 2)
-_DRAW3_4 = _draw_streets(4, 3, 2)
+def _streets(kind):
+    if kind == "H" or kind == "O":
+        return _board_streets(2 if kind == "H" else 4)
+    if kind == "S7" or kind == "R7":
+        return _stud7_streets(kind == "R7")
+    if kind == "S5":
+        return _STUD5_STREETS
+    if kind == "D1":
+        return _draw_streets(5, 1, 1)
+    return _draw_streets(int(kind[2]), 3, 2)  # D35 / D34: triple draw of 5 or 4 cards
 
-GAMES = {}
-for _g in (
-    _game("NT", "no-limit hold'em", "no_limit", "board", _HOLDEM, "high"),
-    _game("PT", "pot-limit hold'em", "pot_limit", "board", _HOLDEM, "high"),
-    _game("FT", "fixed-limit hold'em", "limit", "board", _HOLDEM, "high"),
-    _game("NS", "no-limit short-deck hold'em", "no_limit", "board", _HOLDEM, "short", deck="short"),
-    _game("PO", "pot-limit Omaha", "pot_limit", "board", _OMAHA, "omaha"),
-    _game("FO", "fixed-limit Omaha", "limit", "board", _OMAHA, "omaha"),
-    _game("NO", "no-limit Omaha", "no_limit", "board", _OMAHA, "omaha"),
-    _game("PO/8", "pot-limit Omaha hi-lo 8 or better", "pot_limit", "board", _OMAHA, "omaha", "low8"),
-    # pokerkit plays FO/8 pot-limit; RULES GAME-1 and the code say fixed limit, and so do we.
-    _game("FO/8", "fixed-limit Omaha hi-lo 8 or better", "limit", "board", _OMAHA, "omaha", "low8"),
-    _game("F7S", "fixed-limit 7-card stud", "limit", "stud", _STUD7, "high", forced="bring_in",
-          max_players=8),
-    _game("F7S/8", "fixed-limit 7-card stud hi-lo 8 or better", "limit", "stud", _STUD7, "high", "low8",
-          forced="bring_in", max_players=8),
-    _game("FR", "fixed-limit razz", "limit", "stud", _RAZZ, "lowA5", forced="bring_in", max_players=8),
-    _game("F5S", "fixed-limit 5-card stud", "limit", "stud", _STUD5_STREETS, "high", forced="bring_in"),
-    _game("P5S", "pot-limit 5-card stud", "pot_limit", "stud", _STUD5_STREETS, "high", forced="bring_in"),
-    _game("N5S", "no-limit 5-card stud", "no_limit", "stud", _STUD5_STREETS, "high", forced="bring_in"),
-    # two betting rounds: bet + 4 raises (BET-4, S3)
-    _game("F5D", "fixed-limit 5-card draw", "limit", "draw", _DRAW1, "high", max_players=6, raises=4),
-    _game("P5D", "pot-limit 5-card draw", "pot_limit", "draw", _DRAW1, "high", max_players=6),
-    _game("N5D", "no-limit 5-card draw", "no_limit", "draw", _DRAW1, "high", max_players=6),
-    _game("N2L1D", "no-limit 2-7 single draw", "no_limit", "draw", _DRAW1, "low27", max_players=6),
-    _game("F2L3D", "fixed-limit 2-7 triple draw", "limit", "draw", _DRAW3_5, "low27", max_players=6),
-    _game("FB", "fixed-limit badugi", "limit", "draw", _DRAW3_4, "badugi", max_players=6),
-):
-    GAMES[_g.code] = _g
+
+def _record(line):
+    f = line.split("|")
+    hi = f[5] or "high"
+    return Game(f[0], f[1], f[2], f[3], _streets(f[4]), hi, f[6] or None,
+                "short" if hi == "short" else "standard", f[7] or "blinds", int(f[8] or 10), int(f[9] or 3))
+
+
+class _Games:
+    """GAMES[code], GAMES.get(code), `code in GAMES`, iteration over the codes: the register above,
+    a record built on first use and kept (so GAMES[code] is always the same record)."""
+
+    def __init__(self):
+        self._built = {}
+
+    def get(self, code, fallback=None):
+        record = self._built.get(code)
+        if record is None and isinstance(code, str):
+            for line in _ROWS.split("\n"):  # only the first time a game is asked for
+                if line.split("|", 1)[0] == code:
+                    record = self._built[code] = _record(line)
+                    break
+        return fallback if record is None else record
+
+    def __getitem__(self, code):
+        record = self.get(code)
+        if record is None:
+            raise KeyError(code)
+        return record
+
+    def __contains__(self, code):
+        return self.get(code) is not None
+
+    def __iter__(self):
+        return iter([line.split("|", 1)[0] for line in _ROWS.split("\n")])
+
+    def __len__(self):
+        return _ROWS.count("\n") + 1
+
+
+GAMES = _Games()
 
 _STRUCTURE_LETTER = {"limit": "F", "pot_limit": "P", "no_limit": "N"}
 _GAME_CODE = {"holdem": "%sT", "omaha": "%sO", "omaha8": "%sO/8", "stud7": "%s7S", "stud7_8": "%s7S/8",

@@ -1,6 +1,7 @@
 # `feltctl replay`: replay PHH hand histories through the Felt engine and print JSON -- on the host
-# (CPython) or inside the MicroPython unix port with the device's heap size. Both runtimes run the
-# same module, felt.replay_main, and print byte-identical lines.
+# (CPython) or inside the MicroPython unix port as the emulated board: firmware in a ROMFS image,
+# 128 KB of RAM beside it (feltctl.romfs, hardware/memory.md). Both runtimes run the same module,
+# felt.replay_main, and print byte-identical lines.
 import hashlib
 import json
 import os
@@ -8,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 
+from feltctl import romfs
 from feltctl.paths import FIRMWARE, micropython_binary, mpy_cross_binary
 
 HELP = "replay PHH hand histories with the Felt engine (JSON out)"
@@ -21,7 +23,10 @@ def add_arguments(parser):
     mode.add_argument("--jsonl", action="store_true", help="many files, one JSON object a line, each with `file`")
     parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
                         help="run the replay here or inside the MicroPython interpreter")
-    parser.add_argument("--heapsize", default="256K", help="MicroPython heap (default 256K: the engine does not fit a 128K device heap yet)")
+    parser.add_argument("--ram", default="128K",
+                        help="micropython: the emulated board's RAM beside the firmware's ROMFS image (default 128K)")
+    parser.add_argument("--heapsize", default=None,
+                        help="micropython: load plain .mpy files into a heap of this size instead (code in RAM)")
 
 
 def expand(paths):
@@ -77,6 +82,12 @@ def run_micropython(module, argv, heapsize="128K", timeout_s=600):
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s)
 
 
+def run_board(module, argv, ram="128K", timeout_s=600):
+    """Runs `module`'s main(argv) on the emulated board: the firmware's ROMFS image mounted in
+    'flash', `ram` of heap beside it (feltctl.romfs); returns CompletedProcess."""
+    return romfs.run(module, argv, ram=romfs.parse_size(ram), timeout_s=timeout_s)
+
+
 def run(args):
     mode = "--jsonl" if args.jsonl else "--json"
     files = expand(args.paths)
@@ -84,12 +95,17 @@ def run(args):
         sys.stdout.write('{"error":"--json replays exactly one file; use --jsonl for %d"}\n' % len(files))
         return 2
     if args.runtime == "micropython":
-        out = run_micropython("felt.replay_main", [mode] + files, args.heapsize)
+        if args.heapsize:
+            out = run_micropython("felt.replay_main", [mode] + files, args.heapsize)
+        else:
+            out = run_board("felt.replay_main", [mode] + files, args.ram)
         sys.stdout.write(out.stdout)
         if out.returncode not in (0, 1) or (out.returncode and out.stderr.strip()):
             # the interpreter itself failed (e.g. MemoryError while importing the engine)
             last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "exit %d" % out.returncode
-            sys.stdout.write(json.dumps({"error": "micropython failed: " + last, "heapsize": args.heapsize},
+            where = {"heapsize": args.heapsize} if args.heapsize else {"ram": args.ram}
+            where["error"] = "micropython failed: " + last
+            sys.stdout.write(json.dumps(where,
                                         sort_keys=True, separators=(",", ":")) + "\n")
             sys.stderr.write(out.stderr)
             return 2
