@@ -51,11 +51,23 @@ class HandDealing:
             if fresh and card in self.seen:
                 raise DuplicateCard("DECK-5", "card %d is already in this hand" % card)
 
+    def _check_cards(self, cards):
+        # _check_card(c) for each card of one entry, in one call: the common card (an int in
+        # range, new to the hand, in the deck) costs a few comparisons
+        seen = self.seen
+        short = self.game.deck == "short"
+        for c in cards:
+            if not isinstance(c, int) or c < UNKNOWN or c > 51 or c in seen or (short and 0 <= c < 16):
+                self._check_card(c)  # raises the rule that applies
+
     def _cards_arg(self, cards):
         if isinstance(cards, int):
             return [cards]
         cards = list(cards)
-        if len(cards) > 1:  # one card cannot repeat itself: no set built for it
+        if len(cards) == 2:  # two hole cards: one comparison, no set
+            if cards[0] == cards[1] and cards[0] != UNKNOWN:
+                raise DuplicateCard("DECK-5", "the same card twice in one entry")
+        elif len(cards) > 1:  # one card cannot repeat itself: no set built for it
             known = [c for c in cards if c != UNKNOWN]
             if len(set(known)) != len(known):
                 raise DuplicateCard("DECK-5", "the same card twice in one entry")
@@ -84,8 +96,7 @@ class HandDealing:
             for c in cards:
                 self._check_card(c, not self._reshuffled(c))
         else:
-            for c in cards:  # only a draw may reuse dead cards (_reshuffled)
-                self._check_card(c)
+            self._check_cards(cards)  # only a draw may reuse dead cards (_reshuffled)
         return cards
 
     def _reshuffled(self, card):
@@ -133,7 +144,7 @@ class HandDealing:
             if c != UNKNOWN:
                 self.seen.add(c)
         self.pending_hole[p] -= len(cards)
-        op = self._note("hole", p, 0, 0, cards, False)
+        op = self._note("hole", p, 0, 0, cards, False) if self.log is not None else None
         self._dealing_done()
         return op
 
@@ -178,8 +189,7 @@ class HandDealing:
         if len(cards) > self.pending_board or not cards:
             raise RuleError("GAME-2", "%d board card(s) due, not %d" % (self.pending_board, len(cards)),
                             legal=self.pending_board)
-        for c in cards:
-            self._check_card(c)
+        self._check_cards(cards)
         return cards
 
     def can_deal_board(self, cards):
@@ -198,7 +208,7 @@ class HandDealing:
             self.board.append(c)
             if c != UNKNOWN:
                 self.seen.add(c)
-        op = self._note("board", None, 0, 0, cards, False)
+        op = self._note("board", None, 0, 0, cards, False) if self.log is not None else None
         self._dealing_done()
         return op
 
