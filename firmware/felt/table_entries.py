@@ -1,0 +1,214 @@
+# Dealer-console entries (controller layer, part of felt.table.Table): actions and chip pushes mapped
+# to Hand calls, configuration between hands, console marks on shoe draws, and the dealer's rulings
+# on ASSIST proposals (confirm / reject). Rejected entries become alerts naming the rule; the state
+# stays unchanged. A mixin over the Table's state.
+from felt.engine import dealing
+from felt.errors import ConfigError, RuleError
+from felt.events import CONFIRMED, INFO, PROPOSED, REJECTED, WARN
+from felt.table_state import CONFIG_NUMBERS, DRAW, HOLD, PICK, PLAYING, VOID
+
+
+class Entries:
+    # ---- console entries ---------------------------------------------------------------------
+    def act(self, seat, verb, amount=None):
+        """A dealer-console action. Returns the Op, or None when rejected (an alert says why)."""
+        h = self.hand
+        if self.state != PLAYING:
+            self.alert(WARN, ("GAME-6",), "%s by seat %d rejected: no hand is in progress" % (verb, seat))
+            return None
+        p = self.position(seat)
+        if p is None:
+            self.alert(WARN, ("DEAL-5",), "%s by seat %d rejected: seat %d is not dealt in" % (verb, seat, seat))
+            return None
+        self.resolve()
+        if self._refuse_held(seat, verb):
+            return None
+        if h.phase == DRAW and verb == "check":
+            self._finish_draws(seat, True)  # "check" during a draw: stands pat (GAME-15)
+            self._sync()
+            return True
+        try:
+            op = self._engine_act(h, p, verb, amount)
+        except RuleError as e:
+            self.rule_alert(e, "%s by seat %d" % (verb, seat))
+            return None
+        return self._acted(seat, verb, amount, op)
+
+    def push(self, seat, chips, said=None, amount=None, earlier=None):
+        """Chips pushed at the console (BET-8..17, BET-31..37: engine/declare.py reads them):
+        chips = values pushed now; said = what was declared first ("raise", "all_in", "call",
+        "check", "fold", "bet", "pot"); amount = a spoken amount. Returns the Op or None."""
+        h = self.hand
+        p = self.position(seat) if self.state == PLAYING else None
+        if p is None:
+            return self.act(seat, "push")  # the same rejection as any entry out of a hand
+        self.resolve()
+        if self._refuse_held(seat, "push"):
+            return None
+        from felt.engine import declare  # chip pushes are rare: load the reader on the first one
+
+        try:
+            reading = declare.interpret(h, p, chips, said=said, amount=amount, earlier=earlier)
+            op = declare.apply(h, p, reading)
+        except RuleError as e:
+            self.rule_alert(e, "push by seat %d" % seat)
+            return None
+        if reading.change:
+            self.log("seat %d gets %d change (%s)" % (seat, reading.change, reading.rule))
+        verb = {"check": "call", "call": "call", "fold": "fold", "bring_in": "bringin"}.get(reading.action, "raise")
+        return self._acted(seat, verb, reading.total, op)
+
+    def configure(self, key, value):
+        """Console `set KEY VALUE` between hands: blinds/antes/limits/unit or a house rule hr.NAME
+        (validated by engine/settings.py, all-or-nothing). Returns True, or False with an alert."""
+        cfg = self.config
+        if self.state == PLAYING:
+            self.alert(WARN, ("GAME-1",), "set %s refused: hand %d is in progress" % (key, self.hand_no))
+            return False
+        try:
+            if key.startswith("hr."):
+                cfg.house = cfg.house.replace({key: value})
+            elif key in CONFIG_NUMBERS:
+                if not isinstance(value, int) or value < 0:
+                    raise ConfigError("BET-1: %s must be a whole number of chips, got %r" % (key, value))
+                setattr(cfg, key, value)
+            else:
+                raise ConfigError("GAME-1: %s cannot be changed at the table (%s or hr.NAME)" % (
+                    key, " ".join(CONFIG_NUMBERS)))
+        except ConfigError as e:
+            text = str(e)
+            rule = text.split(":", 1)[0] if text[:1].isupper() and "-" in text.split(":", 1)[0] else "GAME-1"
+            self.alert(WARN, (rule,), "set %s refused: %s" % (key, text))
+            return False
+        self.log("set %s = %s" % (key, value))
+        return True
+
+    def setting(self, key):
+        """Console `get KEY`: the value now in force (None for an unknown key)."""
+        if key.startswith("hr."):
+            return self.config.house.get(key)
+        return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats") else None
+
+    def mark(self, seat, what, draw=None):
+        """Console mark: the dealer saw draw `draw` (default: the last card drawn to `seat`) face up
+        in the deck ("boxed", DEAL-7/17) or exposed by a dealer error ("exposed", DEAL-11/21/22)."""
+        if self.state != PLAYING:
+            self.alert(WARN, ("GAME-6",), "mark %s rejected: no hand is in progress" % what)
+            return False
+        dc = self.dc
+        if draw is None:
+            for i in range(len(dc.draws) - 1, -1, -1):
+                if dc.draws[i][1] == seat:
+                    draw = i + 1
+                    break
+        if draw is None:
+            self.alert(WARN, ("DEAL-17",), "mark %s rejected: no card was drawn to seat %d" % (what, seat))
+            return False
+        if what == "boxed":
+            self._dc(dc.mark_boxed, draw)
+        elif what == "exposed":
+            self._dc(dc.mark_exposed, draw)
+        else:
+            self.log("seat %d marked %s (recorded)" % (seat, what))
+        return True
+
+    def _refuse_held(self, seat, verb):
+        # DEAL-27/28/29: while the dealer has not ruled on a street's cards, its action is held
+        for a in self.pending():
+            if a.finding is not None and self.dc.findings[a.finding - 1].kind in HOLD:
+                self.alert(WARN, a.rules, "%s by seat %d rejected: the action is held until alert #%d is ruled on" % (
+                    verb, seat, a.id))
+                return True
+        return False
+
+    def _acted(self, seat, verb, amount, op):
+        self.journal.append(("act", seat, verb, amount))
+        if self.dc.phase not in (dealing.MISDEALT, dealing.VOID):
+            self._dc(self.dc.action, seat, "bring_in" if op.kind == "bring_in" else op.kind, op.amount)
+        self.log("seat %d %s%s" % (seat, op.kind, (" %d" % op.total) if op.kind in ("bet", "raise", "complete") else ""))
+        self._sync()
+        return op
+
+    def _engine_act(self, h, p, verb, amount):
+        if verb == "fold":
+            return h.fold(p)
+        if verb == "check":
+            return h.check(p)
+        if verb == "call":
+            return h.check_call(p)
+        if verb in ("bet", "raise", "complete"):
+            if amount is None:
+                raise RuleError("BET-8", "%s needs the new total for the street" % verb)
+            return h.bet_raise_to(p, amount)
+        if verb == "allin":
+            # every chip pushed: a raise to the whole stack when a raise is open (in limit: the
+            # one legal raise, BET-37), else a call, all-in for less when short (BET-47)
+            total = h.bets[p] + h.stacks[p]
+            lg = h.legal()
+            if lg is None or not lg.can_raise or total <= lg.call + h.bets[p]:
+                return h.check_call(p)
+            if h.structure == "limit" and total > lg.max_to:
+                total = lg.max_to
+            return h.bet_raise_to(p, total)
+        if verb == "bringin":
+            return h.post_bring_in(p)
+        raise RuleError("GAME-16", "unknown action %r" % (verb,), legal=("fold", "check", "call", "bet", "raise",
+                                                                          "allin", "bringin", "complete"))
+
+    def ruling(self, aid, accept):
+        """The dealer confirms (accept=True) or rejects proposal alert `aid` (None = the newest)."""
+        a = None
+        for x in self.alerts:
+            if x.status == PROPOSED and (aid is None or x.id == aid):
+                a = x
+        if a is None:
+            self.alert(WARN, ("DEAL-15",), "no pending proposal%s to %s" % (
+                "" if aid is None else " #%d" % aid, "confirm" if accept else "reject"))
+            return False
+        dc = self.dc
+        pick = None
+        if accept and dc.findings[a.finding - 1].kind in PICK:
+            for c in dc.board:
+                if self.where.get(c) == "burn" and c not in self.off:
+                    pick = c  # the floor's pick is the board card the dealer put on the burn antenna
+        try:
+            out = dc.confirm(a.finding, pick) if accept else dc.reject(a.finding)
+        except RuleError as e:
+            if accept and pick is None and dc.findings[a.finding - 1].kind in PICK:
+                self._await = a
+                self.alert(INFO, (e.rule,), "confirmed: move the card the floor picks to the burn antenna",
+                           "the table completes the ruling when it sees the card there")
+                return True
+            self.rule_alert(e)
+            return False
+        self._await = None
+        a.status = CONFIRMED if accept else REJECTED
+        self.log("alert #%d %s" % (a.id, a.status))
+        self._findings(out)
+        if dc.phase == dealing.MISDEALT:
+            self._redeal()
+        elif dc.phase == dealing.VOID:
+            self.state = VOID
+            self.log("hand %d is void: every bet is returned (DEAL-18)" % self.hand_no)
+        else:
+            if accept and self._disagrees():
+                self._rebuild()
+            self._sync()
+        return True
+
+    def _disagrees(self):
+        # a card the Hand holds that the dealing check no longer places there
+        h = self.hand
+        dc = self.dc
+        for c in h.board:
+            if c not in dc.board:
+                return True
+        for c in h.burns:
+            if c not in dc.burns:
+                return True
+        for p in range(h.n):
+            held = dc.holes.get(self.setup.seats[p], ())
+            for c in h.hole[p]:
+                if c >= 0 and c not in held:
+                    return True
+        return False
