@@ -46,75 +46,112 @@ def legal_text(row):
     return 'off, or {"percent": P, "cap": C} (P up to 2 decimals in 0..100, C chips or none)'
 
 
-def _r(key, kind, options, cash, tournament, rules, fixed=None, lo=None, hi=None):
-    return HouseRule(key, kind, options, cash, tournament, rules, fixed, lo, hi)
+# The register, in RULES.md §12.2 order, one row a line: key | kind | options | cash | tournament |
+# rules | fixed | lo | hi (lists comma-separated; trailing empty fields left out; bool defaults 0/1;
+# "" = None). Defaults follow §0.3 precedence (tournament: TDA19 first; cash: the club's written
+# rules first); every seed disagreement of §12.1 is one of these keys. Kept as one constant and
+# read row by row on demand: 44 namedtuples with their option tuples cost ~15 KB of a board's RAM
+# (hardware/memory.md); the defaults of a mode are built once (_defaults).
+_ROWS = """
+initial_button|choice|high_card_by_suit,first_highest_dealt,first_seated|high_card_by_suit|high_card_by_suit|BLIND-1
+button_mode|choice|dead,moving|dead|dead|BLIND-4,BLIND-5,TOUR-12|tournament
+headsup_blinds|choice|button_is_sb,button_is_bb|button_is_sb|button_is_sb|BLIND-6
+missed_blind_makeup|choice|standard,s0_penalty_literal,bb_only|standard|n/a|BLIND-14
+straddle|choice|off,utg_2x|off|off|BLIND-20|tournament
+blind_chop|choice|off,on|off|off|BLIND-26|tournament
+limit_raises_per_round|int||by_game|by_game|BET-4||1|10
+limit_headsup_uncapped|choice|cash_rule,event_heads_up_only|cash_rule|event_heads_up_only|BET-5,TOUR-13
+fifty_pct_basis|choice|largest_full_increment,previous_bet|largest_full_increment|largest_full_increment|BET-9
+multichip_silent|choice|tda,raise_evident|tda|tda|BET-14
+nl_short_allin_reopen|choice|full_raise,half_raise|full_raise|full_raise|BET-18
+limit_short_allin_reopen|choice|at_least_half,more_than_half|more_than_half|at_least_half|BET-21
+public_pot_display|choice|pl_only,always,never|pl_only|pl_only|BET-26
+undercall_cash|choice|must_correct,complete_or_forfeit|must_correct|n/a|BET-30
+two_motion_raise|bool||0|0|BET-36
+oot_mode|choice|tda2019,club_chips_stay|club_chips_stay|tda2019|BET-39,BET-40
+skipped_player_forfeit|choice|sa,two_actions,three_players|two_actions|sa|BET-41
+stack_display|choice|tda_on_request,approximate_any_time|approximate_any_time|tda_on_request|BET-48
+sa_definition|choice|tda,two_actions|two_actions|tda|DEAL-6
+boxed_misdeal_threshold|int||2|2|DEAL-7||2|3
+single_extra_card|choice|burn,misdeal|burn|misdeal|DEAL-10,DEAL-16
+foreign_card_after_sa|choice|scrap,void_refund|void_refund|scrap|DEAL-19
+noburn_flop|choice|tda_random,restore_order|restore_order|tda_random|DEAL-28
+premature_turn|choice|tda2019,tda2017|tda2019|tda2019|DEAL-31
+presence_check|choice|console,seat_button|console|console|DEAL-39
+self_exposure|choice|live_penalty,cash_club|cash_club|live_penalty|DEAL-41
+stud_exposed_downcard|choice|tda2019,tda2017,tda2004|tda2019|tda2019|DEAL-42
+premature_stud|choice|tda2019,tda2017|tda2019|tda2019|DEAL-45
+draw_max_replace|int||5|5|GAME-15,DEAL-47||0|5
+stud5_first_action|choice|bring_in_lowest,highest_card|bring_in_lowest|bring_in_lowest|GAME-14
+stud_odd_chip_low|choice|high_card_by_suit,lowest_card|high_card_by_suit|high_card_by_suit|POT-12
+hilo_identical_scoop|choice|even_split,halves_then_odd|even_split|even_split|POT-15
+rake|rake||off|off|POT-20,CASH-7
+allin_face_up|choice|immediate,at_showdown|at_showdown|immediate|GAME-7,POT-7,SHOW-7,SHOW-8,SHOW-9
+show_request|choice|tda2019,club_cash,any_caller|club_cash|tda2019|SHOW-11
+nut_check_last_to_act|choice|flag_only,require_bet|flag_only|flag_only|SHOW-19
+clock|choice|tda2019,legacy_60_10|n/a|tda2019|TOUR-6
+simultaneous_bust|choice|start_stack_order|n/a|start_stack_order|TOUR-9
+balance_move|choice|tda2019,tda2004|n/a|tda2019|TOUR-14
+penalty_unit|choice|hands,minutes|n/a|hands|TOUR-17
+stud_open_pair_double|choice|off,on|off|off|TOUR-20
+short_buyin_once|bool||0|n/a|CASH-2
+bbj_min_rake|chips|||n/a|CASH-9
+cash_action_timer|seconds_or_off||off|n/a|CASH-13"""
 
 
-# The register, in RULES.md §12.2 order. Defaults follow §0.3 precedence (tournament: TDA19 first;
-# cash: the club's written rules first); every seed disagreement of §12.1 is one of these keys.
-REGISTER = (
-    _r("initial_button", _CHOICE, ("high_card_by_suit", "first_highest_dealt", "first_seated"),
-       "high_card_by_suit", "high_card_by_suit", ("BLIND-1",)),
-    _r("button_mode", _CHOICE, ("dead", "moving"), "dead", "dead", ("BLIND-4", "BLIND-5", "TOUR-12"),
-       fixed=TOURNAMENT),
-    _r("headsup_blinds", _CHOICE, ("button_is_sb", "button_is_bb"), "button_is_sb", "button_is_sb", ("BLIND-6",)),
-    _r("missed_blind_makeup", _CHOICE, ("standard", "s0_penalty_literal", "bb_only"), "standard", _NA,
-       ("BLIND-14",)),
-    _r("straddle", _CHOICE, ("off", "utg_2x"), "off", "off", ("BLIND-20",), fixed=TOURNAMENT),
-    _r("blind_chop", _CHOICE, ("off", "on"), "off", "off", ("BLIND-26",), fixed=TOURNAMENT),
-    _r("limit_raises_per_round", _INT, None, _BY_GAME, _BY_GAME, ("BET-4",), lo=1, hi=10),
-    _r("limit_headsup_uncapped", _CHOICE, ("cash_rule", "event_heads_up_only"), "cash_rule",
-       "event_heads_up_only", ("BET-5", "TOUR-13")),
-    _r("fifty_pct_basis", _CHOICE, ("largest_full_increment", "previous_bet"), "largest_full_increment",
-       "largest_full_increment", ("BET-9",)),
-    _r("multichip_silent", _CHOICE, ("tda", "raise_evident"), "tda", "tda", ("BET-14",)),
-    _r("nl_short_allin_reopen", _CHOICE, ("full_raise", "half_raise"), "full_raise", "full_raise", ("BET-18",)),
-    _r("limit_short_allin_reopen", _CHOICE, ("at_least_half", "more_than_half"), "more_than_half",
-       "at_least_half", ("BET-21",)),
-    _r("public_pot_display", _CHOICE, ("pl_only", "always", "never"), "pl_only", "pl_only", ("BET-26",)),
-    _r("undercall_cash", _CHOICE, ("must_correct", "complete_or_forfeit"), "must_correct", _NA, ("BET-30",)),
-    _r("two_motion_raise", _BOOL, None, False, False, ("BET-36",)),
-    _r("oot_mode", _CHOICE, ("tda2019", "club_chips_stay"), "club_chips_stay", "tda2019", ("BET-39", "BET-40")),
-    _r("skipped_player_forfeit", _CHOICE, ("sa", "two_actions", "three_players"), "two_actions", "sa",
-       ("BET-41",)),
-    _r("stack_display", _CHOICE, ("tda_on_request", "approximate_any_time"), "approximate_any_time",
-       "tda_on_request", ("BET-48",)),
-    _r("sa_definition", _CHOICE, ("tda", "two_actions"), "two_actions", "tda", ("DEAL-6",)),
-    _r("boxed_misdeal_threshold", _INT, None, 2, 2, ("DEAL-7",), lo=2, hi=3),
-    _r("single_extra_card", _CHOICE, ("burn", "misdeal"), "burn", "misdeal", ("DEAL-10", "DEAL-16")),
-    _r("foreign_card_after_sa", _CHOICE, ("scrap", "void_refund"), "void_refund", "scrap", ("DEAL-19",)),
-    _r("noburn_flop", _CHOICE, ("tda_random", "restore_order"), "restore_order", "tda_random", ("DEAL-28",)),
-    _r("premature_turn", _CHOICE, ("tda2019", "tda2017"), "tda2019", "tda2019", ("DEAL-31",)),
-    _r("presence_check", _CHOICE, ("console", "seat_button"), "console", "console", ("DEAL-39",)),
-    _r("self_exposure", _CHOICE, ("live_penalty", "cash_club"), "cash_club", "live_penalty", ("DEAL-41",)),
-    _r("stud_exposed_downcard", _CHOICE, ("tda2019", "tda2017", "tda2004"), "tda2019", "tda2019", ("DEAL-42",)),
-    _r("premature_stud", _CHOICE, ("tda2019", "tda2017"), "tda2019", "tda2019", ("DEAL-45",)),
-    _r("draw_max_replace", _INT, None, 5, 5, ("GAME-15", "DEAL-47"), lo=0, hi=5),
-    _r("stud5_first_action", _CHOICE, ("bring_in_lowest", "highest_card"), "bring_in_lowest", "bring_in_lowest",
-       ("GAME-14",)),
-    _r("stud_odd_chip_low", _CHOICE, ("high_card_by_suit", "lowest_card"), "high_card_by_suit",
-       "high_card_by_suit", ("POT-12",)),
-    _r("hilo_identical_scoop", _CHOICE, ("even_split", "halves_then_odd"), "even_split", "even_split",
-       ("POT-15",)),
-    _r("rake", _RAKE, None, "off", "off", ("POT-20", "CASH-7")),
-    _r("allin_face_up", _CHOICE, ("immediate", "at_showdown"), "at_showdown", "immediate",
-       ("GAME-7", "POT-7", "SHOW-7", "SHOW-8", "SHOW-9")),
-    _r("show_request", _CHOICE, ("tda2019", "club_cash", "any_caller"), "club_cash", "tda2019", ("SHOW-11",)),
-    _r("nut_check_last_to_act", _CHOICE, ("flag_only", "require_bet"), "flag_only", "flag_only", ("SHOW-19",)),
-    _r("clock", _CHOICE, ("tda2019", "legacy_60_10"), _NA, "tda2019", ("TOUR-6",)),
-    _r("simultaneous_bust", _CHOICE, ("start_stack_order",), _NA, "start_stack_order", ("TOUR-9",)),
-    _r("balance_move", _CHOICE, ("tda2019", "tda2004"), _NA, "tda2019", ("TOUR-14",)),
-    _r("penalty_unit", _CHOICE, ("hands", "minutes"), _NA, "hands", ("TOUR-17",)),
-    _r("stud_open_pair_double", _CHOICE, ("off", "on"), "off", "off", ("TOUR-20",)),
-    _r("short_buyin_once", _BOOL, None, False, _NA, ("CASH-2",)),
-    _r("bbj_min_rake", _CHIPS, None, None, _NA, ("CASH-9",)),
-    _r("cash_action_timer", _SECONDS_OFF, None, "off", _NA, ("CASH-13",)),
-)
+def _value(kind, text):
+    if text == _NA or text == _BY_GAME:
+        return text
+    if kind == _BOOL:
+        return text == "1"
+    if kind == _INT:
+        return int(text)
+    if kind == _CHIPS:
+        return int(text) if text else None
+    return text
 
-_BY_KEY = {}
-for _row in REGISTER:
-    _BY_KEY[_row.key] = _row
-KEYS = tuple(sorted(_BY_KEY))
+
+def _row(key):
+    # the register row of a bare key, or None
+    at = _ROWS.find("\n" + key + "|")
+    if at < 0 or not key:
+        return None
+    end = _ROWS.find("\n", at + 1)
+    f = _ROWS[at + 1:end if end >= 0 else len(_ROWS)].split("|")
+    f += [""] * (9 - len(f))
+    kind = f[1]
+    return HouseRule(f[0], kind, tuple(f[2].split(",")) if f[2] else None, _value(kind, f[3]),
+                     _value(kind, f[4]), tuple(f[5].split(",")), f[6] or None,
+                     int(f[7]) if f[7] else None, int(f[8]) if f[8] else None)
+
+
+ORDER = tuple([line.split("|", 1)[0] for line in _ROWS.split("\n") if line])  # §12.2 order
+KEYS = tuple(sorted(ORDER))
+
+
+def register():
+    """Every register row (HouseRule records, built on each call), in §12.2 order."""
+    return tuple([_row(k) for k in ORDER])
+
+
+_DEFAULTS = {}  # (mode, two-round game) -> {key: default}
+
+
+def _defaults(mode, game):
+    two = game in _TWO_ROUND_GAMES
+    got = _DEFAULTS.get((mode, two))
+    if got is None:
+        got = {}
+        for key in ORDER:
+            row = _row(key)
+            value = row.cash if mode == CASH else row.tournament
+            if value == _NA:
+                value = None
+            elif value == _BY_GAME:
+                value = 4 if two else 3
+            got[key] = value
+        _DEFAULTS[(mode, two)] = got
+    return got
 
 
 def _bare(key):
@@ -125,7 +162,7 @@ def _bare(key):
 
 def rule_of(key):
     """The register row of `key` ("hr.sa_definition" or "sa_definition"); ConfigError if unknown."""
-    row = _BY_KEY.get(_bare(key))
+    row = _row(_bare(key))
     if row is None:
         raise ConfigError("unknown house rule %r; known keys: %s" % (key, ", ".join("hr." + k for k in KEYS)))
     return row
@@ -251,17 +288,14 @@ def _normalise(row, value, name):
 
 def default(key, mode, game=None):
     """Default of `key` in `mode` (None where the register says n/a)."""
-    row = rule_of(key)
+    bare = _bare(key)
     if mode not in MODES:
+        rule_of(key)
         raise ConfigError("mode must be one of %s, got %r" % (", ".join(MODES), mode))
-    value = row.cash if mode == CASH else row.tournament
-    if value == _NA:
-        return None
-    if value == _BY_GAME:
-        return 4 if game in _TWO_ROUND_GAMES else 3
-    if row.kind == _RAKE and value == "off":
-        return "off"
-    return value
+    got = _defaults(mode, game)
+    if bare not in got:
+        rule_of(key)  # raises ConfigError naming the known keys
+    return got[bare]
 
 
 class HouseRules:
@@ -275,9 +309,7 @@ class HouseRules:
             raise ConfigError("mode must be one of %s, got %r" % (", ".join(MODES), mode))
         self.mode = mode
         self.game = game
-        chosen = {}
-        for row in REGISTER:
-            chosen[row.key] = default(row.key, mode, game)
+        chosen = dict(_defaults(mode, game))
         if values:
             # validate everything first so a bad value leaves nothing half-applied
             for key in sorted(values):
@@ -289,14 +321,14 @@ class HouseRules:
         return getattr(self, rule_of(key).key)
 
     def get(self, key, fallback=None):
-        row = _BY_KEY.get(_bare(key))
-        return fallback if row is None else getattr(self, row.key)
+        bare = _bare(key)
+        return getattr(self, bare) if bare in _defaults(self.mode, self.game) else fallback
 
     def as_dict(self):
         """{"hr.<key>": value} for every key (n/a keys included as None)."""
         out = {}
-        for row in REGISTER:
-            out["hr." + row.key] = getattr(self, row.key)
+        for key in ORDER:
+            out["hr." + key] = getattr(self, key)
         return out
 
     def changed(self):
@@ -306,9 +338,10 @@ class HouseRules:
         out = getattr(self, "_changed", None)
         if out is None:
             out = []
+            defaults = _defaults(self.mode, self.game)
             for key in KEYS:
                 value = getattr(self, key)
-                if value != default(key, self.mode, self.game):
+                if value != defaults[key]:
                     out.append(("hr." + key, value))
             self._changed = out
         return list(out)
