@@ -337,40 +337,136 @@ def _lines_of(s, offsets, first=0, first_line=1):
 
 
 def _parse(s):
+    # Line by line: a `key = value` line whose value is a plain string, whole number, boolean or
+    # a one-line array of those is read with str methods (every line of a typical PHH file);
+    # anything else (table headers, multi-line arrays, escapes, decimals, inline tables, a comment
+    # after the value) is parsed char by char by _entry from the same offset.
     n = len(s)
     table = Table("", 1)
     tables = [("", table)]
     i = 0
-    pos = 0  # offset and line of the last key, to count lines incrementally
     line = 1
-    while True:
-        i = _skip(s, i, n)
-        if i >= n:
-            return tables
-        line += s.count("\n", pos, i)
-        pos = i
-        if s[i] == "[":
-            if s.startswith("[[", i):
-                _fail(s, i, "arrays of tables are not part of PHH")
-            name, i = _key(s, _skip_inline(s, i + 1, n), n)
-            if i >= n or s[i] != "]":
-                _fail(s, i, "expected ] after a table name")
-            for other, _t in tables:
-                if other == name:
-                    _fail(s, i, "table [%s] defined twice" % name)
-            table = Table(name, line)
-            tables.append((name, table))
-            i = _end_of_line(s, i + 1, n)
+    while i < n:
+        j = s.find("\n", i)
+        if j < 0:
+            j = n
+        t = s[i:j]
+        if t and t[-1] == "\r":
+            t = t[:-1]
+        t = t.strip(" \t")
+        if not t or t[0] == "#":
+            i = j + 1
+            line += 1
             continue
-        key, i = _key(s, i, n)
-        if i >= n or s[i] != "=":
-            _fail(s, i, "expected = after key %r" % key)
-        starts = []
-        value, i = _value(s, _skip_inline(s, i + 1, n), n, starts)
-        if table.has(key):
-            raise FormatError("key %r defined twice" % key, line)
-        table.put(key, value, line, _lines_of(s, starts, pos, line) if starts else None)
-        i = _end_of_line(s, i, n)
+        key, eq, v = t.partition("=")
+        key = key.rstrip(" \t")
+        if eq and (key in _KEYS_OK or _bare_key(key)):
+            value = _line_value(v.lstrip(" \t"))
+            if value is not _NOT_SIMPLE:
+                if key in table.values:
+                    raise FormatError("key %r defined twice" % key, line)
+                table.put(key, value, line, [line] * len(value) if value and isinstance(value, list) else None)
+                i = j + 1
+                line += 1
+                continue
+        k = _skip(s, i, n)  # the first character that is no blank (the old rules for '\r')
+        if k >= n:
+            break
+        skipped = s.count("\n", i, k)
+        if skipped:  # nothing on this line after all
+            line += skipped
+            i = s.rfind("\n", i, k) + 1
+            continue
+        i, table = _entry(s, k, n, line, table, tables)
+        line += s.count("\n", k, i)
+    return tables
+
+
+_NOT_SIMPLE = Raw("")  # _line_value: leave this value to the char-by-char parser
+_KEYS_OK = set()  # bare keys already checked (a few dozen field names)
+
+
+def _bare_key(key):
+    if not key:
+        return False
+    for c in key:
+        if c not in _BARE:
+            return False
+    if len(_KEYS_OK) < 64:
+        _KEYS_OK.add(key)
+    return True
+
+
+def _line_value(v):
+    # the value of one line when it is simple, else _NOT_SIMPLE. Each accepted form is matched
+    # whole, so a comment or a second value on the line always takes the slow path.
+    if not v:
+        return _NOT_SIMPLE
+    c = v[0]
+    if c == "'":
+        if len(v) > 1 and v[-1] == "'" and v.count("'") == 2:
+            return v[1:-1]
+        return _NOT_SIMPLE
+    if c == '"':
+        if len(v) > 1 and v[-1] == '"' and v.count('"') == 2 and "\\" not in v:
+            return v[1:-1]
+        return _NOT_SIMPLE
+    if c == "[":
+        if v[-1] != "]":
+            return _NOT_SIMPLE
+        inner = v[1:-1].strip(" \t")
+        if not inner:
+            return []
+        if inner[0] == "'":
+            # 'a', 'b', 'c': every quote is a delimiter when their count is two per item, so no
+            # item holds a quote and the text is exactly a list of literal strings
+            if inner[-1] != "'":
+                return _NOT_SIMPLE
+            items = inner[1:-1].split("', '")
+            if inner.count("'") != 2 * len(items):
+                return _NOT_SIMPLE
+            return items
+        items = inner.split(",")
+        for k in range(len(items)):
+            w = items[k].strip(" \t")
+            if not _digits(w):
+                return _NOT_SIMPLE
+            items[k] = int(w)
+        return items
+    if _digits(v):
+        return int(v)
+    if v == "true":
+        return True
+    if v == "false":
+        return False
+    return _NOT_SIMPLE
+
+
+def _entry(s, i, n, line, table, tables):
+    # one table header or key = value from offset i (its first character), char by char;
+    # returns (offset of the next line, current table)
+    if s[i] == "[":
+        if s.startswith("[[", i):
+            _fail(s, i, "arrays of tables are not part of PHH")
+        name, i = _key(s, _skip_inline(s, i + 1, n), n)
+        if i >= n or s[i] != "]":
+            _fail(s, i, "expected ] after a table name")
+        for other, _t in tables:
+            if other == name:
+                _fail(s, i, "table [%s] defined twice" % name)
+        table = Table(name, line)
+        tables.append((name, table))
+        return _end_of_line(s, i + 1, n), table
+    pos = i
+    key, i = _key(s, i, n)
+    if i >= n or s[i] != "=":
+        _fail(s, i, "expected = after key %r" % key)
+    starts = []
+    value, i = _value(s, _skip_inline(s, i + 1, n), n, starts)
+    if table.has(key):
+        raise FormatError("key %r defined twice" % key, line)
+    table.put(key, value, line, _lines_of(s, starts, pos, line) if starts else None)
+    return _end_of_line(s, i, n), table
 
 
 class Table:
@@ -456,18 +552,31 @@ def _per_player(value, n):
 
 
 def _places(value):
-    if isinstance(value, Dec):
-        return value.places
-    if isinstance(value, list):
+    # decimal places a money value needs (type() is checked first: the common value is all ints)
+    t = type(value)
+    if t is int:
+        return 0
+    if t is list:
         p = 0
         for v in value:
-            p = max(p, _places(v))
+            if type(v) is not int:
+                q = _places(v)
+                if q > p:
+                    p = q
         return p
+    if t is Dec:
+        return value.places
     return 0
 
 
 def _chips(value, scale, what, line):
-    if isinstance(value, list):
+    if type(value) is list:
+        if scale == 1:
+            for v in value:
+                if type(v) is not int:
+                    break
+            else:
+                return list(value)  # whole chips already (bools are no ints by type())
         return [_chips(v, scale, what, line) for v in value]
     if isinstance(value, bool) or not isinstance(value, (int, Dec)):
         raise FormatError("%s must be a number, not %r" % (what, value), line)
@@ -501,16 +610,18 @@ def history_from_table(table, name=None):
     stacks = need("starting_stacks", (list,))
     actions = need("actions", (list,))
     lines = table.item_lines.get("actions") or []
-    for k, a in enumerate(actions):
+    for a in actions:
         if not isinstance(a, str):
+            k = actions.index(a)
             raise FormatError("actions must be strings", lines[k] if k < len(lines) else table.lines["actions"])
     if not stacks:
         raise FormatError("starting_stacks is empty", table.lines["starting_stacks"])
     places = 0
     for key in MONEY_FIELDS:
         places = max(places, _places(table.get(key)))
-    for k, a in enumerate(actions):
+    for k in range(len(actions)):
         # only a decimal amount can change the scale ('.' or a negative exponent)
+        a = actions[k]
         t = _action_amount(a) if ("." in a or "e-" in a or "E-" in a) else None
         if t is not None:
             ln = lines[k] if k < len(lines) else None
@@ -534,9 +645,11 @@ def history_from_table(table, name=None):
             h.finishing_stacks = _chips(fin, scale, "finishing_stacks", table.lines["finishing_stacks"])
         except FormatError:
             h.finishing_stacks = None  # e.g. half chips recorded for a split pot: kept raw
-    known = MONEY_FIELDS + ("variant", "actions", "players", "finishing_stacks", "ante_trimming_status")
-    h.extra = [(k, table.values[k]) for k in table.keys if k not in known]
+    h.extra = [(k, table.values[k]) for k in table.keys if k not in _KNOWN]
     return h
+
+
+_KNOWN = MONEY_FIELDS + ("variant", "actions", "players", "finishing_stacks", "ante_trimming_status")
 
 
 def read(text):
@@ -613,6 +726,15 @@ def _player(word, line):
 
 def parse_action(text, scale=1, line=None):
     """An action string -> Action (amounts converted with the hand's scale)."""
+    actor, verb, cards, amount, dealee, comment = fields(text, scale, line)
+    a = Action(actor, verb, cards, amount, comment, line, text)
+    a.dealee = dealee
+    return a
+
+
+def fields(text, scale=1, line=None):
+    """parse_action() as a tuple (actor, verb, cards, amount, dealee, comment), with no Action
+    built: what a replay reads once per action."""
     if "#" in text:
         body, _, comment = text.partition("#")
         comment = comment.strip()
@@ -620,40 +742,38 @@ def parse_action(text, scale=1, line=None):
         body = text  # the common line: no comment, no partition copies
         comment = None
     w = body.split()
-    if len(w) == 2 and w[1] in _SIMPLE_VERBS and w[0] != "d":
+    k = len(w)
+    if k == 2 and w[1] in _SIMPLE_VERBS and w[0] != "d":
         # fast path: 'pN f' / 'pN cc' / 'pN pb' / 'pN sm' / 'pN sd'
         verb = w[1]
-        cards = [] if verb == "sm" or verb == "sd" else None
-        return Action(_player(w[0], line), verb, cards, None, comment, line, text)
-    if len(w) == 3 and w[1] == "cbr" and _digits(w[2]) and w[0] != "d":
+        return _player(w[0], line), verb, [] if verb == "sm" or verb == "sd" else None, None, None, comment
+    if k == 3 and w[1] == "cbr" and _digits(w[2]) and w[0] != "d":
         # fast path: a whole-number bet (parse_number and _chips give int(text) * scale)
-        return Action(_player(w[0], line), "cbr", None, int(w[2]) * scale, comment, line, text)
+        return _player(w[0], line), "cbr", None, int(w[2]) * scale, None, comment
     if not w:
-        return Action(None, "", comment=comment, line=line, text=text)
+        return None, "", None, None, None, comment
     if w[0] == "d":
-        if len(w) == 4 and w[1] == "dh":
-            a = Action("d", "dh", split_cards(w[3], line), None, comment, line, text)
-            a.dealee = _player(w[2], line)
-            return a
-        if len(w) == 3 and w[1] == "db":
-            return Action("d", "db", split_cards(w[2], line), None, comment, line, text)
+        if k == 4 and w[1] == "dh":
+            cards = split_cards(w[3], line)
+            return "d", "dh", cards, None, _player(w[2], line), comment
+        if k == 3 and w[1] == "db":
+            return "d", "db", split_cards(w[2], line), None, None, comment
         raise FormatError("bad dealing action %r" % text, line)
     p = _player(w[0], line)
-    verb = w[1] if len(w) > 1 else ""
+    verb = w[1] if k > 1 else ""
     if verb not in _VERBS:
         raise FormatError("bad action %r" % text, line)
     if verb == "cbr":
-        if len(w) != 3:
+        if k != 3:
             raise FormatError("cbr needs one amount: %r" % text, line)
-        return Action(p, verb, None, _chips(parse_number(w[2], line), scale, "amount", line), comment, line, text)
+        return p, verb, None, _chips(parse_number(w[2], line), scale, "amount", line), None, comment
     if verb in ("sm", "sd"):
-        if len(w) > 3:
+        if k > 3:
             raise FormatError("bad action %r" % text, line)
-        cards = split_cards(w[2], line) if len(w) == 3 else []
-        return Action(p, verb, cards, None, comment, line, text)
-    if len(w) != 2:
+        return p, verb, split_cards(w[2], line) if k == 3 else [], None, None, comment
+    if k != 2:
         raise FormatError("bad action %r" % text, line)
-    return Action(p, verb, None, None, comment, line, text)
+    return p, verb, None, None, None, comment
 
 
 def actions_of(history):

@@ -84,33 +84,31 @@ def _error(message, line=None, rule=None, action=None):
     return r
 
 
-def _apply(hand, a):
-    """One parsed PHH action -> the Hand method. Burns are not written in PHH (automatic)."""
-    v = a.verb
-    if v == "":
-        return
-    if v == "dh":
-        hand.deal_hole(a.dealee, _cards(a.cards))
-    elif v == "db":
-        hand.deal_board(_cards(a.cards))
+def _do(hand, p, v, cards, amount, dealee):
+    # one action as phh.fields() gives it -> the Hand method. Burns are not written in PHH
+    # (automatic). Betting verbs first: they are most of a hand.
+    if v == "cc":
+        hand.check_call(p)
+    elif v == "dh":
+        hand.deal_hole(dealee, _cards(cards))
     elif v == "f":
-        hand.fold(a.actor)
-    elif v == "cc":
-        hand.check_call(a.actor)
+        hand.fold(p)
     elif v == "cbr":
-        hand.bet_raise_to(a.actor, a.amount)
+        hand.bet_raise_to(p, amount)
+    elif v == "db":
+        hand.deal_board(_cards(cards))
     elif v == "pb":
-        hand.post_bring_in(a.actor)
+        hand.post_bring_in(p)
     elif v == "sm":
-        if a.cards and _shown_again(hand, a.actor, _cards(a.cards)):
+        if cards and _shown_again(hand, p, _cards(cards)):
             return
-        if a.cards:
-            hand.show(a.actor, _cards(a.cards))
+        if cards:
+            hand.show(p, _cards(cards))
         else:
-            hand.muck(a.actor)
+            hand.muck(p)
     elif v == "sd":
         # discards now; PHH deals the replacements later with 'd dh pN' (Hand.deal_hole)
-        hand.draw(a.actor, _cards(a.cards))
+        hand.draw(p, _cards(cards))
 
 
 def _shown_again(hand, p, cards):
@@ -141,7 +139,7 @@ def replay(h, rules=None):
     try:
         hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,
                     antes=h.antes, bring_in=h.bring_in or 0, small_bet=h.small_bet or 0,
-                    big_bet=h.big_bet or 0, min_bet=h.min_bet or 0, unit=1, rules=rules)
+                    big_bet=h.big_bet or 0, min_bet=h.min_bet or 0, unit=1, rules=rules, record=False)
     except RuleError as e:
         return _error(e.message, h.line, e.rule)
     except FeltError as e:
@@ -159,13 +157,16 @@ def replay(h, rules=None):
 def _play(hand, h):
     # every action of h through the hand; an error dict at the first refused one, else None
     lines = h.action_lines or ()
+    nlines = len(lines)
     scale = h.scale
+    fields = phh.fields
     k = 0
     for text in h.actions:
-        line = lines[k] if k < len(lines) else None
+        line = lines[k] if k < nlines else None
         k += 1
         try:
-            _apply(hand, phh.parse_action(text, scale, line))
+            p, v, cards, amount, dealee, _comment = fields(text, scale, line)
+            _do(hand, p, v, cards, amount, dealee)
         except RuleError as e:
             r = _error(e.message, line, e.rule, text)
             legal = _legal(e.rule, e.legal, scale)

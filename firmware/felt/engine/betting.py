@@ -33,6 +33,7 @@ class Round:
         self.seen = [0] * n  # limit: full-raise serial number at p's last action (BET-22)
         self.event_heads_up = False  # BET-5: only two entrants are left in the event
         self.lo_to = self.hi_to = 0  # last bounds() result
+        self.cur = None  # the position to act (actor()), kept up to date by every change below
         self.reset(LIMIT, 0, 0, None, 0)
 
     def reset(self, structure, inc, high, cap, count):
@@ -50,6 +51,7 @@ class Round:
         self.alt_inc = 0  # limit: a second legal increment (stud open pair on 4th street, TOUR-20), 0 = none
         self.cursor = 0
         self.aggressor = None  # last to bet or raise on this street (SHOW-4)
+        self.cur = None
         for p in range(self.n):
             self.needs[p] = False
             self.acted[p] = False
@@ -91,21 +93,29 @@ class Round:
         if count == 1 and self.bets[only] >= self.high:
             self.needs[only] = False
         self.cursor = opener % n if n else 0
+        self._advance()
 
-    def actor(self):
-        """Position to act, or None when the street is closed."""
+    def _advance(self):
+        # the first position from the cursor on that still needs to act -> self.cur (None: the
+        # street is closed); run once per change, so a turn check is one attribute read
         n = self.n
+        needs = self.needs
         p = self.cursor
         for _ in range(n):
-            if self.needs[p]:
-                return p
+            if needs[p]:
+                self.cur = p
+                return
             p += 1
             if p == n:
                 p = 0
-        return None
+        self.cur = None
+
+    def actor(self):
+        """Position to act, or None when the street is closed."""
+        return self.cur
 
     def closed(self):
-        return self.actor() is None
+        return self.cur is None
 
     # ---- legal ranges -------------------------------------------------------------------
 
@@ -219,10 +229,12 @@ class Round:
     def call(self, p, amount):
         self.bets[p] += amount
         self._acted(p)
+        self._advance()
 
     def fold(self, p):
         self.needs[p] = False
         self.cursor = p + 1 if p + 1 < self.n else 0
+        self._advance()
 
     def post_bring_in(self, p, amount):
         self.bets[p] += amount
@@ -230,6 +242,7 @@ class Round:
             self.high = amount
         self.bring_in_due = False
         self._acted(p)
+        self._advance()
 
     def is_full(self, total, rules):
         """Whether a bet/raise to `total` is a full one (reopens, sets inc/level)."""
@@ -269,6 +282,8 @@ class Round:
         self.bets[p] = total
         self.aggressor = p
         self._acted(p)
+        needs = self.needs
         for q in range(self.n):
             if q != p and live[q] and stacks[q] > 0:
-                self.needs[q] = True
+                needs[q] = True
+        self._advance()

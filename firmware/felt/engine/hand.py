@@ -54,10 +54,13 @@ class Hand(HandDealing):
     by default equal antes are layered like bets (GAME-17) and a single (big-blind) ante is dead.
     dead: dead blind money per position (plain order, never swapped heads-up), e.g. the dead small
     blind of a missed-blind make-up (BLIND-14, BLIND-25): it goes to the main pot and is no part
-    of the payer's bet or call (POT-17); a short stack pays its live blind first."""
+    of the payer's bet or call (POT-17); a short stack pays its live blind first.
+    record: keep the Op log (`log`) and return an Op from each action; record=False (a replay
+    that reads only the outcome) skips building them: `log` is None and actions return None."""
 
     def __init__(self, game, stacks, blinds=(), antes=0, bring_in=0, small_bet=0, big_bet=0,
-                 min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False, dead_antes=False, dead=()):
+                 min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False, dead_antes=False, dead=(),
+                 record=True):
         n = len(stacks)
         if isinstance(game, str):
             if game not in games.GAMES:
@@ -110,7 +113,7 @@ class Hand(HandDealing):
         self.runout = False
         self.results = None  # [pots.Award] once the hand is over
         self.reasons = None  # one text per award (showdown.awards_text)
-        self.log = []
+        self.log = [] if record else None
         self.bound = [False] * n  # BET-44: pulled back bet chips, may not fold this street
         self.round = betting.Round(n)
         self.round.event_heads_up = bool(event_heads_up)
@@ -171,6 +174,8 @@ class Hand(HandDealing):
         return "position %d" % p
 
     def _note(self, kind, p, amount=0, total=0, cards=(), all_in=False):
+        if self.log is None:
+            return None  # record=False
         op = Op(kind, p, amount, total, tuple(cards), all_in)
         self.log.append(op)
         return op
@@ -235,7 +240,7 @@ class Hand(HandDealing):
         """Position to act in the betting, or None."""
         if self.phase != BET:
             return None
-        return self.round.actor()
+        return self.round.cur
 
     @property
     def finished(self):
@@ -340,11 +345,13 @@ class Hand(HandDealing):
         return False
 
     def _check_turn(self, p):
+        if self.phase == BET and p == self.round.cur:
+            return
         if self.phase != BET:
             if self.phase == DONE:
                 raise RuleError("GAME-6", "the hand is over")
             raise RuleError("GAME-2", "no betting now: cards are due (%s)" % self.phase)
-        a = self.round.actor()
+        a = self.round.cur
         if p != a:
             raise RuleError("BET-38", "%s acted out of turn; %s is to act" % (self.who(p), self.who(a)), legal=a)
 
@@ -388,11 +395,14 @@ class Hand(HandDealing):
 
     def fold(self, p):
         """BET-43: a fold is binding even when a check was possible."""
-        self.check_fold(p)
+        rnd = self.round
+        if self.phase != BET or p != rnd.cur or self.bound[p] or rnd.bring_in_due:
+            self.check_fold(p)  # the common legal fold skips the full check
         self.live[p] = False
-        self.round.fold(p)
-        op = self._note("fold", p)
-        self._after_action()
+        rnd.fold(p)
+        op = self._note("fold", p) if self.log is not None else None
+        if rnd.cur is None or self.live.count(True) <= 1:
+            self._end_street()
         return op
 
     def check_check_call(self, p):
@@ -409,14 +419,23 @@ class Hand(HandDealing):
 
     def check_call(self, p):
         """Check, or call the exact amount (BET-47), all-in for less when short."""
-        self.check_check_call(p)
         rnd = self.round
-        amount = rnd.to_call(p, self.stacks[p])
-        self.stacks[p] -= amount
+        if self.phase != BET or p != rnd.cur or rnd.bring_in_due:
+            self.check_check_call(p)  # raises the rule that applies
+        stack = self.stacks[p]
+        amount = rnd.high - rnd.bets[p]  # Round.to_call, inline
+        if amount < 0:
+            amount = 0
+        elif amount > stack:
+            amount = stack
+        self.stacks[p] = stack - amount
         self.committed[p] += amount
         rnd.call(p, amount)
-        op = self._note("call" if amount else "check", p, amount, rnd.bets[p], (), self.stacks[p] == 0)
-        self._after_action()
+        op = None
+        if self.log is not None:
+            op = self._note("call" if amount else "check", p, amount, rnd.bets[p], (), stack == amount)
+        if rnd.cur is None or self.live.count(True) <= 1:
+            self._end_street()
         return op
 
     def check_check(self, p):
@@ -466,7 +485,7 @@ class Hand(HandDealing):
         self.stacks[p] -= amount
         self.committed[p] += amount
         self.round.post_bring_in(p, amount)
-        op = self._note("bring_in", p, amount, amount, (), self.stacks[p] == 0)
+        op = self._note("bring_in", p, amount, amount, (), self.stacks[p] == 0) if self.log is not None else None
         self._after_action()
         return op
 
@@ -528,12 +547,12 @@ class Hand(HandDealing):
         self.stacks[p] -= amount
         self.committed[p] += amount
         rnd.raise_to(p, total, full, self.live, self.stacks, self.live_count())
-        op = self._note(kind, p, amount, total, (), self.stacks[p] == 0)
+        op = self._note(kind, p, amount, total, (), self.stacks[p] == 0) if self.log is not None else None
         self._after_action()
         return op
 
     def _after_action(self):
-        if self.live_count() <= 1 or self.round.closed():
+        if self.round.cur is None or self.live.count(True) <= 1:
             self._end_street()
 
     def _end_street(self):
