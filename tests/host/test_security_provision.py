@@ -67,10 +67,19 @@ def test_audit_verify_reads_the_log_straight_off_the_board(board, tmp_path, caps
     keys = str(tmp_path / "keys")
     assert feltctl(["provision", board.device, "--device", "table1", "--floor", "alice", "--keys", keys]) == 0
     owner = KeyStore(keys).load("table1").owner
-    log = al.AuditLog(al.FileStore(os.path.join(board.flash_dir, "felt.audit")), al.audit_key(owner))
-    for i in range(40):  # more than one read piece
+    # where felt.app writes it (<data root>/audit.log; "/" on a Pico), rotated into several files
+    path = os.path.join(board.flash_dir, al.PATH.lstrip("/"))
+    log = al.AuditLog(al.FileStore(path, al.Rotation(max_bytes=2048, keep=8)), al.audit_key(owner))
+    for i in range(40):  # more than one read piece, and more than one file
         log.append("alert", "DECK-5 unknown tag number %d on the burn antenna" % i, who="shoe", t_ms=i * 1000)
+    rotated = log.store.rotated()
+    assert len(rotated) >= 2
     capsys.readouterr()
     assert feltctl(["audit", "verify", "--port", board.device, "--device", "table1", "--keys", keys]) == 0
     out = capsys.readouterr().out
-    assert "audit log intact: 40 records" in out and "number 39" in out
+    assert "audit log intact: %d records" % log.seq in out and "number 39" in out
+    assert rotated[0] in out and "audit.log " in out  # the per-file lines
+    os.remove(os.path.join(board.flash_dir, rotated[1]))  # a middle file gone from the board
+    assert feltctl(["audit", "verify", "--port", board.device, "--device", "table1", "--keys", keys,
+                    "--no-anchor"]) == 1
+    assert "%s is missing" % rotated[1] in capsys.readouterr().err

@@ -1,15 +1,24 @@
 # Append-only audit log (firmware; pure apart from the store it is handed): one text line per
 # floor command, refusal, alert or maintenance entry; each record carries the SHA-256 of the one
 # before it and an HMAC under a key derived from the owner key, so editing, inserting or removing
-# a record breaks the chain. `feltctl audit verify` checks it (hardware/security.md).
+# a record breaks the chain. `feltctl audit verify` checks it (hardware/security.md section 6).
+# Bounded: the live file is rotated at a size limit and only the newest N rotated files are kept;
+# each new file opens with a MACed record naming the file before it and that file's tail hash.
 import hashlib
+import os
 
+from felt.errors import ConfigError
 from felt.security import AuditError
 from felt.security.hmac import compare, derive, hexlify, hmac_hex
+from felt.textnum import is_digits, parse_uint
 
 GENESIS = "0" * 64
-PATH = "/felt.audit"
+PATH = "/audit.log"  # felt.app: <data root>/audit.log; rotated files are PATH.<first seq, 8 digits>
 _FIELDS = 7  # seq, t_ms, who, kind, text, prev, mac
+_NUM = 8  # digits in a rotated file's name: the sequence number of its first record
+DEFAULT_MAX_BYTES = 16384  # ~50 records a file
+DEFAULT_KEEP = 8  # rotated files kept besides the live one: ~150 KB of flash at most
+_CONT = "continues from "  # text of the record that opens every file after the first
 
 
 def audit_key(owner_key):
@@ -46,16 +55,55 @@ def parse_line(line, n):
     w = line.split("\t")
     if len(w) != _FIELDS:
         raise AuditError("audit record %d: %d fields, not %d (damaged line)" % (n, len(w), _FIELDS))
-    try:
-        seq = int(w[0])
-        t_ms = int(w[1])
-    except ValueError:
+    if not (is_digits(w[0]) and is_digits(w[1])):
         raise AuditError("audit record %d: sequence or time is not a number" % n)
+    seq = int(w[0])
+    t_ms = int(w[1])
     return Record(seq, t_ms, w[2], w[3], w[4], w[5], w[6], line)
 
 
+class Rotation:
+    """The rotation setting (a house/config setting: audit_max_bytes, audit_keep). When the live
+    file has reached max_bytes, the next record goes into a new one: the full file is renamed
+    <path>.<seq of its first record, 8 digits> and only the newest `keep` such files stay -- the
+    older are deleted, so export the log (feltctl audit verify --port) before they roll off."""
+
+    def __init__(self, max_bytes=DEFAULT_MAX_BYTES, keep=DEFAULT_KEEP):
+        if type(max_bytes) is not int or max_bytes < 1024:
+            raise ConfigError("audit_max_bytes is a whole number of bytes >= 1024, got %r" % (max_bytes,))
+        if type(keep) is not int or keep < 1:
+            raise ConfigError("audit_keep is a whole number of rotated files >= 1, got %r" % (keep,))
+        self.max_bytes = max_bytes
+        self.keep = keep
+
+    @staticmethod
+    def from_config(cfg):
+        """From a settings dict (table.json-style keys audit_max_bytes / audit_keep; absent: defaults)."""
+        return Rotation(cfg.get("audit_max_bytes", DEFAULT_MAX_BYTES), cfg.get("audit_keep", DEFAULT_KEEP))
+
+
+def rotated_name(base, first_seq):
+    return "%s.%0*d" % (base, _NUM, first_seq)
+
+
+def file_number(name, base=None):
+    """The first sequence number a rotated file's name promises; None for the live file (or any
+    other name). base: the live file's name (default: whatever precedes the last dot)."""
+    cut = name.rfind(".")
+    if cut < 0 or (base is not None and name[:cut] != base):
+        return None
+    digits = name[cut + 1:]
+    return int(digits) if len(digits) == _NUM and is_digits(digits) else None
+
+
+def order(names, base):
+    """The files of one log oldest first: rotated files by number, the live file (base) last."""
+    rotated = sorted([(file_number(n, base), n) for n in names if file_number(n, base) is not None])
+    return [n for _, n in rotated] + [n for n in names if n == base]
+
+
 class MemStore:
-    """Lines in a list (tests, the simulator)."""
+    """Lines in a list (tests, the simulator). Never rotates."""
 
     def __init__(self, lines=None):
         self.data = list(lines or [])
@@ -67,42 +115,114 @@ class MemStore:
         self.data.append(line)
 
 
-class FileStore:
-    """A text file opened for append on every record. A power cut can leave the last line
-    without its newline: lines() leaves such a torn tail out (torn = its length) and repair()
-    rewrites the file without it."""
+def _split(path):
+    cut = path.rfind("/")
+    return (path[:cut] or "/", path[cut + 1:]) if cut >= 0 else (".", path)
 
-    def __init__(self, path=PATH):
+
+def _read_lines(path):
+    """(complete lines, torn tail length) of a file; ([], 0) when it is absent."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return [], 0
+    cut = text.rfind("\n") + 1
+    return [ln for ln in text[:cut].split("\n") if ln], len(text) - cut
+
+
+class FileStore:
+    """A text file opened for append on every record, rotated per `rotation` (None: never). A
+    power cut can leave the last line without its newline: lines() leaves such a torn tail out
+    (torn = its length) and repair() rewrites the file without it."""
+
+    def __init__(self, path=PATH, rotation=Rotation()):
         self.path = path
+        self.folder, self.base = _split(path)
+        self.rotation = rotation
         self.torn = 0
+        self.size = 0
+        self.first = None  # sequence number of the live file's first record
 
     def lines(self):
-        try:
-            with open(self.path) as f:
-                text = f.read()
-        except OSError:
-            return []
-        cut = text.rfind("\n") + 1
-        self.torn = len(text) - cut
-        return [ln for ln in text[:cut].split("\n") if ln]
+        keep, self.torn = _read_lines(self.path)
+        self.size = sum([len(ln) + 1 for ln in keep]) + self.torn
+        self.first = _seq_of(keep[0]) if keep else None
+        return keep
 
     def repair(self):
         keep = self.lines()
         with open(self.path + ".tmp", "w") as f:
             for ln in keep:
                 f.write(ln + "\n")
-        import os
         os.rename(self.path + ".tmp", self.path)
-        self.torn = 0
+        self.lines()
 
     def append(self, line):
         with open(self.path, "a") as f:
             f.write(line + "\n")
+        if self.first is None:
+            self.first = _seq_of(line)
+        self.size += len(line) + 1
+
+    # -- rotation ---------------------------------------------------------------------------------
+    def rotated(self):
+        """Names of the rotated files present, oldest first."""
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return []
+        return order(names, self.base)[:-1] if self.base in names else order(names, self.base)
+
+    def last_rotated(self):
+        """(name, last complete line) of the newest rotated file, or None."""
+        names = self.rotated()
+        if not names:
+            return None
+        got = _read_lines(self.folder.rstrip("/") + "/" + names[-1])[0]
+        return (names[-1], got[-1]) if got else None
+
+    def due(self):
+        return self.rotation is not None and self.first is not None and self.size >= self.rotation.max_bytes
+
+    def rotate(self):
+        """Rename the live file after its first record and delete rotated files beyond `keep`.
+        Returns the new name. The next record starts a new live file."""
+        name = rotated_name(self.base, self.first)
+        os.rename(self.path, self.folder.rstrip("/") + "/" + name)
+        self.size = 0
+        self.first = None
+        names = self.rotated()
+        for old in names[:max(0, len(names) - self.rotation.keep)]:
+            os.remove(self.folder.rstrip("/") + "/" + old)
+        return name
+
+
+def _seq_of(line):
+    head = line[:line.find("\t")]
+    return int(head) if is_digits(head) else 0
+
+
+def continues(record):
+    """(file name, first seq, last seq, tail hash) from the record that opens a rotated-to file,
+    else None."""
+    if record.kind != "audit" or not record.text.startswith(_CONT):
+        return None
+    w = record.text[len(_CONT):].split(" ")
+    # "<name>: records <a>..<b>, tail <hash>"
+    if len(w) != 5 or not w[0].endswith(":") or w[1] != "records" or w[3] != "tail":
+        return None
+    span = w[2].rstrip(",").split("..")
+    if len(span) != 2 or not (is_digits(span[0]) and is_digits(span[1])):
+        return None
+    return w[0][:-1], int(span[0]), int(span[1]), w[4]
 
 
 class AuditLog:
     """append(kind, text, who, t_ms) -> Record. key: the audit key (audit_key(owner)); a log
-    without a key still chains the records but cannot prove who wrote them."""
+    without a key still chains the records but cannot prove who wrote them. With a rotating
+    FileStore, the record after a rotation is preceded by one naming the rotated file, its
+    records and its tail hash (MACed like any record)."""
 
     def __init__(self, store, key=None):
         self.store = store
@@ -111,17 +231,37 @@ class AuditLog:
         self.head = GENESIS
         lines = store.lines()
         torn = getattr(store, "torn", 0)
-        if lines:
-            last = parse_line(lines[-1], len(lines))
-            self.seq = last.seq
-            self.head = line_hash(last.line)
+        last = lines[-1] if lines else None
+        gone = None
+        if last is None and hasattr(store, "last_rotated"):
+            gone = store.last_rotated()  # power cut right after a rotation: the live file is new
+            if gone is not None:
+                last = gone[1]
+        if last is not None:
+            r = parse_line(last, 0)
+            self.seq = r.seq
+            self.head = line_hash(r.line)
         if torn:
-            # an unfinished record never was part of the chain: drop it and say so in the chain
-            store.repair()
-            self.append("audit", "a torn record (%d bytes, power cut while writing) was dropped" % torn,
-                        who="board")
+            store.repair()  # before anything is appended behind the torn bytes
+        if gone is not None:
+            self._opening(gone[0], 0)
+        if torn:
+            # an unfinished record never was part of the chain: it is dropped, and the chain says so
+            self._write("audit", "a torn record (%d bytes, power cut while writing) was dropped" % torn,
+                        "board", 0)
+
+    def _opening(self, name, t_ms):
+        first = file_number(name)
+        self._write("audit", "%s%s: records %d..%d, tail %s" % (_CONT, name, first, self.seq, self.head),
+                    "board", t_ms)
 
     def append(self, kind, text, who="-", t_ms=0):
+        due = getattr(self.store, "due", None)
+        if due is not None and due():
+            self._opening(self.store.rotate(), t_ms)
+        return self._write(kind, text, who, t_ms)
+
+    def _write(self, kind, text, who, t_ms):
         body = "%d\t%d\t%s\t%s\t%s\t%s" % (self.seq + 1, t_ms, _clean(who, 32) or "-", _clean(kind, 24),
                                            _clean(text), self.head)
         mac = hmac_hex(self._key, body) if self._key is not None else "-"
@@ -132,33 +272,111 @@ class AuditLog:
         return parse_line(line, self.seq)
 
 
-def verify(lines, key=None, anchor=None):
-    """The records of an audit log if its chain is intact (and every MAC verifies when `key` is
-    given); else AuditError naming the first bad record. anchor: (seq, hash) of a record seen
-    before (feltctl keeps the last one) -- it must still be there, unchanged, so rewriting
-    history that was already checked, or cutting the log short, is found as well."""
-    out = []
-    prev = GENESIS
+def _where(name, n):
+    return ("%s: audit record %d" % (name, n)) if name else ("audit record %d" % n)
+
+
+def _check_run(name, lines, seq, prev, key, out):
+    """The records of one file, expected to start at `seq` after a record hashing to `prev`."""
     for i in range(len(lines)):
-        r = parse_line(lines[i], i + 1)
-        if r.seq != i + 1:
-            raise AuditError("audit record %d carries sequence number %d (records removed or inserted)"
-                             % (i + 1, r.seq))
+        n = seq + i
+        r = parse_line(lines[i], n)
+        if r.seq != n:
+            raise AuditError("%s carries sequence number %d (records removed or inserted)" % (_where(name, n), r.seq))
         if r.prev != prev:
-            raise AuditError("audit record %d: the hash of the previous record does not match (record %d "
-                             "was edited, or records were removed or inserted)" % (i + 1, i))
+            raise AuditError("%s: the hash of the previous record does not match (record %d was edited, or "
+                             "records were removed or inserted)" % (_where(name, n), n - 1))
         if key is not None:
             body = r.line[:r.line.rfind("\t")]
             if not compare(hmac_hex(key, body), r.mac):
-                raise AuditError("audit record %d: its MAC does not verify (record edited, or written "
-                                 "without this board's key)" % (i + 1))
+                raise AuditError("%s: its MAC does not verify (record edited, or written without this "
+                                 "board's key)" % _where(name, n))
         prev = line_hash(r.line)
         out.append(r)
+
+
+def _link(name, first, pname, plast, key):
+    """File `name` (first record `first`) must continue file `pname` (last record `plast`); else
+    AuditError saying which file is missing, truncated or edited."""
+    if first.seq == plast.seq + 1 and first.prev == line_hash(plast.line):
+        return
+    if key is not None and not compare(hmac_hex(key, first.line[:first.line.rfind("\t")]), first.mac):
+        raise AuditError("%s: its MAC does not verify (record edited, or written without this board's key)"
+                         % _where(name, first.seq))
+    c = continues(first)
+    if c is None:
+        raise AuditError("%s does not continue %s: records %d..%d are missing, or a file was edited"
+                         % (name, pname, plast.seq + 1, first.seq - 1))
+    if c[0] != pname:
+        raise AuditError("%s is missing (records %d..%d; %s continues from it, the file before is %s)"
+                         % (c[0], c[1], c[2], name, pname))
+    if plast.seq < c[2]:
+        raise AuditError("%s was truncated: it ends at record %d, but held records %d..%d when it was "
+                         "rotated (%s record %d)" % (pname, plast.seq, c[1], c[2], name, first.seq))
+    raise AuditError("%s was edited: its last record %d does not match the tail hash recorded when it "
+                     "was rotated (%s record %d)" % (pname, plast.seq, name, first.seq))
+
+
+def verify_files(files, key=None, anchor=None):
+    """The records of a rotated log set if it is intact. files: [(name, lines)] oldest first
+    (order() sorts names). Each file must carry the records its name promises and continue the
+    one before it; the oldest may open with the record naming a file that has rolled off.
+    AuditError names the file that is missing, truncated or edited. anchor: as in verify()."""
+    out = []
+    prev = None  # (name, last record) of the file before
+    for k in range(len(files)):
+        name, lines = files[k]
+        if not lines:
+            if k == len(files) - 1:
+                continue  # the live file right after a rotation: the board writes its opening record next
+            raise AuditError("%s is empty (records removed)" % name)
+        first = parse_line(lines[0], 0)
+        num = file_number(name) if name is not None else None
+        if num is not None and first.seq != num:
+            raise AuditError("%s: its first record is %d, its name says %d (file renamed, or its first "
+                             "records cut)" % (name, first.seq, num))
+        if prev is not None:
+            _link(name, first, prev[0], prev[1], key)
+            start = line_hash(prev[1].line)
+        elif first.seq == 1:
+            start = GENESIS
+        else:
+            # the oldest file kept: its predecessor rolled off; it must open with the record saying so
+            if continues(first) is None:
+                raise AuditError("%s starts at record %d without the record that continues the chain "
+                                 "(records cut from its start)" % (name, first.seq))
+            start = first.prev
+        _check_run(name, lines, first.seq, start, key, out)
+        prev = (name, out[-1])
     if anchor is not None:
-        seq, h = anchor
-        if seq > len(out):
-            raise AuditError("the audit log ends at record %d but record %d was verified before "
-                             "(records were cut off)" % (len(out), seq))
-        if seq > 0 and line_hash(out[seq - 1].line) != h:
-            raise AuditError("audit record %d differs from the one verified before (history rewritten)" % seq)
+        _check_anchor(out, anchor)
     return out
+
+
+def _check_anchor(out, anchor):
+    seq, h = anchor
+    last = out[-1].seq if out else 0
+    if seq > last:
+        raise AuditError("the audit log ends at record %d but record %d was verified before "
+                         "(records were cut off)" % (last, seq))
+    if seq <= 0:
+        return
+    oldest = out[0].seq
+    if seq >= oldest:
+        if line_hash(out[seq - oldest].line) != h:
+            raise AuditError("audit record %d differs from the one verified before (history rewritten)" % seq)
+    elif seq == oldest - 1:
+        if out[0].prev != h:
+            raise AuditError("audit record %d differs from the one verified before (history rewritten)" % seq)
+    else:
+        raise AuditError("records %d..%d rolled off the board (deleted by rotation) before they were "
+                         "verified: the chain from record %d, verified before, cannot be checked; export "
+                         "the log before `audit_keep` rotated files fill" % (seq + 1, oldest - 1, seq))
+
+
+def verify(lines, key=None, anchor=None):
+    """The records of one audit log file if its chain is intact (and every MAC verifies when `key`
+    is given); else AuditError naming the first bad record. anchor: (seq, hash) of a record seen
+    before (feltctl keeps the last one) -- it must still be there, unchanged, so rewriting
+    history that was already checked, or cutting the log short, is found as well."""
+    return verify_files([(None, lines)], key, anchor)

@@ -1,7 +1,10 @@
-# `feltctl audit verify LOG --device NAME`: prove a board's audit log is intact -- every record
+# `feltctl audit verify LOG... --device NAME`: prove a board's audit log is intact -- every record
 # chained to the one before and MACed with the board's audit key (derived from the owner key) --
-# and show who did what (host tools). The last verified record is remembered as an anchor, so a
-# later log that was cut short or rewritten is refused. Get LOG with `feltctl export`.
+# and show who did what (host tools). The log is a set of files once it has rotated (audit.log
+# and audit.log.<first seq>): give them all, their folder, or --port; a missing, truncated or
+# edited file is named. The last verified record is remembered as an anchor, so a later log that
+# was cut short, rewritten or rolled off the board before it was verified is refused.
+import os
 import sys
 
 from felt.errors import FeltError
@@ -14,7 +17,9 @@ HELP = "verify a board's hash-chained audit log and list who did what (audit ver
 def add_arguments(p):
     sub = p.add_subparsers(dest="action", metavar="ACTION")
     v = sub.add_parser("verify", help="check the chain and every record's MAC; list the records")
-    v.add_argument("log", nargs="?", default=None, help="the audit log file copied off the board")
+    v.add_argument("log", nargs="*", default=[],
+                   help="the audit log files copied off the board (audit.log and its rotated audit.log.N), "
+                        "or the folder holding them")
     v.add_argument("--port", default=None, help="read the log straight off the board on this port instead")
     v.add_argument("--timeout", type=float, default=3.0)
     v.add_argument("--device", required=True, help="the board's name in the key store")
@@ -23,25 +28,54 @@ def add_arguments(p):
     v.add_argument("--quiet", action="store_true", help="only the verdict")
 
 
+_LIST = "import os\nanswer([n for n in os.listdir(%r) if n == %r or n.startswith(%r)])\n"
+
+
 def pull(port, timeout_s=3.0, chunk=3000):
-    """The board's audit log text, read in pieces through the deploy agent (maintenance mode)."""
+    """[(name, text)] of the board's audit log files (the live one and the rotated ones), read in
+    pieces through the deploy agent (maintenance mode)."""
     import base64
     from feltctl.deploy import Deployer
     from feltctl.transport import Transport
-    data = bytearray()
+    folder, base = os.path.split(al.PATH)
+    out = []
     with Transport(port, timeout_s=timeout_s) as t:
         d = Deployer(t)
         d.connect()
-        if not d.call("answer(_exists(%r))" % al.PATH):
-            t.soft_reset_to_friendly()
-            return ""
-        while True:
-            piece = base64.b64decode(d.call("read(%r,%d,%d)" % (al.PATH, len(data), chunk)))
-            data += piece
-            if len(piece) < chunk:
-                break
+        for name in al.order(d.call(_LIST % (folder, base, base + ".")) or [], base):
+            path = folder.rstrip("/") + "/" + name
+            data = bytearray()
+            while True:
+                piece = base64.b64decode(d.call("read(%r,%d,%d)" % (path, len(data), chunk)))
+                data += piece
+                if len(piece) < chunk:
+                    break
+            out.append((name, data.decode("utf-8", "replace")))
         t.soft_reset_to_friendly()
-    return data.decode("utf-8", "replace")
+    return out
+
+
+def read_set(paths):
+    """[(name, text)] oldest first from the files given (or the folder holding them): rotated
+    files (NAME.<8 digits>) in number order, then the live one. ValueError for two live files."""
+    if len(paths) == 1 and os.path.isdir(paths[0]):
+        folder = paths[0]
+        names = sorted(os.listdir(folder))
+        live = [n for n in names if al.file_number(n) is None and any(al.file_number(m, n) is not None for m in names)]
+        base = live[0] if live else os.path.basename(al.PATH)
+        paths = [os.path.join(folder, n) for n in names if n == base or al.file_number(n, base) is not None]
+    by_name = {}
+    for p in paths:
+        by_name[os.path.basename(p)] = p
+    live = [n for n in by_name if al.file_number(n) is None]
+    if len(live) > 1:
+        raise ValueError("more than one live log file (%s): give one board's log set" % ", ".join(sorted(live)))
+    numbered = sorted([(al.file_number(n), n) for n in by_name if al.file_number(n) is not None])
+    out = []
+    for name in [n for _, n in numbered] + live:
+        with open(by_name[name]) as f:
+            out.append((name, f.read()))
+    return out
 
 
 def _when(t_ms):
@@ -57,19 +91,21 @@ def run(args):
     try:
         owner = store.role_key(args.device, "owner")
         if args.port:
-            text = pull(args.port, args.timeout)
+            texts = pull(args.port, args.timeout)
         elif args.log:
-            with open(args.log) as f:
-                text = f.read()
+            texts = read_set(args.log)
         else:
-            print("feltctl audit: give the log file or --port", file=sys.stderr)
+            print("feltctl audit: give the log files (or their folder) or --port", file=sys.stderr)
             return 2
-        lines = [ln for ln in text.split("\n") if ln]
+        files = [(name, [ln for ln in text.split("\n") if ln]) for name, text in texts]
         anchor = None if args.no_anchor else store.anchor(args.device)
-        records = al.verify(lines, al.audit_key(owner), anchor)
+        records = al.verify_files(files, al.audit_key(owner), anchor)
     except OSError as e:
-        print("feltctl audit: error: cannot read %s: %s" % (args.log or args.port, e.strerror), file=sys.stderr)
+        print("feltctl audit: error: cannot read %s: %s" % (e.filename or args.port, e.strerror), file=sys.stderr)
         return 1
+    except ValueError as e:
+        print("feltctl audit: error: %s" % e, file=sys.stderr)
+        return 2
     except FeltError as e:
         print("feltctl audit: TAMPERED or damaged: %s" % e, file=sys.stderr)
         return 1
@@ -77,6 +113,11 @@ def run(args):
         print("%5s  %-14s %-10s %-13s %s" % ("#", "board time", "who", "what", "detail"))
         for r in records:
             print("%5d  %-14s %-10s %-13s %s" % (r.seq, _when(r.t_ms), r.who, r.kind, r.text))
+    if len(files) > 1 or (files and al.file_number(files[0][0]) is not None):
+        for name, lines in files:
+            if lines:
+                print("  %-22s records %d..%d" % (name, al.parse_line(lines[0], 0).seq,
+                                                  al.parse_line(lines[-1], 0).seq))
     head = al.line_hash(records[-1].line) if records else al.GENESIS
     print("audit log intact: %d records, chain head %s, every record MACed by board %s%s" % (
         len(records), head[:16], args.device,

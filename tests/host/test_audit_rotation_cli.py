@@ -1,0 +1,83 @@
+# `feltctl audit verify` over a rotated audit log (audit.log + audit.log.<first seq>): the files
+# given one by one in any order or as their folder, verified as one chain; a tampered, truncated
+# or missing file is named in the refusal; records that rolled off before they were verified
+# (the stored anchor is older than the oldest file kept) are refused too.
+import os
+
+import pytest
+
+from felt.security import audit as al
+from feltctl.cli import main as feltctl
+from feltctl.signing import KeyStore
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = KeyStore(str(tmp_path / "keys"))
+    s.create("table1", ["alice"])
+    return s
+
+
+def _board_log(store, folder, n, keep=8):
+    os.makedirs(folder, exist_ok=True)
+    log = al.AuditLog(al.FileStore(os.path.join(folder, "audit.log"), al.Rotation(max_bytes=1024, keep=keep)),
+                      al.audit_key(store.load("table1").owner))
+    for i in range(n):
+        log.append("floor", "stack %d 1000 -- a floor command with a longer text to fill the file" % (i % 10),
+                   who="alice", t_ms=i * 1000)
+    return log
+
+
+def _verify(store, *paths, extra=()):
+    return feltctl(["audit", "verify"] + [str(p) for p in paths] + ["--device", "table1", "--keys", store.root,
+                                                                    "--quiet"] + list(extra))
+
+
+def test_a_rotated_set_verifies_by_folder_or_by_files_in_any_order(store, tmp_path, capsys):
+    folder = tmp_path / "export"
+    log = _board_log(store, folder, 20)
+    names = sorted(os.listdir(folder))
+    assert len(names) >= 4 and "audit.log" in names
+    assert _verify(store, folder, extra=["--no-anchor"]) == 0
+    out = capsys.readouterr().out
+    assert "audit log intact: %d records" % log.seq in out
+    assert _verify(store, *[folder / n for n in reversed(names)]) == 0
+    assert "audit log intact" in capsys.readouterr().out
+    assert store.anchor("table1")[0] == log.seq
+
+
+def test_tampered_truncated_or_missing_file_is_named(store, tmp_path, capsys):
+    folder = tmp_path / "export"
+    _board_log(store, folder, 20)
+    rotated = al.order(os.listdir(folder), "audit.log")[:-1]
+    victim = folder / rotated[1]
+    original = victim.read_text()
+    victim.write_text(original.replace("stack", "stock", 1))
+    assert _verify(store, folder, extra=["--no-anchor"]) == 1
+    err = capsys.readouterr().err
+    assert "TAMPERED" in err and "%s: audit record" % rotated[1] in err and "MAC does not verify" in err
+    victim.write_text("".join(original.splitlines(True)[:-1]))
+    assert _verify(store, folder, extra=["--no-anchor"]) == 1
+    assert "%s was truncated" % rotated[1] in capsys.readouterr().err
+    victim.unlink()
+    assert _verify(store, folder, extra=["--no-anchor"]) == 1
+    assert "%s is missing" % rotated[1] in capsys.readouterr().err
+
+
+def test_records_rolled_off_before_they_were_verified_are_refused(store, tmp_path, capsys):
+    folder = tmp_path / "board"
+    log = _board_log(store, folder, 6, keep=2)
+    assert _verify(store, folder) == 0  # anchors the last record
+    capsys.readouterr()
+    for i in range(30):
+        log.append("alert", "DECK-5 unknown tag %d -- more than two files' worth of records" % i, who="shoe")
+    assert _verify(store, folder) == 1
+    assert "rolled off the board" in capsys.readouterr().err
+
+
+def test_two_live_files_are_a_usage_error(store, tmp_path, capsys):
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    a.write_text("")
+    b.write_text("")
+    assert _verify(store, a, b) == 2
+    assert "more than one live log file" in capsys.readouterr().err
