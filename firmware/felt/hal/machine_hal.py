@@ -5,7 +5,7 @@ are imported when the backend is opened (never at import of this file) and can b
 same code is tested against a recording fake on any interpreter.
 """
 from felt.hal import check_edge, check_pull, unsupported
-from felt.errors import ConfigError
+from felt.hal.shared import ChipSelectBus, PinClaims
 
 
 class MachineInput:
@@ -34,31 +34,6 @@ class MachineOutput:
         self._level = 1 if v else 0
         self._pin.value(self._level)
         return None
-
-
-class MachineSPIDevice:
-    def __init__(self, spi, cs_pin, key):
-        self._spi = spi
-        self._cs = cs_pin
-        self.cs = key
-
-    def transfer(self, out_buf, in_buf):
-        self._cs.value(0)
-        try:
-            self._spi.write_readinto(out_buf, in_buf)
-        finally:
-            self._cs.value(1)
-
-
-class MachineSPIBus:
-    def __init__(self, hal, spi):
-        self._hal = hal
-        self._spi = spi
-
-    def device(self, cs):
-        if isinstance(cs, int):
-            return MachineSPIDevice(self._spi, self._hal.output_pin(cs, value=1), cs)
-        return MachineSPIDevice(self._spi, cs, cs.key)
 
 
 class MachineUART:
@@ -104,7 +79,7 @@ class MachineHAL:
         self.machine = machine_module
         self._neopixel = neopixel_module
         self._time = time_module
-        self._claimed = {}
+        self._pins = PinClaims()
         self._spi = {}
         self._last_ticks = time_module.ticks_ms()
         self._total_ms = 0
@@ -116,51 +91,40 @@ class MachineHAL:
         self._last_ticks = now
         return self._total_ms
 
-    def _claim(self, pin, what):
-        if pin in self._claimed:
-            raise ConfigError("pin %d is already in use (%s)" % (pin, self._claimed[pin]))
-        self._claimed[pin] = what
+    def _bus_pins(self, what, pins):
+        """machine.Pin keyword arguments for a bus's pins ((name, GPIO or None) pairs), each claimed."""
+        kw = {}
+        for name, pin in pins:
+            if pin is not None:
+                self._pins.claim(pin, "%s %s" % (what, name))
+                kw[name] = self.machine.Pin(pin)
+        return kw
 
     def input_pin(self, pin, pull=None):
         P = self.machine.Pin
         check_pull(pull)
-        self._claim(pin, "input")
+        self._pins.claim(pin, "input")
         mode_pull = {None: None, "up": P.PULL_UP, "down": P.PULL_DOWN}[pull]
         return MachineInput(self.machine, P(pin, P.IN, mode_pull))
 
     def output_pin(self, pin, value=0):
         P = self.machine.Pin
-        self._claim(pin, "output")
+        self._pins.claim(pin, "output")
         return MachineOutput(P(pin, P.OUT, value=1 if value else 0))
 
     def spi(self, bus, baud=4000000, sck=None, mosi=None, miso=None):
         if bus not in self._spi:
-            P = self.machine.Pin
-            kw = {}
-            for name, pin in (("sck", sck), ("mosi", mosi), ("miso", miso)):
-                if pin is not None:
-                    self._claim(pin, "SPI%d %s" % (bus, name))
-                    kw[name] = P(pin)
+            kw = self._bus_pins("SPI%d" % bus, (("sck", sck), ("mosi", mosi), ("miso", miso)))
             spi = self.machine.SPI(bus, baudrate=baud, polarity=0, phase=0, **kw)
-            self._spi[bus] = MachineSPIBus(self, spi)
+            self._spi[bus] = ChipSelectBus(self, spi.write_readinto, spi)
         return self._spi[bus]
 
     def uart(self, port, baud=115200, tx=None, rx=None):
-        P = self.machine.Pin
-        kw = {}
-        for name, pin in (("tx", tx), ("rx", rx)):
-            if pin is not None:
-                self._claim(pin, "UART%s %s" % (port, name))
-                kw[name] = P(pin)
+        kw = self._bus_pins("UART%s" % port, (("tx", tx), ("rx", rx)))
         return MachineUART(self.machine.UART(port, baudrate=baud, timeout=0, **kw))
 
     def i2c(self, bus, freq=400000, scl=None, sda=None):
-        P = self.machine.Pin
-        kw = {}
-        for name, pin in (("scl", scl), ("sda", sda)):
-            if pin is not None:
-                self._claim(pin, "I2C%d %s" % (bus, name))
-                kw[name] = P(pin)
+        kw = self._bus_pins("I2C%d" % bus, (("scl", scl), ("sda", sda)))
         return self.machine.I2C(bus, freq=freq, **kw)  # writeto/readfrom already keep the contract
 
     def neopixel(self, pin, count):
@@ -170,8 +134,8 @@ class MachineHAL:
                 import neopixel as module
             except ImportError:
                 raise unsupported(self.name, "neopixel module")
-        self._claim(pin, "NeoPixel")
+        self._pins.claim(pin, "NeoPixel")
         return MachinePixelChain(module.NeoPixel(self.machine.Pin(pin, self.machine.Pin.OUT), count), count)
 
     def close(self):
-        self._claimed = {}
+        self._pins.clear()

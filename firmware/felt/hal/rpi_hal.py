@@ -6,8 +6,8 @@ for UARTs, /dev/i2c-N for I2C, and a WS2812 chain driven from an SPI MOSI line (
 three SPI bits at 2.4 MHz). RPi.GPIO only imports on a Pi (it raises RuntimeError elsewhere), so
 every module is imported when the backend is opened, and all of them can be injected for tests.
 """
-from felt.errors import ConfigError
 from felt.hal import check_edge, check_pull
+from felt.hal.shared import ChipSelectBus, PinClaims
 
 I2C_SLAVE = 0x0703  # ioctl from linux/i2c-dev.h
 WS2812_SPI_HZ = 2400000  # 3 SPI bits per WS2812 bit: 1.25 us per WS2812 bit
@@ -59,31 +59,13 @@ class RPiOutput:
         return None
 
 
-class RPiSPIDevice:
-    def __init__(self, spi, cs_pin, key):
-        self._spi = spi
-        self._cs = cs_pin
-        self.cs = key
-
-    def transfer(self, out_buf, in_buf):
-        self._cs.value(0)
-        try:
-            got = self._spi.xfer2(list(out_buf))
-        finally:
-            self._cs.value(1)
+def spidev_exchange(spi):
+    """The full-duplex exchange of the contract on a spidev handle (xfer2 takes and returns lists)."""
+    def exchange(out_buf, in_buf):
+        got = spi.xfer2(list(out_buf))
         for i in range(len(in_buf)):
             in_buf[i] = got[i]
-
-
-class RPiSPIBus:
-    def __init__(self, hal, spi):
-        self._hal = hal
-        self._spi = spi
-
-    def device(self, cs):
-        if isinstance(cs, int):
-            return RPiSPIDevice(self._spi, self._hal.output_pin(cs, value=1), cs)
-        return RPiSPIDevice(self._spi, cs, cs.key)
+    return exchange
 
 
 class RPiUART:
@@ -172,7 +154,7 @@ class RPiHAL:
         self._i2c_factory = i2c_factory if i2c_factory is not None else LinuxI2C
         self._time = time_module
         self.neopixel_spi_bus = neopixel_spi_bus
-        self._claimed = {}
+        self._pins = PinClaims()
         self._spi = {}
         gpio.setwarnings(False)
         gpio.setmode(gpio.BCM)
@@ -180,21 +162,16 @@ class RPiHAL:
     def ticks_ms(self):
         return self._time.monotonic_ns() // 1000000
 
-    def _claim(self, pin, what):
-        if pin in self._claimed:
-            raise ConfigError("pin %d is already in use (%s)" % (pin, self._claimed[pin]))
-        self._claimed[pin] = what
-
     def input_pin(self, pin, pull=None):
         g = self.gpio
         check_pull(pull)
-        self._claim(pin, "input")
+        self._pins.claim(pin, "input")
         g.setup(pin, g.IN, pull_up_down={None: g.PUD_OFF, "up": g.PUD_UP, "down": g.PUD_DOWN}[pull])
         return RPiInput(g, pin)
 
     def output_pin(self, pin, value=0):
         g = self.gpio
-        self._claim(pin, "output")
+        self._pins.claim(pin, "output")
         g.setup(pin, g.OUT, initial=g.HIGH if value else g.LOW)
         return RPiOutput(g, pin, 1 if value else 0)
 
@@ -211,7 +188,8 @@ class RPiHAL:
 
     def spi(self, bus, baud=4000000, sck=None, mosi=None, miso=None):
         if bus not in self._spi:
-            self._spi[bus] = RPiSPIBus(self, self._open_spi(bus, baud))
+            spi = self._open_spi(bus, baud)
+            self._spi[bus] = ChipSelectBus(self, spidev_exchange(spi), spi)
         return self._spi[bus]
 
     def uart(self, port, baud=115200, tx=None, rx=None):
@@ -221,11 +199,11 @@ class RPiHAL:
         return self._i2c_factory(bus)  # the bus speed is set by the device tree, not here
 
     def neopixel(self, pin, count):
-        self._claim(pin, "NeoPixel (SPI%d MOSI)" % self.neopixel_spi_bus)
+        self._pins.claim(pin, "NeoPixel (SPI%d MOSI)" % self.neopixel_spi_bus)
         return SPIPixelChain(self._open_spi(self.neopixel_spi_bus, WS2812_SPI_HZ), count)
 
     def close(self):
         for bus in sorted(self._spi):
-            self._spi[bus]._spi.close()
+            self._spi[bus].port.close()
         self.gpio.cleanup()
-        self._claimed = {}
+        self._pins.clear()

@@ -1,0 +1,56 @@
+"""Pin and chip-select bookkeeping shared by the hardware backends (hal layer): machine_hal
+(MicroPython boards) and rpi_hal (Raspberry Pi). Each backend keeps its own library calls; what
+is the same on both -- one owner per pin, a chip-select held low for exactly one exchange, and
+SPIBus.device() taking a GPIO number or a chip-select object -- lives here once (felt.hal contract).
+"""
+from felt.errors import ConfigError
+
+
+class PinClaims:
+    """Which pins a backend has handed out: each at most once (two drivers on one pin is a wiring
+    or board-file mistake, named with the first user)."""
+
+    def __init__(self):
+        self._claimed = {}
+
+    def claim(self, pin, what):
+        if pin in self._claimed:
+            raise ConfigError("pin %d is already in use (%s)" % (pin, self._claimed[pin]))
+        self._claimed[pin] = what
+
+    def clear(self):
+        self._claimed = {}
+
+
+class SelectedDevice:
+    """SPIDevice of the contract: chip-select low, one full-duplex exchange, chip-select high
+    (also when the exchange raises). exchange(out_buf, in_buf) is the backend's library call,
+    given as a bound method so the hot path is one call deep. cs: the key the drivers see."""
+
+    def __init__(self, exchange, cs_pin, key):
+        self._exchange = exchange
+        self._cs = cs_pin
+        self.cs = key
+
+    def transfer(self, out_buf, in_buf):
+        self._cs.value(0)
+        try:
+            self._exchange(out_buf, in_buf)
+        finally:
+            self._cs.value(1)
+
+
+class ChipSelectBus:
+    """SPIBus of the contract for a backend whose chip-selects are its own GPIOs: device(cs) with
+    a GPIO number opens that pin as an output held high (claimed like any pin); any other cs is a
+    chip-select object with value() and a hashable key (hal.DecodedChipSelect)."""
+
+    def __init__(self, hal, exchange, port=None):
+        self._hal = hal
+        self._exchange = exchange
+        self.port = port  # the library's bus object (closed by the backend's close())
+
+    def device(self, cs):
+        if isinstance(cs, int):
+            return SelectedDevice(self._exchange, self._hal.output_pin(cs, value=1), cs)
+        return SelectedDevice(self._exchange, cs, cs.key)
