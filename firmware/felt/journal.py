@@ -6,6 +6,7 @@ import binascii
 import struct
 
 from felt.errors import FormatError
+from felt.textnum import is_digits
 
 SYNC = 0xA5  # first byte of every record: lets a reader find the next record after damage
 HEADER = struct.calcsize("<BBHI")  # sync, kind, payload length, sequence number = 8 bytes
@@ -369,11 +370,17 @@ def _gen_name(gen):
 
 
 def _gen_of(name):
-    if name.startswith(_GEN_PREFIX) and name.endswith(_GEN_SUFFIX):
-        digits = name[len(_GEN_PREFIX):-len(_GEN_SUFFIX)]
-        if digits.isdigit():
-            return int(digits)
-    return None
+    """The generation a file name holds, or None for any other file in the folder. Only the exact
+    name _gen_name writes counts: ASCII digits (str.isdigit() also takes '\u00b2', which int()
+    refuses -- a crash at boot -- and int() takes Arabic-Indic digits, an alias), and no extra
+    leading zero, so neither 'j1.log' nor 'j000000001.log' can stand in for j00000001.log."""
+    if not (name.startswith(_GEN_PREFIX) and name.endswith(_GEN_SUFFIX)):
+        return None
+    digits = name[len(_GEN_PREFIX):len(name) - len(_GEN_SUFFIX)]
+    if not is_digits(digits):
+        return None
+    g = int(digits)
+    return g if _gen_name(g) == name else None
 
 
 class Journal:

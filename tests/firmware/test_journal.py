@@ -279,3 +279,22 @@ def test_bytes_written_counts_flash_wear():
     start = flash.bytes_written
     j.append(jr.CARD, b"\x04\x01\x02\x03\x04")
     eq(flash.bytes_written - start, jr.OVERHEAD + 5)
+
+
+def test_only_exact_generation_names_count_other_files_are_left_alone():
+    # str.isdigit() took '\u00b2' (then int() crashed the boot) and int() takes Arabic-Indic digits;
+    # 'j1.log' or a ninth digit would alias generation 1. None of them is a generation now.
+    flash, j = fresh()
+    j.append(jr.CARD, b"\x04\x11\x22\x33\x44")
+    strays = ["j\u00b2.log", "j\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0662.log", "j1.log",
+              "j000000001.log", "j.log", "j0000000x.log", "j+0000001.log"]
+    for name in strays:
+        flash.append(name, b"not a journal")
+    j2, records = reopen(flash)
+    eq(j2.gen, 1)
+    eq([r.kind for r in records], [jr.CARD])
+    eq(j2.discarded, [])
+    for name in strays:
+        eq(jr._gen_of(name), None)
+    eq(jr._gen_of("j00000001.log"), 1)
+    eq(jr._gen_of("j123456789.log"), 123456789)  # past eight digits the name just grows

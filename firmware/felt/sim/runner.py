@@ -16,6 +16,7 @@ from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
 from felt.hal.simdev_pn532 import SimPN532
 from felt.proto import console as proto
 from felt.table import Table, TableConfig
+from felt.textnum import is_digits, parse_uint
 
 DECKS = ("A", "B")  # deck A is in play; deck B is registered too (a card of another deck)
 UID_PREFIX = (0x04, 0xFE, 0x17)
@@ -192,14 +193,16 @@ class Sim:
             k, eq, v = tok.partition("=")
             if not eq:
                 raise FormatError("expected NAME=VALUE, got %r" % tok, self.line_no)
+            # ASCII digits only (felt.textnum): int() took ' 5', '+5' and Arabic-Indic digits, and
+            # str.isdigit() let '\u00b2' through to an int() that then failed
             if k == "seats":
-                seats = int(v)
+                seats = parse_uint(v, "seats")
             elif k == "mode":
                 mode = v
             elif k in NUMBERS:
-                kw[k] = int(v)
+                kw[k] = parse_uint(v, k)
             elif k.startswith("hr."):
-                rules[k] = int(v) if v.isdigit() else (v == "true" if v in ("true", "false") else v)
+                rules[k] = int(v) if is_digits(v) else (v == "true" if v in ("true", "false") else v)
             else:
                 raise FormatError("unknown table setting %r" % k, self.line_no)
         if seats is None:
