@@ -1,14 +1,17 @@
-# Benchmark (not a test): where the MicroPython heap of the whole firmware goes.
-#  1. per-module cost of importing the firmware as .mpy (the unix port loads bytecode into the heap):
-#     an __import__ hook takes gc.mem_alloc() around every import and charges each module its own
-#     bytes (its inclusive cost minus the modules it pulled in), biggest first;
-#  2. the run-time state while ten-seat Omaha hi-lo hands play through the simulated hardware: the
-#     live heap after each hand (gc.collect) and, at the end, what each part of the state holds (its
-#     attributes are dropped one by one, deepest first, gc.collect, the freed bytes counted);
-#  3. the peer figure: the same hands' state when no hand has been played yet (start-up), and the ratio.
-# usage: python tests/bench/bench_memory.py [--hands N] [--heapsize 4M] [--top N]
+# Benchmark (not a test): the RAM of the whole firmware on the emulated board (hardware/memory.md):
+# the firmware's ROMFS image in 'flash' (feltctl.romfs), RAM = gc.mem_alloc() minus the image block.
+#  1. the 128 KB board: N ten-seat limit Omaha hi-lo hands played through the simulated hardware
+#     with -X heapsize = 128K + the image; the live RAM after each hand (gc.collect), its high-water
+#     mark, and whether the run ends without a MemoryError. Peer figure: the board's 128 KB; ratio.
+#  2. where it goes (a large heap, same image): per-module RAM of importing the firmware from the
+#     image (an __import__ hook takes gc.mem_alloc() around every import and charges each module
+#     its own bytes: its inclusive cost minus the modules it pulled in), then what each part of the
+#     run-time state holds at the end (its attributes dropped one by one, deepest first, gc.collect,
+#     the freed bytes counted).
+# usage: python tests/bench/bench_memory.py [--hands N] [--breakdown-hands N] [--top N]
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,8 +19,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "host_tools"))
 
-from feltctl.commands.replay import compiled_firmware  # noqa: E402
-from feltctl.paths import micropython_binary  # noqa: E402
+from feltctl import romfs  # noqa: E402
 
 DRIVER = r'''
 import builtins, gc, sys
@@ -118,9 +120,24 @@ def parts(label, obj, out, depth):
         if b:
             out.append((b, label + "." + n))
 
-builtins.__import__ = _hook
+hands = int(sys.argv[1])
+breakdown = sys.argv[2] == "breakdown"
+image = int(sys.argv[3])  # heap bytes of the ROMFS image block (feltctl.romfs.image_heap_cost)
+if sys.argv[2] == "engine":  # the rules engine alone: what a hand of any game imports
+    import micropython
+    gc.collect()
+    e0 = gc.mem_alloc()
+    import felt.engine.hand, felt.engine.evaluate, felt.engine.games, felt.engine.settings  # noqa
+    gc.collect()
+    print("ENGINE %d" % (gc.mem_alloc() - e0))
+    micropython.qstr_info()
+    print("DONE")
+    raise SystemExit(0)
+if breakdown:
+    builtins.__import__ = _hook
 gc.collect()
 m0 = gc.mem_alloc()
+print("RAM0 %d" % (m0 - image))
 from felt.sim.runner import Sim
 sim = Sim()
 sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
@@ -134,79 +151,108 @@ for k in COSTS:
 rows = sorted([(COSTS[k], k) for k in COSTS], key=lambda r: (-r[0], r[1]))
 for b, k in rows:
     print("MOD %s %d" % (k, b))
-print("CODE %d %d" % (code, len(rows)))
-base = gc.mem_alloc() - m0 - code
-hands = int(sys.argv[1])
+print("START %d" % (gc.mem_alloc() - image))
 rng = Rng(7)
-high = 0
 for i in range(hands):
     play(sim, rng)
     sim.run("clear")
     gc.collect()
-    st = gc.mem_alloc() - m0 - code
-    high = max(high, st)
-    print("HAND %d %d" % (i + 1, st))
-end = []
-parts("sim", sim, end, 5)
-sums = {}
-for b, k in end:
-    sums[k] = sums.get(k, 0) + b
-end = sorted([(sums[k], k) for k in sums], key=lambda r: (-r[0], r[1]))
-for b, k in end:
-    print("PART %s %d" % (k, b))
-print("STATE base=%d high=%d" % (base, high))
+    print("HAND %d %d" % (i + 1, gc.mem_alloc() - image))
+if breakdown:
+    end = []
+    parts("sim", sim, end, 5)
+    sums = {}
+    for b, k in end:
+        sums[k] = sums.get(k, 0) + b
+    end = sorted([(sums[k], k) for k in sums], key=lambda r: (-r[0], r[1]))
+    for b, k in end:
+        print("PART %s %d" % (k, b))
+    import micropython
+    micropython.qstr_info()  # "qstr pool: ... n_total_bytes=N": interned names, all in RAM
+print("DONE")
 '''
+
+
+def run_board(hands, mode, heapsize=None):
+    """Runs the driver on the emulated board (heapsize None: 128 KB of RAM beside the image);
+    returns (parsed output, CompletedProcess)."""
+    folder = tempfile.mkdtemp(prefix="bench_memory_")
+    driver = os.path.join(folder, "bench_memory_driver.py")  # a fixed name: the image cache key
+    with open(driver, "w") as f:
+        f.write(DRIVER)
+    try:
+        image = romfs.build_image([driver])
+        cost = romfs.image_heap_cost(os.path.getsize(image))
+        p = subprocess.run(romfs.command("bench_memory_driver", [str(hands), mode, str(cost)], extra=[driver],
+                                         heapsize=heapsize), capture_output=True, text=True, timeout=7200, cwd=HERE)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    out = {"mods": [], "hands": [], "parts": [], "done": False}
+    for line in p.stdout.splitlines():
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "MOD":
+            out["mods"].append((w[1], int(w[2])))
+        elif w[0] in ("RAM0", "START"):
+            out[w[0]] = int(w[1])
+        elif w[0] == "HAND":
+            out["hands"].append(int(w[2]))
+        elif w[0] == "PART":
+            out["parts"].append((w[1], int(w[2])))
+        elif w[0] == "ENGINE":
+            out["engine"] = int(w[1])
+        elif line.startswith("qstr pool:"):
+            kv = dict(x.strip(" ,").split("=") for x in w[2:])
+            out["qstr"] = (int(kv["n_qstr"]), int(kv["n_total_bytes"]))
+        elif w[0] == "DONE":
+            out["done"] = True
+    return out, p
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=int(os.environ.get("FELT_BENCH_HANDS", "20")))
-    ap.add_argument("--heapsize", default="4M")
-    ap.add_argument("--top", type=int, default=60, help="modules and state parts to list")
+    ap.add_argument("--hands", type=int, default=int(os.environ.get("FELT_BENCH_MEMORY_HANDS", "1000")),
+                    help="hands played on the 128 KB board (default 1000, the issue's figure)")
+    ap.add_argument("--breakdown-hands", type=int, default=20, help="hands of the breakdown run")
+    ap.add_argument("--top", type=int, default=40, help="modules and state parts to list")
     a = ap.parse_args()
-    fd, driver = tempfile.mkstemp(suffix=".py", prefix="bench_memory_")
-    with os.fdopen(fd, "w") as f:
-        f.write(DRIVER)
-    env = dict(os.environ)
-    env["MICROPYPATH"] = compiled_firmware()
-    try:
-        p = subprocess.run([micropython_binary(), "-X", "heapsize=" + a.heapsize, driver, str(a.hands)],
-                           capture_output=True, text=True, env=env, timeout=3600)
-    finally:
-        os.unlink(driver)
-    if p.returncode != 0:
-        print("micropython run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
-        return 1
-    mods, hands, state_parts = [], [], []
-    code = base = high = 0
-    for line in p.stdout.splitlines():
-        w = line.split()
-        if w[0] == "MOD":
-            mods.append((w[1], int(w[2])))
-        elif w[0] == "CODE":
-            code = int(w[1])
-        elif w[0] == "HAND":
-            hands.append(int(w[2]))
-        elif w[0] == "PART":
-            state_parts.append((w[1], int(w[2])))
-        elif w[0] == "STATE":
-            kv = dict(x.split("=") for x in w[1:])
-            base, high = int(kv["base"]), int(kv["high"])
-    print("imported code (.mpy in the MicroPython heap): %d bytes in %d modules; the biggest:" % (code, len(mods)))
-    for name, b in mods[:a.top]:
-        print("  %7d  %s" % (b, name))
-    print("run-time state (live heap minus imported code), ten-seat limit Omaha hi-lo on simulated hardware:")
-    print("  after start-up (the peer: no hand played): %d bytes" % base)
-    print("  high-water after each of %d hands: %d bytes (ratio to start-up %.2f); per hand: %s" % (
-        len(hands), high, high / max(1, base), " ".join(str(h) for h in hands)))
+    ram = romfs.DEVICE_RAM
+    board, p = run_board(a.hands, "run")
+    hands = board["hands"]
+    high = max(hands) if hands else 0
+    err = "" if board["done"] else (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
+    print("emulated board: firmware in a ROMFS image (%s), %d bytes of RAM beside it (hardware/memory.md)"
+          % (os.path.basename(romfs.build_image()), ram))
+    print("whole firmware, %d ten-seat limit Omaha hi-lo hands on simulated hardware: %s" % (
+        a.hands, "completed without a MemoryError" if board["done"] else "FAILED after %d hands: %s" % (len(hands), err)))
+    print("  RAM after start-up (imports + table built): %d bytes; live RAM after each hand: high-water %d bytes; "
+          "peer: the board's %d bytes; ratio %.2f" % (board.get("START", 0), high, ram, high / float(ram)))
     if len(hands) >= 4:
         half = len(hands) // 2
         print("  growth over the second half of the run: %d bytes" % (hands[-1] - hands[half - 1]))
-    print("state by part at the end (bytes freed when the part is dropped; the parts of an object are dropped "
-          "before it, so a parent's figure is what is left of it):")
-    for name, b in state_parts[:a.top]:
+    eng, p = run_board(0, "engine")
+    if not eng["done"]:
+        print("engine run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
+        return 1
+    print("rules engine (felt.engine.hand + evaluate + games + settings) imported from the image: %d bytes of RAM "
+          "(target < 40960: ratio %.2f), of which %d bytes are its %d interned names (qstr pool)" % (
+              eng["engine"], eng["engine"] / 40960.0, eng["qstr"][1], eng["qstr"][0]))
+    big, p = run_board(a.breakdown_hands, "breakdown", heapsize=8 * 1024 * 1024)
+    if not big["done"]:
+        print("breakdown run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
+        return 1
+    code = sum(b for _, b in big["mods"])
+    print("RAM of importing the firmware from the image: %d bytes in %d modules (the qstr pool, %d bytes for %d names "
+          "by the end, is charged to the modules whose import grew it); the biggest:" % (
+              code, len(big["mods"]), big["qstr"][1], big["qstr"][0]))
+    for name, b in big["mods"][:a.top]:
         print("  %7d  %s" % (b, name))
-    return 0
+    print("state by part after %d hands (bytes freed when the part is dropped; the parts of an object are dropped "
+          "before it, so a parent's figure is what is left of it):" % len(big["hands"]))
+    for name, b in big["parts"][:a.top]:
+        print("  %7d  %s" % (b, name))
+    return 0 if board["done"] else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,67 @@
+# The emulated board of hardware/memory.md (feltctl.romfs): the firmware's ROMFS image in 'flash'
+# and exactly the board's RAM beside it. Checks that the image is mpremote's format and cached,
+# that the launcher reads it first so the rest of the heap is the board's RAM to the block, and
+# that a RAM need beyond it is a MemoryError.
+import os
+import subprocess
+
+import pytest
+
+from feltctl import romfs
+
+PROBE = '''import gc, sys, os
+gc.collect()
+print("RAM", gc.mem_alloc() - int(sys.argv[1]), gc.mem_free() + gc.mem_alloc() - int(sys.argv[1]))
+print("FILES", " ".join(sorted(os.listdir("/rom/felt/engine"))))
+if len(sys.argv) > 2:
+    hold = bytearray(int(sys.argv[2]))
+    print("HELD", len(hold))
+'''
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    path = tmp_path_factory.mktemp("probe") / "romfs_probe.py"
+    path.write_text(PROBE)
+    return str(path)
+
+
+def _run(probe, *argv, ram=romfs.DEVICE_RAM):
+    image = romfs.build_image([probe])
+    cost = romfs.image_heap_cost(os.path.getsize(image))
+    return subprocess.run(romfs.command("romfs_probe", [str(cost)] + list(argv), ram=ram, extra=[probe]),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_image_is_mpremote_romfs_and_cached(probe):
+    first = romfs.build_image([probe])
+    assert romfs.build_image([probe]) == first  # content-hashed: no rebuild
+    with open(first, "rb") as fh:
+        assert fh.read(3) == b"\xd2\xcd\x31"  # VfsRomWriter.ROMFS_HEADER
+
+
+def test_heap_beside_the_image_is_the_boards_ram(probe):
+    out = _run(probe)
+    assert out.returncode == 0, out.stderr
+    words = dict((line.split()[0], line.split()[1:]) for line in out.stdout.splitlines())
+    ram_used, ram_total = int(words["RAM"][0]), int(words["RAM"][1])
+    plain = romfs.capacity(romfs.DEVICE_RAM)  # a plain `-X heapsize=128K` heap
+    assert plain <= ram_total < plain + 4 * romfs.BLOCK  # the heap grows by 4 blocks (one table byte)
+    assert ram_used < 4096  # the image went first: only the launcher and the probe beside it
+    # the tables evaluate.py reads in place sit beside their module in the image
+    assert "straight.bin" in words["FILES"] and "hand.mpy" in words["FILES"]
+
+
+def test_a_need_beyond_the_ram_is_a_memory_error(probe):
+    free = romfs.capacity(romfs.DEVICE_RAM) - 8192
+    assert _run(probe, str(free - 8192)).returncode == 0
+    big = _run(probe, str(romfs.DEVICE_RAM))
+    assert big.returncode == 3 and "MemoryError" in big.stderr
+
+
+def test_heapsize_formula_matches_the_interpreter():
+    for heap in (131072, 400000, 4194304):
+        assert abs(romfs.heap_blocks(heap) * romfs.BLOCK - romfs.capacity(heap)) <= 4 * romfs.BLOCK
+    assert romfs.parse_size("128K") == 131072 and romfs.parse_size("4M") == 4 << 20
+    with pytest.raises(ValueError):
+        romfs.parse_size("12Q")
