@@ -6,9 +6,10 @@
 # advances the clock itself -- no sleeps here except in run_forever(), the device's main loop.
 from felt import view
 from felt.drivers import shoe as shoe_mod
-from felt.errors import ConfigError, FeltError
+from felt.errors import ConfigError, FeltError, RuleError
 from felt.events import ERROR, INFO, WARN, EventQueue
 from felt.proto import console as proto
+from felt.security import AuthError
 
 POLL_MS = 5  # shoe, console and buttons are looked at this often
 REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
@@ -20,6 +21,8 @@ _CONSOLE = 1
 _BUTTON = 2
 _ANTENNA = 3
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
+_NEEDS_KEY = ("void", "stack", "level", "structure", "delay", "deck")  # floor commands: challenge + auth
+_FLOOR_WIRE = ("challenge", "auth", "deckline")  # FELT1 1.1 floor-key verbs (hardware/protocols/console.md)
 
 
 def _word(value):
@@ -28,6 +31,13 @@ def _word(value):
     for c in str(value):
         out.append(c if (c.isalpha() or c.isdigit() or c in "_.%:/-+") else "_")
     return "".join(out) or "-"
+
+
+def _rule_of(text):
+    # "TOUR-1: ..." -> "TOUR-1" (ConfigError texts open with the rule they break), else None
+    head = text.split(":", 1)[0]
+    name, dash, num = head.partition("-")
+    return head if dash and name.isalpha() and name.isupper() and num.isdigit() else None
 
 
 def _clean(text, n=150):
@@ -41,10 +51,11 @@ class Runtime:
     """Wires drivers to the controller. Any driver may be None (a bench setup without it).
     shoe: drivers.shoe (PN532Shoe/AsciiShoe); poller: drivers.antennas.AntennaPoller;
     buttons: drivers.buttons.SeatButtons; link: drivers.console.ConsoleLink (table role);
-    lights: drivers.neopixel_lights.SeatLights; display: drivers.display.SSD1306."""
+    lights: drivers.neopixel_lights.SeatLights; display: drivers.display.SSD1306; desk:
+    security.floordesk.FloorDesk for the authenticated floor commands (or the table's floor_desk)."""
 
     def __init__(self, hal, table, shoe=None, poller=None, buttons=None, link=None, lights=None, display=None,
-                 log=None, grace_ms=GRACE_MS):
+                 log=None, grace_ms=GRACE_MS, desk=None):
         self.hal = hal
         self.table = table
         self.shoe = shoe
@@ -55,6 +66,7 @@ class Runtime:
         self.display = display
         self.log = log
         self.grace_ms = grace_ms
+        self.desk = desk  # security.floordesk.FloorDesk (else the table's floor_desk, if any)
         self.steps = 0
         self.events = 0  # physical events handed to the controller
         self._busy_since = None
@@ -241,16 +253,81 @@ class Runtime:
             except FeltError as e:
                 t.alert(WARN, ("CASH-1",), "stack refused: %s" % e)
                 ok = False
+        elif verb == "kill":
+            ok = t.kill(msg.args[0], msg.opts.get("rule"), msg.text)
+        elif verb == "misdeal":
+            ok = t.misdeal(msg.opts.get("rule"), msg.text)
+        elif verb == "post":
+            ok = t.post(msg.args[0], msg.args[1], msg.args[2] if len(msg.args) > 2 else None)
+        elif verb == "floor":
+            if msg.args[0] in _NEEDS_KEY:  # money or the game outside play: the authenticated path
+                self.link.reply_error(msg.seq, "floor %s needs the floor key: send challenge, then auth" % msg.args[0],
+                                      code="auth")
+                return
+            o = msg.opts
+            ok = t.floor_decision(msg.args[0], msg.args[1] if len(msg.args) > 1 else None, o.get("rule"),
+                                  o.get("amount"), msg.text)
+        elif verb in _FLOOR_WIRE:
+            self._floor_wire(msg)
+            return
         else:
             self.link.reply_error(msg.seq, "verb %s is not handled by this table" % verb, code="unsupported")
             return
         if ok:
             self.link.reply_ok(msg.seq)
             return
+        self._refused(msg, before)
+
+    def _refused(self, msg, before):
+        t = self.table
         a = t.alerts[-1] if t.seq != before and t.alerts else None
         text = _clean(a.text) if a is not None else "refused"
         rule = a.rules[0] if a is not None and a.rules else None
         self.link.reply_error(msg.seq, text, rule=rule, code="rule")
+
+    def _floor_wire(self, msg):
+        """FELT1 1.1 floor-key verbs (hardware/protocols/console.md, security.md section 5): `challenge`
+        -> ok nonce=; `deckline N "text"` stages a deck record (ok sha256= on its sig line); `auth NAME
+        NONCE TAG "command"` -> FloorDesk.command: ok cmd= audit=, or error code=auth (refused:
+        replayed, expired, wrong key, altered) / code=rule (cannot be done; state unchanged)."""
+        t = self.table
+        link = self.link
+        desk = self.desk if self.desk is not None else getattr(t, "floor_desk", None)
+        if desk is None:
+            link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
+            return
+        now = getattr(msg, "at_ms", None)
+        if now is None:
+            now = self.hal.ticks_ms()
+        try:
+            if msg.verb == "challenge":
+                link.reply_ok(msg.seq, nonce=desk.challenge(now), ttl=desk.gate.ttl_ms)
+            elif msg.verb == "deckline":
+                digest = desk.deck_line(msg.args[0], msg.text)
+                if digest is None:
+                    link.reply_ok(msg.seq)
+                else:
+                    link.reply_ok(msg.seq, sha256=digest)
+            else:
+                desk.command(msg.args[0], msg.text, msg.args[1], msg.args[2], now)
+                audit = desk.gate.audit
+                words = msg.text.split()
+                if audit is not None:
+                    link.reply_ok(msg.seq, cmd=words[0], audit=audit.seq)
+                else:
+                    link.reply_ok(msg.seq, cmd=words[0])
+        except AuthError as e:
+            t.alert(WARN, (), "floor command refused: %s" % e, "ask for a new challenge; check the floor key",
+                    device="console")
+            link.reply_error(msg.seq, _clean(str(e)), code="auth")
+        except RuleError as e:
+            t.rule_alert(e, "floor %s" % msg.text.split()[0] if msg.text else "floor")
+            link.reply_error(msg.seq, _clean(e.message), rule=e.rule, code="rule")
+        except FeltError as e:  # SecurityError (deck record), ConfigError: named, nothing changed
+            text = str(e)
+            rule = _rule_of(text)
+            t.alert(WARN, (rule,) if rule else (), "floor command not done: %s" % text, device="console")
+            link.reply_error(msg.seq, _clean(text), rule=rule, code="rule")
 
     def _notify(self, a):
         link = self.link

@@ -21,10 +21,11 @@ from felt.table_state import (CAPACITY, CONFIG_NUMBERS, DRAW, FOREIGN, HOLD, IDL
 
 class TableConfig:
     """The table statement: game (RULES.md name), structure, seats (2..10), blinds/antes/limits,
-    unit, mode (cash|tournament), first button, house rules {"hr.key": value}, deck id in play."""
+    unit, mode (cash|tournament), first button, house rules {"hr.key": value}, deck id in play,
+    levels (blind level rows the floor command `level N` picks from) and the level in force."""
 
     def __init__(self, game="holdem", structure="no_limit", seats=6, sb=0, bb=0, ante=0, small_bet=0,
-                 big_bet=0, bring_in=0, unit=1, mode=settings.CASH, button=1, rules=None, deck="A"):
+                 big_bet=0, bring_in=0, unit=1, mode=settings.CASH, button=1, rules=None, deck="A", levels=None, level=0):
         if not 2 <= seats <= 10:
             raise ConfigError("GAME-1: a table has 2..10 seats, not %r" % (seats,))
         self.game = game
@@ -41,6 +42,8 @@ class TableConfig:
         self.mode = mode
         self.button = button
         self.deck = deck
+        self.levels = levels  # [{"sb":, "bb":, "ante":, ...}] rows for the floor's `level N` (TOUR-1)
+        self.level = level
         values = {}
         for k in sorted(rules or {}):
             values[k] = rules[k]
@@ -85,6 +88,7 @@ class Table(Cards, Seats, Showdown, Entries):
         self.misdeals = 0
         self.results = []  # award texts of the last finished hand
         self.histories = 0
+        self.staged = {}  # floor level/structure changes waiting for the next hand (TOUR-1)
         self._new_account()
 
     # ---- small helpers ---------------------------------------------------------------------
@@ -154,6 +158,7 @@ class Table(Cards, Seats, Showdown, Entries):
         self.last_read = None
         self.strangers = []  # places of foreign / unknown tags dealt this hand
         self._showdown_noted = {}
+        self.killed = {}  # seat -> rule: hands killed by a ruling, folded at their turn (table_rulings)
 
     @property
     def in_hand(self):

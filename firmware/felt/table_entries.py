@@ -212,3 +212,53 @@ class Entries:
                 if c >= 0 and c not in held:
                     return True
         return False
+
+    # ---- rulings, postings and floor commands (felt/table_rulings.py, loaded on first use) ----
+    def _ruled(self, name, what, *args):
+        from felt import table_rulings  # rare entries: their code joins the heap on first use
+
+        try:
+            return getattr(table_rulings, name)(self, *args)
+        except RuleError as e:
+            self.rule_alert(e)  # its message names the entry already
+        except ConfigError as e:
+            text = str(e)
+            self.alert(WARN, (text.split(":", 1)[0],) if "-" in text.split(":", 1)[0] else (),
+                       "%s refused: %s" % (what, text))
+        return False
+
+    def kill(self, seat, rule=None, text=None):
+        """Console `kill SEAT [rule=] ["text"]`: the hand is dead (DEAL-38 unless a rule is given)."""
+        return self._ruled("kill", "kill", seat, rule, text)
+
+    def misdeal(self, rule=None, text=None):
+        """Console `misdeal`: before substantial action the hand is dealt again (DEAL-14, DEAL-15)."""
+        return self._ruled("misdeal", "misdeal", rule, text)
+
+    def post(self, seat, kind, amount=None):
+        """Console `post SEAT KIND [AMOUNT]` (BLIND-*): True, or False with an alert naming the rule."""
+        done = self._ruled("post", "post", seat, kind, amount)
+        if done:
+            self.log(done)
+        return bool(done)
+
+    def floor_decision(self, decision, seat=None, rule=None, amount=None, text=None):
+        """Console `floor DECISION ...`: recorded, with its mechanical consequence (table_rulings)."""
+        return self._ruled("floor_decision", "floor %s" % decision, decision, seat, rule, amount, text)
+
+    # floor-key commands (security/floordesk.py): raise RuleError/ConfigError, state unchanged
+    def void_hand(self):
+        from felt import table_rulings
+        return table_rulings.void_hand(self)
+
+    def adjust_stack(self, seat, chips):
+        from felt import table_rulings
+        return table_rulings.adjust_stack(self, seat, chips)
+
+    def set_level(self, n):
+        from felt import table_rulings
+        return table_rulings.set_level(self, n)
+
+    def set_structure(self, structure):
+        from felt import table_rulings
+        return table_rulings.set_structure(self, structure)

@@ -29,6 +29,9 @@ class Seats:
         """The next hand: the button moves by BLIND-*, blinds and antes are posted."""
         if self.state == PLAYING:
             raise RuleError("GAME-6", "hand %d is not over yet" % self.hand_no)
+        if self.staged:  # floor level/structure changes apply from this hand (TOUR-1)
+            from felt import table_rulings
+            table_rulings.apply_staged(self)
         for seat in sorted(self._later):  # changes made during a void hand
             self.seat_rec[seat - 1] = self._later[seat]
         self._later = {}

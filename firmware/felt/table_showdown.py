@@ -29,7 +29,10 @@ class Showdown:
                 elif self.where.get(c) == "muck":
                     mucked += 1
             try:
-                if there == len(hole):
+                if seat in self.killed:  # killed by a ruling while all-in: it never had a turn to fold
+                    h.muck(p)
+                    self.log("seat %d's dead hand is mucked (%s)" % (seat, self.killed[seat]))
+                elif there == len(hole):
                     h.show(p)
                     self.log("seat %d shows %s" % (seat, cards_text(hole)))
                 elif mucked == len(hole):

@@ -63,10 +63,10 @@ def test_ping_and_hello_are_session_level():
     desk.send("ping")
     desk.hello()
     eq(table.poll(0), [])
-    eq(table.peer_version, "1.0")
+    eq(table.peer_version, proto.VERSION)
     got = desk.poll(1)
     eq([m.verb for m in got], ["pong"])  # the table's hello is session-level on this side too
-    eq(desk.peer_version, "1.0")
+    eq(desk.peer_version, proto.VERSION)
     eq(b" role=table " in c.peer.written[-1], True)
     eq(table.poll(2), [])  # the console never answers a hello: no hello loop
     eq(len(c.written), 2)

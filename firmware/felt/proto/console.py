@@ -6,12 +6,14 @@
 from felt.errors import FrameError
 
 MAGIC = "FELT1"  # protocol major version 1; a different major is refused with code 'version'
-VERSION = "1.0"  # major.minor announced in `hello`; minor additions are new verbs/keys only
+VERSION = "1.1"  # major.minor announced in `hello`; minor additions are new verbs/keys only
+# 1.1 added the floor-key verbs challenge / auth / deckline and the ok keys nonce= and sha256=
 MAX_LINE = 240
 MAX_SEQ = 65535
 MAX_SEATS = 10
 MAX_CHIPS = 10 ** 9
 MAX_CHIP_COUNT = 64  # chips in one push
+MAX_DECK_LINES = 64  # lines of one deck record sent with `deckline` (felt-deck 1: 58)
 
 CONSOLE = "console"  # verbs the dealer console sends
 TABLE = "table"  # verbs the table (firmware) sends
@@ -111,6 +113,24 @@ def _p_key(tok):
     raise ValueError("unknown configuration key %r (%s or hr.<name>)" % (tok, ", ".join(CONFIG_KEYS)))
 
 
+def _hex_of(n, what):
+    def parse(tok):
+        if len(tok) != n or any(c not in "0123456789abcdef" for c in tok):
+            raise ValueError("%s must be %d lower-case hex digits, got %r" % (what, n, tok[:12]))
+        return tok
+    return parse
+
+
+def _p_name(tok):
+    """A floor key name as provisioned (security/keys.py): 1..32 of letters, digits and - _ ."""
+    if not tok or len(tok) > 32:
+        raise ValueError("a floor key name is 1..32 characters, got %r" % tok[:12])
+    for c in tok:
+        if not ("a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9" or c in "-_."):
+            raise ValueError("bad character %r in floor key name" % c)
+    return tok
+
+
 def _p_value(tok):
     for c in tok:
         if not ("a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9" or c in "_.%:/-+"):
@@ -166,6 +186,9 @@ _TYPES = {
     "range": (_p_range, _f_range), "action": (_P_ACTION, str),
     "declared": (_choice(DECLARED, "declared"), str), "pulled": (_choice(PULLED, "pulled"), str),
     "mark": (_choice(MARKS, "mark"), str), "level": (_choice(LEVELS, "level"), str),
+    "name": (_p_name, str), "nonce": (_hex_of(32, "nonce"), str), "tag": (_hex_of(64, "tag"), str),
+    "sha256": (_hex_of(64, "sha256"), str),
+    "line": (lambda tok: _int_token(tok, 1, MAX_DECK_LINES, "line"), str),
 }
 
 
@@ -216,8 +239,13 @@ VERBS = {
     # configuration
     "set": Verb(CONSOLE, ("key",), ("value",), (), "optional"),
     "get": Verb(CONSOLE, ("key",)),
+    # floor-key commands (1.1, hardware/security.md section 5): a fresh challenge, the answer
+    # HMAC(floor key, device, nonce, name, command) with the command as text, deck record lines
+    "challenge": Verb(CONSOLE),
+    "auth": Verb(CONSOLE, ("name", "nonce", "tag"), (), (), "required"),
+    "deckline": Verb(CONSOLE, ("line",), (), (), "required"),
     # replies and events from the table
-    "ok": Verb(TABLE, (), (), (("re", "id"), ("*", "value"))),
+    "ok": Verb(TABLE, (), (), (("re", "id"), ("nonce", "nonce"), ("sha256", "sha256"), ("*", "value"))),
     "error": Verb(TABLE, (), (), (("re", "id"), ("rule", "rule"), ("legal", "range"), ("code", "word")), "required"),
     "propose": Verb(TABLE, ("id",), (), (("rule", "rule"), ("seat", "seat"), ("remedy", "word")), "required"),
     "alert": Verb(TABLE, ("level",), (), (("rule", "rule"), ("seat", "seat"), ("device", "word")), "required"),

@@ -1,10 +1,11 @@
 # Floor commands applied to a table (controller side, no clock: now_ms comes in): the FloorGate
-# checks the challenge answer, then the command runs -- broadcast delay, deck registration,
-# stack adjustment between hands -- and is audited by the gate. Also the console hook that keeps
-# the dealer console's unauthenticated `stack` to the first seating (hardware/security.md).
+# checks the challenge answer, then the command runs through the table's entry points -- void the
+# hand, adjust a stack, change level or structure (felt/table_rulings.py), broadcast delay, deck
+# registration -- and is audited by the gate. The FELT1 console reaches it through loop.py (verbs
+# challenge / auth / deckline). Also the console hook that keeps the dealer console's
+# unauthenticated `stack` to the first seating (hardware/security.md section 5).
 import hashlib
 
-from felt.errors import RuleError
 from felt.security import SecurityError, deckmap
 from felt.security.hmac import hexlify
 
@@ -20,6 +21,10 @@ class FloorDesk:
         self.floor_keys = floor_keys or {}
         self.device = device
         self._decks = {}  # sha256 hex -> deck record text, waiting for its floor command
+        self._lines = None  # deck record lines arriving over the console (deck_line)
+        table.floor_desk = self  # the console (loop.py) reaches the desk through its table
+
+    MAX_STAGED = 2  # deck records held at once (each ~2.5 KB of heap until registered)
 
     def challenge(self, now_ms):
         return self.gate.challenge(now_ms)
@@ -27,8 +32,30 @@ class FloorDesk:
     def stage_deck(self, text):
         """Hold a deck record until a `deck ID SHA256` floor command names it; returns the hash."""
         h = hexlify(hashlib.sha256(text.encode()).digest())
+        if h not in self._decks and len(self._decks) >= self.MAX_STAGED:
+            raise SecurityError("%d deck records wait for their floor command already; register or "
+                                "restart first" % self.MAX_STAGED)
         self._decks[h] = text
         return h
+
+    def deck_line(self, n, text):
+        """Line n (1-based) of a deck record sent over the console (FELT1 `deckline`). Line 1
+        starts a record, the others come in order; the `sig` line completes it and stages it:
+        returns its SHA-256 then (None before). SecurityError for a line out of order."""
+        if n == 1:
+            if text != deckmap.HEADER:
+                raise SecurityError("deckline 1 must be %r" % deckmap.HEADER)
+            self._lines = []
+        elif self._lines is None or n != len(self._lines) + 1:
+            self._lines = None
+            raise SecurityError("deckline %d out of order (%s); send the record again from line 1" % (
+                n, "no record started" if self._lines is None else "expected %d" % (len(self._lines) + 1)))
+        self._lines.append(text)
+        if not text.startswith("sig "):
+            return None
+        record = "\n".join(self._lines) + "\n"
+        self._lines = None
+        return self.stage_deck(record)
 
     def command(self, who, text, nonce_hex, tag_hex, now_ms):
         """Authenticate and run one floor command; returns what was done (one line). AuthError
@@ -61,19 +88,16 @@ class FloorDesk:
         return "deck %s registered (52 tags)" % got
 
     def _do_stack(self, cmd, now_ms):
-        seat, chips = cmd.args
-        t = self.table
-        if not isinstance(seat, int) or not isinstance(chips, int) or not 1 <= seat <= t.config.seats:
-            raise RuleError("CASH-1", "stack SEAT CHIPS: seat 1..%d and a whole number of chips" % t.config.seats)
-        if t.in_hand:
-            raise RuleError("GAME-6", "a stack is adjusted between hands, not during hand %d" % t.hand_no)
-        if t.stacks[seat - 1] <= 0:
-            t.sit(seat, chips)
-        elif chips <= 0:
-            raise RuleError("CASH-1", "a stack must be more than 0 chips, got %d" % chips)
-        else:
-            t.stacks[seat - 1] = chips
-        return "seat %d stack set to %d" % (seat, chips)
+        return self.table.adjust_stack(cmd.args[0], cmd.args[1])  # CASH-1, CASH-4: between hands
+
+    def _do_void(self, cmd, now_ms):
+        return self.table.void_hand()
+
+    def _do_level(self, cmd, now_ms):
+        return self.table.set_level(cmd.args[0])  # TOUR-1: from the next hand
+
+    def _do_structure(self, cmd, now_ms):
+        return self.table.set_structure(cmd.args[0])
 
 
 def guard_console(runtime):

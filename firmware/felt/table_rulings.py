@@ -1,0 +1,290 @@
+# Rare console rulings and floor commands on the table (controller layer, part of felt.table.Table,
+# imported on first use to keep the heap small): a dealer/floor kill of a hand (DEAL-36..39), a
+# declared misdeal (DEAL-14/15), blind postings (BLIND-2/14/15/16/20/25), recorded floor decisions,
+# and the floor-key commands' table entry points (void a hand, adjust a stack, change the level or
+# the structure). Each function takes the Table; an illegal entry raises a RuleError/ConfigError
+# naming the rule, before anything changes.
+from felt.engine import button as btn
+from felt.engine import dealing, games
+from felt.errors import ConfigError, RuleError
+from felt.events import INFO, PROPOSED
+from felt.table_state import PLAYING, SHOWDOWN, VOID
+
+KILL_RULE = "DEAL-38"  # dead-hand conditions: the default rule a kill cites
+# post kinds -> the engine Post kinds that satisfy them during a hand, and the rule each names
+POST_KINDS = {"sb": ((btn.SB,), "BLIND-2"), "bb": ((btn.BB, btn.POST_BB), "BLIND-2"),
+              "straddle": ((btn.STRADDLE,), "BLIND-20"), "ante": ((btn.ANTE,), "GAME-17"),
+              "makeup": ((btn.POST_BB, btn.DEAD_SB), "BLIND-14"), "dead": ((btn.DEAD,), "BLIND-25"),
+              "wait": ((), "BLIND-15")}
+# floor decisions the console may only give with the floor key (hardware/security.md section 5)
+NEEDS_KEY = ("void", "stack", "level", "structure", "delay", "deck")
+
+
+def _hand_on(t, what):
+    if t.state != PLAYING:
+        raise RuleError("GAME-6", "%s: no hand is in progress" % what)
+
+
+def _seat_in(t, seat, what):
+    p = t.position(seat)
+    if p is None:
+        raise RuleError("DEAL-5", "%s: seat %d is not dealt in" % (what, seat), legal=tuple(t.setup.seats))
+    return p
+
+
+# ---- kill (DEAL-36..39, SHOW-13) ---------------------------------------------------------------
+
+def kill(t, seat, rule=None, text=None):
+    """The dealer/floor kills seat's hand (a ruling: DEAL-38 by default, or the rule given). It
+    gets no more cards (DEAL-44); the Hand folds it at its turn -- the engine takes actions in
+    turn only (BET-38), as with a binding out-of-turn fold (BET-43) -- and an all-in hand that
+    never gets a turn is mucked at the showdown."""
+    rule = rule or KILL_RULE
+    what = "kill seat %d" % seat
+    _hand_on(t, what)
+    p = _seat_in(t, seat, what)
+    h = t.hand
+    if not h.live[p] or seat in t.killed or h.mucked[p]:
+        raise RuleError("DEAL-38", "%s: the hand is dead already" % what)
+    if h.shown[p]:
+        raise RuleError("SHOW-13", "%s: a tabled hand cannot be killed" % what)
+    live = 0
+    for q in range(h.n):
+        if h.live[q] and not h.mucked[q] and t.setup.seats[q] not in t.killed:
+            live += 1
+    if live <= 1:
+        raise RuleError("GAME-6", "%s: it is the last live hand" % what)
+    t.killed[seat] = rule
+    t.log("kill seat %d (%s)%s" % (seat, rule, (": " + text) if text else ""))
+    t.alert(INFO, (rule,), "seat %d's hand is dead%s" % (seat, (": " + text) if text else ""),
+            "muck seat %d's cards" % seat, seat=seat)
+    t._sync()
+    return True
+
+
+def fold_killed(t):
+    """Fold the actor while its hand was killed (called from Table._sync)."""
+    h = t.hand
+    for _ in range(h.n):
+        if h.finished or h.phase == SHOWDOWN:
+            return
+        p = h.actor
+        if p is None:
+            return
+        seat = t.setup.seats[p]
+        if seat not in t.killed:
+            return
+        try:
+            h.fold(p)
+        except RuleError as e:  # e.g. the bring-in owner (GAME-11): the dealer must post for it
+            t.rule_alert(e, "fold of seat %d's dead hand" % seat)
+            return
+        t.journal.append(("act", seat, "fold", None))
+        t.log("seat %d's dead hand is folded (%s)" % (seat, t.killed[seat]))
+        # the dealing check learns of it now, with the Hand: a killed all-in hand stays in the deal
+        # until the showdown mucks it, so the two never disagree on who is live (DEAL-44 from here)
+        if t.dc.phase not in (dealing.MISDEALT, dealing.VOID, dealing.OVER):
+            t._dc(t.dc.kill, seat, t.killed[seat])
+
+
+# ---- misdeal (DEAL-14, DEAL-15) ----------------------------------------------------------------
+
+def misdeal(t, rule=None, text=None):
+    """The dealer declares a misdeal. Before substantial action only (DEAL-15); then DEAL-14: all
+    cards back, the same button and blinds, the same seats, the hand dealt again. A pending
+    misdeal proposal is confirmed instead (same remedy)."""
+    _hand_on(t, "misdeal")
+    dc = t.dc
+    for a in t.alerts:
+        if a.status == PROPOSED and a.finding is not None and dc.findings[a.finding - 1].misdeal:
+            return t.ruling(a.id, True)
+    if dc.phase in (dealing.MISDEALT, dealing.VOID, dealing.OVER) or t.hand.finished:
+        raise RuleError("GAME-6", "misdeal: the hand is over")
+    if dc.sa:
+        raise RuleError("DEAL-15", "misdeal refused: substantial action has occurred; the hand continues "
+                        "(only a fouled deck voids it, DEAL-18)")
+    t.alert(INFO, (rule or "DEAL-14",), "misdeal declared%s: collect all cards and redeal; the button stays on "
+            "seat %d" % ((" (" + text + ")") if text else "", t.setup.button),
+            "every bet is returned and the blinds are posted again (DEAL-14)")
+    t._redeal()
+    return True
+
+
+# ---- posting (BLIND-2, 14, 15, 16, 20, 25; GAME-17) -------------------------------------------
+
+def _makeup_amount(t, rec):
+    cfg = t.config
+    how = cfg.house.get("missed_blind_makeup")
+    if how == "bb_only" or rec.status == btn.NEW:
+        return cfg.bb
+    if rec.missed_bb:
+        return cfg.bb + cfg.sb
+    return cfg.bb if how == "s0_penalty_literal" else cfg.sb
+
+
+def post(t, seat, kind, amount=None):
+    """`post SEAT KIND [AMOUNT]`. Blinds, antes and straddles are posted by the table when a hand
+    starts (engine/button.py): during the hand a post of the seat is a cross-check of what the
+    engine posted for it. A seat not dealt in (new, returning) chooses for the next hand: `bb` /
+    `makeup` posts to play at once (BLIND-16/14), `wait` waits for the big blind (BLIND-15); an
+    active seat asks to straddle (BLIND-20). Returns a text of what was done."""
+    if kind not in POST_KINDS:
+        raise RuleError("GAME-16", "post %s: unknown kind" % kind, legal=tuple(sorted(POST_KINDS)))
+    if not 1 <= seat <= t.config.seats:
+        raise RuleError("BLIND-2", "post: seat %d is not a seat of this table" % seat, legal=(1, t.config.seats))
+    kinds, rule = POST_KINDS[kind]
+    if t.state == PLAYING and t.position(seat) is not None:
+        got = [p for p in t.setup.post_of(seat) if p.kind in kinds]
+        if not got:
+            raise RuleError(rule, "post %s by seat %d: the seat posts no %s this hand" % (kind, seat, kind))
+        total = 0
+        for p in got:
+            total += p.amount
+        if amount is not None and amount != total:
+            raise RuleError(rule, "post %s by seat %d: the seat posted %d, not %d" % (kind, seat, total, amount),
+                            legal=(total, total))
+        return "seat %d posted %s %d" % (seat, kind, total)
+    rec = t._rec(seat)
+    if rec.status == btn.EMPTY:
+        raise RuleError("BLIND-16", "post %s: seat %d is empty" % (kind, seat))
+    if kind == "straddle":
+        if t.config.house.get("straddle") != "utg_2x":
+            raise RuleError("BLIND-20", "straddles are off (hr.straddle)")
+        want = 2 * t.config.bb
+        if amount is not None and amount != want:
+            raise RuleError("BLIND-20", "a straddle is exactly 2 x BB = %d" % want, legal=(want, want))
+        t._set_rec(seat, rec.copy(straddle=True))
+        return "seat %d straddles the next hand" % seat
+    if kind in ("bb", "makeup", "wait"):
+        if rec.status in (btn.NEW, btn.BACK) and kind != "wait":
+            rule = "BLIND-16" if rec.status == btn.NEW else "BLIND-14"
+        if rec.status not in (btn.NEW, btn.BACK):
+            raise RuleError(rule, "post %s: seat %d owes nothing to post (it is %s)" % (kind, seat, rec.status))
+        if kind == "wait":
+            t._set_rec(seat, rec.copy(post=False))
+            return "seat %d waits for the big blind" % seat
+        want = _makeup_amount(t, rec) if kind == "makeup" else t.config.bb
+        if kind == "bb" and rec.status == btn.BACK and (rec.missed_sb or rec.missed_bb):
+            raise RuleError("BLIND-14", "seat %d owes missed blinds: post makeup %d" % (seat, _makeup_amount(t, rec)))
+        if amount is not None and amount != want:
+            raise RuleError(rule, "post %s by seat %d is %d" % (kind, seat, want), legal=(want, want))
+        t._set_rec(seat, rec.copy(post=True))
+        return "seat %d posts %d to play the next hand" % (seat, want)
+    raise RuleError(rule, "post %s by seat %d: posted by the table when the hand starts" % (kind, seat))
+
+
+# ---- floor decisions (recorded; FLOOR class rulings) --------------------------------------------
+
+def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None):
+    """`floor DECISION [SEAT] [rule=] [amount=] ["text"]`: the device records the decision and applies
+    its mechanical consequence: `kill` (a dead hand), `misdeal`, `dead` (dead blinds owed, BLIND-25,
+    posted with the seat's next hand); anything else is recorded only. Commands that change money
+    or the game outside play (NEEDS_KEY) are refused here: they need the floor key."""
+    if decision in NEEDS_KEY:
+        raise RuleError(rule or "GAME-1", "floor %s needs the floor key: send challenge, then auth" % decision)
+    if decision == "kill":
+        if seat is None:
+            raise RuleError("DEAL-38", "floor kill needs a seat")
+        return kill(t, seat, rule, text)
+    if decision == "misdeal":
+        return misdeal(t, rule, text)
+    if decision == "dead":
+        if seat is None or not amount:
+            raise RuleError("BLIND-25", "floor dead SEAT amount=CHIPS: dead blinds owed by a seat")
+        rec = t._rec(seat) if 1 <= seat <= t.config.seats else None
+        if rec is None or rec.status == btn.EMPTY:
+            raise RuleError("BLIND-25", "seat %d has no player to owe dead blinds" % seat)
+        t._set_rec(seat, rec.copy(dead_owed=rec.dead_owed + amount))
+    t.alert(INFO, (rule,) if rule else (), "floor decision: %s%s%s%s" % (
+        decision, (" seat %d" % seat) if seat is not None else "", (" %d" % amount) if amount else "",
+        (" -- " + text) if text else ""), seat=seat)
+    return True
+
+
+# ---- floor-key commands' entry points (security/floordesk.py calls these) ----------------------
+
+def void_hand(t):
+    """Void the hand in progress: nothing of it is settled, every bet goes back (the stacks are
+    those before the hand), the button does not move (as a fouled-deck void, DEAL-18)."""
+    _hand_on(t, "void")
+    t.state = VOID
+    t.alert(INFO, (), "hand %d is void by floor command: every bet is returned" % t.hand_no,
+            "collect all cards; the next hand keeps the button")
+    return "hand %d void: every bet returned" % t.hand_no
+
+
+def adjust_stack(t, seat, chips):
+    """Set a seat's stack between hands (CASH-4: chips change only between hands; CASH-1: more
+    than 0). An empty seat is seated with it."""
+    if not isinstance(seat, int) or not isinstance(chips, int) or not 1 <= seat <= t.config.seats:
+        raise RuleError("CASH-1", "stack SEAT CHIPS: seat 1..%d and a whole number of chips" % t.config.seats)
+    if t.state == PLAYING:
+        raise RuleError("CASH-4", "a stack is adjusted between hands, not during hand %d" % t.hand_no)
+    if chips <= 0:
+        raise RuleError("CASH-1", "a stack must be more than 0 chips, got %d" % chips)
+    if t.stacks[seat - 1] <= 0:
+        t.sit(seat, chips)
+    else:
+        t.stacks[seat - 1] = chips
+        t.log("seat %d stack set to %d by floor command" % (seat, chips))
+    return "seat %d stack set to %d" % (seat, chips)
+
+
+def _apply_level(t, n):
+    row = t.config.levels[n - 1]
+    cfg = t.config
+    for k in ("sb", "bb", "ante", "small_bet", "big_bet", "bring_in"):
+        setattr(cfg, k, row.get(k, 0))
+    if cfg.record.structure == "limit" and cfg.small_bet <= 0:
+        cfg.small_bet = cfg.bb
+        cfg.big_bet = cfg.big_bet or 2 * cfg.small_bet
+    cfg.level = n
+
+
+def set_level(t, n):
+    """The blind level `n` (1-based row of config.levels). TOUR-1: a new level applies from the next
+    hand to start, so during a hand it is staged for new_hand."""
+    levels = t.config.levels
+    if not levels:
+        raise ConfigError("TOUR-1: this table has no level table (TableConfig levels=)")
+    if not isinstance(n, int) or not 1 <= n <= len(levels):
+        raise RuleError("TOUR-1", "level %r does not exist" % (n,), legal=(1, len(levels)))
+    row = levels[n - 1]
+    if row.get("bb", 0) <= 0 and t.config.record.forced == "blinds":
+        raise ConfigError("BLIND-12: level %d has no big blind" % n)
+    if t.state == PLAYING:
+        t.staged["level"] = n
+        return "level %d from the next hand" % n
+    _apply_level(t, n)
+    t.log("level %d: %d/%d ante %d" % (n, t.config.sb, t.config.bb, t.config.ante))
+    return "level %d now (%d/%d ante %d)" % (n, t.config.sb, t.config.bb, t.config.ante)
+
+
+def set_structure(t, structure):
+    """The betting structure (no_limit, pot_limit, limit) of the game in play, from the next hand
+    (as a level change, TOUR-1); ConfigError (GAME-1) when the game has no such structure."""
+    cfg = t.config
+    record = games.game_for(cfg.game, str(structure))  # ConfigError GAME-1: nothing changes
+    if record.structure == "limit" and cfg.small_bet <= 0 and cfg.bb <= 0:
+        raise ConfigError("BET-1: limit needs a small bet (bb= or small_bet=)")
+    if t.state == PLAYING:
+        t.staged["structure"] = structure
+        return "structure %s from the next hand" % structure
+    cfg.structure = structure
+    cfg.record = record
+    if record.structure == "limit" and cfg.small_bet <= 0:
+        cfg.small_bet = cfg.bb
+    if record.structure == "limit" and cfg.big_bet <= 0:
+        cfg.big_bet = 2 * cfg.small_bet
+    t.log("structure %s" % structure)
+    return "structure %s now" % structure
+
+
+def apply_staged(t):
+    """new_hand(): level and structure changes made during the last hand take effect (TOUR-1)."""
+    staged = t.staged
+    t.staged = {}
+    if "structure" in staged:
+        set_structure(t, staged["structure"])
+    if "level" in staged:
+        set_level(t, staged["level"])

@@ -1,0 +1,215 @@
+# Console rulings end to end through the simulated FELT1 wire (loop.py -> table -> table_rulings):
+# kill (DEAL-38, SHOW-13, BET-43 fold at the turn), misdeal (DEAL-14 redeal, DEAL-15 refused after
+# SA), posting (BLIND-2/14/15/16/20) and recorded floor decisions (BLIND-25 dead blinds). Every
+# refusal names its rule on the console reply and the display and leaves the state unchanged.
+# Runs under CPython and MicroPython.
+from check import eq
+
+from felt.proto import console as proto
+from felt.sim.runner import Sim
+
+HOLES = (("Ah", 2), ("Kd", 3), ("2c", 1), ("Ac", 2), ("Kc", 3), ("3d", 1))
+
+
+def table(seats=3, deal=True, extra=""):
+    sim = Sim()
+    sim.run("table holdem no_limit seats=%d sb=50 bb=100 button=1 %s" % (seats, extra))
+    for s in range(1, 4):
+        sim.run("seat %d 1000" % s)
+    sim.run("hand")
+    if deal:
+        for card, seat in HOLES:
+            sim.run("draw %s to seat %d" % (card, seat))
+    return sim
+
+
+def wire(sim, verb, args=(), opts=None, text=None):
+    """Send one console line; the table's reply to it (text)."""
+    sim.seq = (sim.seq + 1) % 65536
+    sim.console.feed(proto.encode(proto.Message(sim.seq, verb, args, opts, text)))
+    sim.settle(sweeps=0)
+    got = [r for r in sim.replies if (" re=%d " % sim.seq) in r and (" ok " in r or " error " in r)]
+    assert len(got) == 1, (verb, sim.replies)
+    return got[0]
+
+
+def snapshot(t):
+    h = t.hand
+    return (t.state, t.hand_no, h.actor if h is not None else None, list(h.live) if h else None,
+            h.pot_total() if h else None, list(t.stacks), t.misdeals)
+
+
+def refused(sim, rule, verb, args=(), opts=None, text=None):
+    """The entry is answered `error rule=RULE code=rule`, the display names the rule, nothing changed."""
+    from felt import view
+    before = snapshot(sim.table)
+    r = wire(sim, verb, args, opts, text)
+    assert " error " in r and ("rule=%s " % rule) in r and "code=rule" in r, r
+    eq(snapshot(sim.table), before)
+    shown = view.lines(sim.table)
+    assert [ln for ln in shown if ln.startswith("!") and rule in ln], shown
+    return r
+
+
+def test_kill_the_actor_folds_it_now_DEAL_38():
+    sim = table()
+    t = sim.table
+    eq(t.hand.actor, 2)  # three-handed preflop: the button (seat 1) acts first
+    r = wire(sim, "kill", [1], {"rule": "DEAL-38"}, "cards touched the muck")
+    assert " ok re=" in r, r
+    eq(t.hand.live, [True, True, False])
+    eq(t.setup.seats[t.hand.actor], 2)
+    eq(t.alerts[-1].rules, ("DEAL-38",))
+
+
+def test_kill_another_seat_folds_it_at_its_turn_BET_43_DEAL_44():
+    sim = table()
+    t = sim.table
+    assert " ok " in wire(sim, "kill", [3])  # the big blind; seat 1 is to act
+    eq(t.hand.live, [True, True, True])  # the engine takes actions in turn only (BET-38)
+    wire(sim, "call", [1])
+    wire(sim, "call", [2])
+    eq(t.hand.live, [True, False, True])  # seat 3's turn came: its dead hand was folded
+    eq(t.state, "playing")
+    assert 3 not in t.dc.live, t.dc.live  # no more cards to seat 3 (DEAL-44)
+    sim.run("draw 9s to burn")
+    for c in ("4h", "5h", "6h"):
+        sim.run("draw %s to board" % c)
+    eq(t.hand.board != [], True)
+
+
+def test_an_all_in_killed_hand_is_mucked_at_the_showdown_and_cannot_win():
+    sim = table()
+    t = sim.table
+    wire(sim, "allin", [1])
+    wire(sim, "call", [2])
+    assert " ok " in wire(sim, "kill", [1], {"rule": "DEAL-38"})  # all-in: it never has a turn again
+    wire(sim, "fold", [3])
+    sim.run("draw 9s to burn")
+    for c in ("4h", "5h", "6h"):
+        sim.run("draw %s to board" % c)
+    sim.run("draw 9d to burn")
+    sim.run("draw 7c to board")
+    sim.run("draw 9h to burn")
+    sim.run("draw Jd to board")
+    eq(t.state, "over")
+    eq(t.stacks[0], 0)  # seat 1 (2c 3d had a straight 3-7) lost everything it put in
+    eq(t.stacks[1] + t.stacks[2], 3000)
+
+
+def test_kill_refusals_name_the_rule_and_change_nothing():
+    sim = table()
+    wire(sim, "kill", [3])
+    refused(sim, "DEAL-38", "kill", [3])  # dead already
+    wire(sim, "kill", [2])
+    refused(sim, "GAME-6", "kill", [1])  # the last live hand
+
+
+def test_kill_outside_a_hand_and_of_a_seat_not_dealt_in():
+    sim = Sim()
+    sim.run("table holdem no_limit seats=4 sb=50 bb=100 button=1")
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    r = wire(sim, "kill", [2])
+    assert "rule=GAME-6" in r and "code=rule" in r, r
+    sim.run("hand")
+    refused(sim, "DEAL-5", "kill", [4])
+
+
+def test_misdeal_before_SA_redeals_with_the_same_button_DEAL_14():
+    sim = table()
+    t = sim.table
+    button = t.setup.button
+    wire(sim, "fold", [1])  # one action: no SA yet (two_actions, cash)
+    assert " ok " in wire(sim, "misdeal", (), {"rule": "DEAL-8"}, "first card to the wrong seat")
+    eq(t.misdeals, 1)
+    eq(t.hand_no, 1)
+    eq(t.setup.button, button)
+    eq(t.state, "playing")
+    eq(t.hand.pot_total(), 150)  # blinds returned and posted again
+    eq(t.hand.live, [True, True, True])
+    eq(t.account()["shoe"], 52)  # every card back
+    sim.run("clear")  # the dealer collects the cards from the antennas
+    for card, seat in HOLES:
+        sim.run("draw %s to seat %d" % (card, seat))
+    eq([len(t.hand.hole[p]) for p in range(3)], [2, 2, 2])
+
+
+def test_misdeal_after_SA_is_refused_DEAL_15():
+    sim = table()
+    wire(sim, "call", [1])
+    wire(sim, "call", [2])
+    refused(sim, "DEAL-15", "misdeal")
+
+
+def test_post_confirms_the_engine_posts_BLIND_2():
+    sim = table()
+    assert " ok " in wire(sim, "post", [2, "sb", 50])
+    assert " ok " in wire(sim, "post", [3, "bb"])
+    refused(sim, "BLIND-2", "post", [2, "sb", 60])
+    refused(sim, "BLIND-2", "post", [3, "sb"])
+    refused(sim, "GAME-17", "post", [1, "ante"])
+
+
+def test_new_player_posts_or_waits_BLIND_16_BLIND_15():
+    sim = Sim()
+    sim.run("table holdem no_limit seats=6 sb=50 bb=100 button=1")
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    sim.run("hand")
+    for card, seat in HOLES:
+        sim.run("draw %s to seat %d" % (card, seat))
+    wire(sim, "fold", [1])
+    wire(sim, "fold", [2])  # hand 1 is over: a player sitting down now is new (BLIND-16)
+    sim.run("seat 5 1000")
+    t = sim.table
+    refused(sim, "BLIND-16", "post", [5, "bb", 200])
+    assert " ok " in wire(sim, "post", [5, "bb", 100])
+    eq(t._rec(5).post, True)
+    assert " ok " in wire(sim, "post", [5, "wait"])
+    eq(t._rec(5).post, False)
+    refused(sim, "BLIND-2", "post", [1, "sb"])  # posted by the table when the hand starts
+    r = wire(sim, "post", [4, "bb"])
+    assert "rule=BLIND-16" in r, r  # an empty seat
+
+
+def test_straddle_post_needs_the_house_rule_BLIND_20():
+    sim = Sim()
+    sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1")
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    r = wire(sim, "post", [1, "straddle", 200])
+    assert " error " in r and "rule=BLIND-20" in r, r
+    eq(sim.table._rec(1).straddle, False)
+
+
+def test_floor_decisions_are_recorded_and_dead_blinds_posted_BLIND_25():
+    sim = table()
+    t = sim.table
+    n = len(t.alerts)
+    assert " ok " in wire(sim, "floor", ["penalty", 2], {"rule": "BET-39"}, "one round")
+    eq(t.alerts[n].rules, ("BET-39",))
+    assert "penalty seat 2" in t.alerts[n].text
+    assert " ok " in wire(sim, "floor", ["dead", 2], {"rule": "BLIND-25", "amount": 60})
+    eq(t._rec(2).dead_owed, 60)
+    r = wire(sim, "floor", ["dead", 2], {"rule": "BLIND-25"})
+    assert "rule=BLIND-25" in r and " error " in r, r
+
+
+def test_floor_money_commands_need_the_floor_key():
+    sim = table()
+    for word in ("void", "stack", "level", "structure", "delay", "deck"):
+        before = snapshot(sim.table)
+        r = wire(sim, "floor", [word])
+        assert " error " in r and "code=auth" in r, r
+        eq(snapshot(sim.table), before)
+
+
+def test_floor_kill_and_misdeal_words_map_to_the_rulings():
+    sim = table()
+    assert " ok " in wire(sim, "floor", ["kill", 1], {"rule": "DEAL-36"})
+    eq(sim.table.hand.live[2], False)
+    eq(sim.table.killed, {1: "DEAL-36"})
+    assert " ok " in wire(sim, "floor", ["misdeal"])  # one fold is no SA
+    eq(sim.table.misdeals, 1)
+    eq(sim.table.killed, {})
