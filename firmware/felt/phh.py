@@ -732,9 +732,11 @@ def parse_action(text, scale=1, line=None):
     return a
 
 
-def fields(text, scale=1, line=None):
+def fields(text, scale=1, line=None, split=True):
     """parse_action() as a tuple (actor, verb, cards, amount, dealee, comment), with no Action
-    built: what a replay reads once per action."""
+    built: what a replay reads once per action. split=False leaves the cards of 'd dh'/'d db'
+    as written ('AhKd'): the caller checks them (replay maps them to ints with split_cards'
+    rules and calls split_cards for the error)."""
     if "#" in text:
         body, _, comment = text.partition("#")
         comment = comment.strip()
@@ -744,20 +746,27 @@ def fields(text, scale=1, line=None):
     w = body.split()
     k = len(w)
     if k == 2 and w[1] in _SIMPLE_VERBS and w[0] != "d":
-        # fast path: 'pN f' / 'pN cc' / 'pN pb' / 'pN sm' / 'pN sd'
+        # fast path: 'pN f' / 'pN cc' / 'pN pb' / 'pN sm' / 'pN sd' (a known player word is one
+        # dict read; _player checks a new one)
         verb = w[1]
-        return _player(w[0], line), verb, [] if verb == "sm" or verb == "sd" else None, None, None, comment
-    if k == 3 and w[1] == "cbr" and _digits(w[2]) and w[0] != "d":
+        p = _PLAYERS.get(w[0])
+        if p is None:
+            p = _player(w[0], line)
+        return p, verb, [] if verb == "sm" or verb == "sd" else None, None, None, comment
+    if k == 3 and w[1] == "cbr" and w[0] != "d" and w[2].isdigit() and max(w[2]) <= "9":  # _digits
         # fast path: a whole-number bet (parse_number and _chips give int(text) * scale)
-        return _player(w[0], line), "cbr", None, int(w[2]) * scale, None, comment
+        p = _PLAYERS.get(w[0])
+        if p is None:
+            p = _player(w[0], line)
+        return p, "cbr", None, int(w[2]) * scale, None, comment
     if not w:
         return None, "", None, None, None, comment
     if w[0] == "d":
         if k == 4 and w[1] == "dh":
-            cards = split_cards(w[3], line)
+            cards = split_cards(w[3], line) if split else w[3]
             return "d", "dh", cards, None, _player(w[2], line), comment
         if k == 3 and w[1] == "db":
-            return "d", "db", split_cards(w[2], line), None, None, comment
+            return "d", "db", split_cards(w[2], line) if split else w[2], None, None, comment
         raise FormatError("bad dealing action %r" % text, line)
     p = _player(w[0], line)
     verb = w[1] if k > 1 else ""

@@ -58,8 +58,11 @@ def dumps(obj):
 # -- replay -------------------------------------------------------------------------------------
 
 
+_LABELS = ("p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10")
+
+
 def _label(p):
-    return "p%d" % (p + 1)
+    return _LABELS[p] if p < 10 else "p%d" % (p + 1)
 
 
 _CARD = {"??": UNKNOWN}  # card text -> int, filled on first use (phh.split_cards checked the text)
@@ -73,6 +76,21 @@ def _cards(texts):
     return [_CARD[t] for t in texts]
 
 
+def _dealt(text, line):
+    # the cards of a 'd dh'/'d db' action as written ('AhKd', '????') -> ints; _CARD holds
+    # exactly the texts phh.split_cards accepts, and split_cards names a bad one
+    if len(_CARD) == 1:
+        _cards(())
+    if not len(text) & 1:
+        try:
+            if len(text) == 4:
+                return [_CARD[text[:2]], _CARD[text[2:]]]
+            return [_CARD[text[i:i + 2]] for i in range(0, len(text), 2)]
+        except KeyError:
+            pass
+    return _cards(phh.split_cards(text, line))
+
+
 def _error(message, line=None, rule=None, action=None):
     r = {"error": message}
     if line is not None:
@@ -84,19 +102,19 @@ def _error(message, line=None, rule=None, action=None):
     return r
 
 
-def _do(hand, p, v, cards, amount, dealee):
-    # one action as phh.fields() gives it -> the Hand method. Burns are not written in PHH
-    # (automatic). Betting verbs first: they are most of a hand.
+def _do(hand, p, v, cards, amount, dealee, line):
+    # one action as phh.fields(split=False) gives it -> the Hand method. Burns are not written
+    # in PHH (automatic). Betting verbs first: they are most of a hand.
     if v == "cc":
         hand.check_call(p)
     elif v == "dh":
-        hand.deal_hole(dealee, _cards(cards))
+        hand.deal_hole(dealee, _dealt(cards, line))
     elif v == "f":
         hand.fold(p)
     elif v == "cbr":
         hand.bet_raise_to(p, amount)
     elif v == "db":
-        hand.deal_board(_cards(cards))
+        hand.deal_board(_dealt(cards, line))
     elif v == "pb":
         hand.post_bring_in(p)
     elif v == "sm":
@@ -165,8 +183,8 @@ def _play(hand, h):
         line = lines[k] if k < nlines else None
         k += 1
         try:
-            p, v, cards, amount, dealee, _comment = fields(text, scale, line)
-            _do(hand, p, v, cards, amount, dealee)
+            p, v, cards, amount, dealee, _comment = fields(text, scale, line, False)
+            _do(hand, p, v, cards, amount, dealee, line)
         except RuleError as e:
             r = _error(e.message, line, e.rule, text)
             legal = _legal(e.rule, e.legal, scale)
@@ -203,14 +221,14 @@ def _finish_showdown(hand):
 
 
 def _amount(chips, scale):
-    return phh.format_amount(chips, scale)
+    return chips if scale == 1 else phh.format_amount(chips, scale)
 
 
 def _result(h, hand):
     s = h.scale
     out = {
         "variant": h.variant,
-        "finishing_stacks": [_amount(c, s) for c in hand.finishing_stacks()],
+        "finishing_stacks": hand.finishing_stacks() if s == 1 else [_amount(c, s) for c in hand.finishing_stacks()],
         "pots": _pots(hand, s),
     }
     if h.players is not None:

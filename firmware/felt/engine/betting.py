@@ -212,10 +212,7 @@ class Round:
         self.hi_to = hi
 
     def pot_in_front(self):
-        s = 0
-        for b in self.bets:
-            s += b
-        return s
+        return sum(self.bets)  # one builtin call, no allocation
 
     # ---- applying (the Hand has validated) ------------------------------------------------
 

@@ -90,6 +90,7 @@ class Hand(HandDealing):
         self.nominal_blinds = blinds
         self.bring_in = bring_in
         self._configure_bets(game, blinds, small_bet, big_bet, min_bet)
+        self._highest_opens = self._stud5_highest_card()  # fixed for the hand: asked once per street
         self.starting_stacks = list(stacks)
         self.stacks = list(stacks)
         self.committed = [0] * n
@@ -112,6 +113,7 @@ class Hand(HandDealing):
         self.phase = DEAL
         self.runout = False
         self.results = None  # [pots.Award] once the hand is over
+        self.final_pots = None  # the pots as settled (pots() then reads these, no rebuild)
         self.reasons = None  # one text per award (showdown.awards_text)
         self.log = [] if record else None
         self.bound = [False] * n  # BET-44: pulled back bet chips, may not fold this street
@@ -262,6 +264,8 @@ class Hand(HandDealing):
 
     def pots(self):
         """Main and side pots as they stand (pots.build_pots)."""
+        if self.final_pots is not None:
+            return list(self.final_pots)  # settled: nothing can change them any more
         return settle.current_pots(self)
 
     def finishing_stacks(self):
@@ -318,11 +322,11 @@ class Hand(HandDealing):
             self._end_street()
             return
         ups = [self.upcards(p) for p in range(self.n)] if self.game.family == "stud" else None
-        if s == 0 and self._stud5_highest_card():
+        if s == 0 and self._highest_opens:
             first = streets.highest_upcard_opener(ups, self.live)
         else:
             first = streets.opener(st, s, self.nominal_blinds, ups, self.live)
-        if s == 0 and self.game.forced == "bring_in" and not self._stud5_highest_card():
+        if s == 0 and self.game.forced == "bring_in" and not self._highest_opens:
             rnd.completion = True
             rnd.bring_in_due = True
         self.opener = first
@@ -566,9 +570,10 @@ class Hand(HandDealing):
             self._note("return", p, chips, rnd.bets[p])
         rnd.clear_bets()
         rnd.phantom = 0
-        for p in range(self.n):
-            self.bound[p] = False
-        if self.live_count() <= 1:
+        if True in self.bound:
+            for p in range(self.n):
+                self.bound[p] = False
+        if self.live.count(True) <= 1:
             settle.settle(self)
             return
         if not self.runout:
@@ -576,11 +581,12 @@ class Hand(HandDealing):
             for p in range(self.n):
                 if self.live[p] and self.stacks[p] > 0:
                     with_chips += 1
-            later_draw = False
-            for st in self.game.streets[self.street + 1:]:
-                later_draw = later_draw or st.draw
-            if with_chips <= 1 and not later_draw:
-                self.runout = True  # GAME-7: no more betting; deal the rest
+            if with_chips <= 1:
+                later_draw = False
+                for st in self.game.streets[self.street + 1:]:
+                    later_draw = later_draw or st.draw
+                if not later_draw:
+                    self.runout = True  # GAME-7: no more betting; deal the rest
         if self.street + 1 >= len(self.game.streets):
             self.phase = SHOWDOWN
             settle.maybe_settle(self)

@@ -125,12 +125,12 @@ def uncalled(bets):
     """POT-2: (position, chips) of the part of the largest street commitment nobody matched,
     or None. bets: this street's commitment per position, folded players included (chips a
     folder put in on the street did match part of the bet)."""
-    top = -1
-    who = None
-    for p in range(len(bets)):
-        if bets[p] > top:
-            top = bets[p]
-            who = p
+    if not bets:
+        return None
+    top = max(bets)
+    if top <= 0 or bets.count(top) > 1:
+        return None  # nothing bet, or the top bet was matched (two C calls: the common street end)
+    who = bets.index(top)
     second = 0
     for p in range(len(bets)):
         if p != who and bets[p] > second:

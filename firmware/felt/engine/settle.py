@@ -289,6 +289,7 @@ def settle(hand):
     who = contenders(hand)
     left = [p for p in range(hand.n) if who[p]]
     pots = _build(hand, who)
+    hand.final_pots = pots
     if len(left) == 1:
         hi = [0 if who[p] else None for p in range(hand.n)]  # GAME-6: wins unshown
         lo = None
