@@ -65,15 +65,34 @@ class DeckScan:
         return [c for c in range(DECK_SIZE) if not self._cards[c]]
 
 
+_SLOT = 8  # a registered tag in a deck's table: its UID length, then the UID zero-padded to 7 bytes
+_PAD = bytes(7)
+
+
+def _slot(uid):
+    return bytes((len(uid),)) + uid + _PAD[len(uid):]
+
+
 class DeckRegistry:
     """Every registered deck: tag UID -> (deck id, card). register() validates a whole deck
     (DECK-1); lookup() resolves a tag read during a hand against the deck in play (DECK-5)."""
 
     def __init__(self):
-        # uid bytes -> deck number * 64 + card: a small int, no tuple per tag (two sim decks: ~3 KB less)
-        self._tags = {}
-        self._decks = {}  # deck_id -> list of uids
-        self._ids = []  # deck number -> deck_id
+        # deck_id -> 52 slots of 8 bytes, slot i = the tag of card i: 416 bytes a deck, searched with
+        # bytes.find (C speed, nothing kept per tag). A dict of 104 UID keys took ~9 KB of a board's
+        # RAM for the two simulated decks (hardware/memory.md).
+        self._decks = {}
+
+    def _find(self, key):
+        # (deck_id, card) of the tag whose slot is `key`, or None; a match must start on a slot
+        for deck_id in self._decks:
+            table = self._decks[deck_id]
+            at = table.find(key)
+            while at >= 0 and at % _SLOT:
+                at = table.find(key, at + 1)
+            if at >= 0:
+                return deck_id, at // _SLOT
+        return None
 
     def register(self, deck_id, mapping):
         """Register (or re-register, DECK-7) deck `deck_id` from {uid bytes: card}: exactly
@@ -85,21 +104,18 @@ class DeckRegistry:
         if not scan.complete:
             raise DeckError("DECK-1", "deck %s has %d tags; missing %s" % (
                 deck_id, scan.count, " ".join([card_text(c) for c in scan.missing()])), legal=DECK_SIZE)
+        table = bytearray(DECK_SIZE * _SLOT)
         for uid in scan.mapping:
-            owner = self._tags.get(uid)
-            if owner is not None and self._ids[owner >> 6] != deck_id:
-                raise DeckError("DECK-1", "tag %s already belongs to deck %s" % (uid_text(uid), self._ids[owner >> 6]))
-        self.unregister(deck_id)
-        if deck_id not in self._ids:
-            self._ids.append(deck_id)
-        base = self._ids.index(deck_id) << 6
-        for uid, card in scan.mapping.items():
-            self._tags[uid] = base | card
-        self._decks[deck_id] = list(scan.mapping)
+            key = _slot(uid)
+            owner = self._find(key)
+            if owner is not None and owner[0] != deck_id:
+                raise DeckError("DECK-1", "tag %s already belongs to deck %s" % (uid_text(uid), owner[0]))
+            at = scan.mapping[uid] * _SLOT
+            table[at:at + _SLOT] = key
+        self._decks[deck_id] = bytes(table)
 
     def unregister(self, deck_id):
-        for uid in self._decks.pop(deck_id, ()):
-            del self._tags[uid]
+        self._decks.pop(deck_id, None)
 
     def decks(self):
         """Registered deck ids (sorted by their text, so both interpreters agree)."""
@@ -111,24 +127,31 @@ class DeckRegistry:
         if not isinstance(uid, (bytes, bytearray)):
             raise UnknownTag("DECK-5", "tag UID must be bytes, not %r" % (uid,))
         key = bytes(uid)
-        owner = self._tags.get(key)
+        owner = self._find(_slot(key)) if len(key) in UID_LENGTHS else None
         if owner is None:
             raise UnknownTag("DECK-5", "tag %s is not registered to any deck (joker, other deck or "
                              "different back?)" % uid_text(key))
-        card = owner & 63
-        if self._ids[owner >> 6] != deck_in_play:
+        deck_id, card = owner
+        if deck_id != deck_in_play:
             raise ForeignDeckCard("DECK-5", "tag %s is %s of deck %s, but deck %s is in play"
-                                  % (uid_text(key), card_text(card), self._ids[owner >> 6], deck_in_play))
+                                  % (uid_text(key), card_text(card), deck_id, deck_in_play))
         return card
 
     def missing(self, deck_id, seen_uids):
         """DECK-6: cards of `deck_id` whose tags are absent from a post-hand scan, ascending."""
         if deck_id not in self._decks:
             raise DeckError("DECK-6", "deck %s is not registered" % (deck_id,))
-        seen = {}
+        table = self._decks[deck_id]
+        found = bytearray(DECK_SIZE)
         for uid in seen_uids:
-            seen[bytes(uid)] = True
-        return sorted([self._tags[u] & 63 for u in self._decks[deck_id] if u not in seen])
+            uid = bytes(uid)
+            if len(uid) in UID_LENGTHS:
+                at = table.find(_slot(uid))
+                while at >= 0 and at % _SLOT:
+                    at = table.find(_slot(uid), at + 1)
+                if at >= 0:
+                    found[at // _SLOT] = 1
+        return [c for c in range(DECK_SIZE) if not found[c]]
 
 
 class HandCards:
