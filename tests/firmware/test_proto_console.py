@@ -72,6 +72,13 @@ SAMPLES = (
     (CONSOLE, Message(33, "set", ["hr.sa_definition", "two_actions"])),
     (CONSOLE, Message(34, "set", ["hr.rake"], None, "5% cap 150")),
     (CONSOLE, Message(35, "get", ["hr.straddle"])),
+    # 1.1 floor-key verbs (hardware/security.md section 5)
+    (CONSOLE, Message(36, "challenge")),
+    (CONSOLE, Message(37, "auth", ["alice", "01" * 16, "5a" * 32], None, "stack 3 1500")),
+    (CONSOLE, Message(38, "auth", ["floor.Night-2", "0123456789" * 3 + "ab", "c4" * 32], None, "deck C " + "9f" * 32)),
+    (CONSOLE, Message(39, "deckline", [1], None, "felt-deck 1")),
+    (TABLE, console.ok(45, 36, nonce="0123456789" * 3 + "01", ttl=60000)),
+    (TABLE, console.ok(46, 39, sha256="0" * 64)),
     (TABLE, console.ok(40, 17, action="raise", total=2000, change=0)),
     (TABLE, console.error(41, 7, "raise must be at least 1,700", rule="BET-7", legal=(1700, 5000))),
     (TABLE, Message(42, "propose", [7], {"rule": "DEAL-8", "seat": 3, "remedy": "misdeal"}, "first card to seat 3, expected seat 2")),
@@ -79,6 +86,36 @@ SAMPLES = (
     (TABLE, Message(44, "state", [], {"action_on": 5, "pot": 1350, "to_call": 600, "street": "flop"})),
     (TABLE, Message(65535, "alert", ["error"], {"rule": "DECK-5", "seat": 10}, 'tag "04AB" is "foreign" \\ check')),
 )
+
+
+def test_floor_verbs_keep_their_hex_as_text_and_refuse_malformed_fields():
+    # an all-digit nonce is text, not a number (ok's other keys turn digits into ints)
+    got = console.decode_line(console.encode(console.ok(1, 2, nonce="1" * 32, sha256="2" * 64))[:-2])
+    eq((got.opts["nonce"], got.opts["sha256"]), ("1" * 32, "2" * 64))
+    n, t = "0a" * 16, "5a" * 32
+    for args, text in (
+        (["alice", n[:-2], t], "void"),  # nonce 15 bytes
+        (["alice", n.upper(), t], "void"),  # upper-case hex
+        (["alice", n, t + "00"], "void"),  # tag 33 bytes
+        (["x" * 33, n, t], "void"),  # name longer than 32
+        (["al ice", n, t], "void"),
+        (["alice", n, t], None),  # the command text is required
+    ):
+        body = "FELT1 9 auth %s%s " % (" ".join(args), (' "%s"' % text) if text else "")
+        wire = (body + "*%04X" % console.crc16(body.encode())).encode()
+        (err,) = console.Parser(CONSOLE).feed(wire + b"\r\n")
+        assert isinstance(err, ConsoleError), (args, err)
+        eq((err.code, err.seq), ("bad_args", 9), repr(args))
+    for line_no in ("0", "65"):
+        body = 'FELT1 3 deckline %s "felt-deck 1" ' % line_no
+        (err,) = console.Parser(CONSOLE).feed((body + "*%04X" % console.crc16(body.encode())).encode() + b"\n")
+        eq(err.code, "bad_args")
+
+
+def test_a_table_may_not_send_the_floor_verbs():
+    wire = console.encode(Message(4, "challenge"))
+    (err,) = console.Parser(TABLE).feed(wire)
+    eq(err.code, "direction")
 
 
 def test_every_sample_round_trips():
@@ -252,3 +289,12 @@ def test_every_line_quoted_in_console_md_decodes():
             eq(console.encode(msg), text.encode() + b"\r\n", "re-encoded doc line")
             found += 1
     assert found >= 40, found
+
+
+def test_documented_floor_answer_is_the_real_hmac():
+    # console.md "Floor commands": line 41's tag answers nonce 01.. for floor key alice (32 x 0x21)
+    from felt.security.auth import answer
+    tag = answer(b"\x21" * 32, "table1", "01" * 16, "alice", "stack 3 1500")
+    lines = [t for t in _doc_lines("console.md") if t.startswith("FELT1 41 auth alice ")]
+    eq(len(lines), 1)
+    eq(console.decode_line(lines[0].encode()).args[2], tag)
