@@ -9,9 +9,9 @@ SUITS = "cdhs"  # DECK-4: clubs < diamonds < hearts < spades
 UNKNOWN = -1
 DECK_SIZE = 52  # DECK-1
 
-_RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-               "jack", "queen", "king", "ace")
-_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+# one text constant, split when a message needs it: 17 short strings would each be an interned name
+# (qstr) in a board's RAM for as long as it runs (hardware/memory.md)
+_NAMES = "two three four five six seven eight nine ten jack queen king ace clubs diamonds hearts spades"
 
 
 def rank_of(card):
@@ -70,7 +70,8 @@ def card_name(card):
     if card == UNKNOWN:
         return "an unknown card"
     card_text(card)  # range check
-    return _RANK_NAMES[card >> 2] + " of " + _SUIT_NAMES[card & 3]
+    names = _NAMES.split()
+    return names[card >> 2] + " of " + names[13 + (card & 3)]
 
 
 def highest_card(cards):
