@@ -50,6 +50,14 @@ def _set(d):
     return out
 
 
+def _middle(tag):
+    """A log of 30 records in a fresh folder: (folder, name and lines of its second file)."""
+    d = _folder(tag)
+    _log(d, 30)
+    name, lines = _set(d)[1]
+    return d, name, lines
+
+
 def _rewrite(d, name, lines):
     with open(d + "/" + name, "w") as f:
         for ln in lines:
@@ -106,10 +114,7 @@ def test_rotation_boundary_the_file_that_reaches_the_limit_keeps_its_record():
 
 
 def test_tamper_inside_a_rotated_file_is_found_and_named():
-    d = _folder("tamper")
-    _log(d, 30)
-    files = _set(d)
-    name, lines = files[1]
+    d, name, lines = _middle("tamper")
     edited = list(lines)
     edited[1] = edited[1].replace("DECK-5", "DECK-6")
     _rewrite(d, name, edited)
@@ -123,12 +128,9 @@ def test_tamper_inside_a_rotated_file_is_found_and_named():
 
 
 def test_missing_middle_file_is_named():
-    d = _folder("missing")
-    _log(d, 30)
-    files = _set(d)
-    gone = files[1][0]
+    d, gone, lines = _middle("missing")
     first = al.file_number(gone)
-    last = al.parse_line(files[1][1][-1], 0).seq
+    last = al.parse_line(lines[-1], 0).seq
     os.remove(d + "/" + gone)
     with raises(AuditError, match="%s is missing (records %d..%d" % (gone, first, last)):
         al.verify_files(_set(d), KEY)
@@ -136,9 +138,7 @@ def test_missing_middle_file_is_named():
 
 
 def test_truncated_rotated_file_is_named():
-    d = _folder("trunc")
-    _log(d, 30)
-    name, lines = _set(d)[1]
+    d, name, lines = _middle("trunc")
     _rewrite(d, name, lines[:-1])  # its last record cut off
     with raises(AuditError, match="%s was truncated: it ends at record %d" % (name, al.parse_line(lines[-2], 0).seq)):
         al.verify_files(_set(d), KEY)
@@ -146,9 +146,7 @@ def test_truncated_rotated_file_is_named():
 
 
 def test_edited_tail_of_a_rotated_file_is_named():
-    d = _folder("tail")
-    _log(d, 30)
-    name, lines = _set(d)[1]
+    d, name, lines = _middle("tail")
     _rewrite(d, name, lines[:-1] + [lines[-1].replace("DECK-5", "DECK-7")])
     last = al.parse_line(lines[-1], 0).seq
     with raises(AuditError, match="%s: audit record %d: its MAC" % (name, last)):
