@@ -33,6 +33,14 @@ def _word(value):
     return "".join(out) or "-"
 
 
+def _chip_range(legal):
+    # a RuleError's legal range as FELT1 legal=MIN..MAX when it is one (seat lists etc. stay in the text)
+    if isinstance(legal, tuple) and len(legal) == 2 and isinstance(legal[0], int) and isinstance(legal[1], int):
+        if 0 <= legal[0] <= legal[1] <= proto.MAX_CHIPS and not isinstance(legal[0], bool):
+            return legal
+    return None
+
+
 def _rule_of(text):
     # "TOUR-1: ..." -> "TOUR-1" (ConfigError texts open with the rule they break), else None
     head = text.split(":", 1)[0]
@@ -270,6 +278,8 @@ class Runtime:
         elif verb in _FLOOR_WIRE:
             self._floor_wire(msg)
             return
+        elif verb == "pong":  # a reply, not an entry: nothing to apply, nothing to answer
+            return
         else:
             self.link.reply_error(msg.seq, "verb %s is not handled by this table" % verb, code="unsupported")
             return
@@ -283,7 +293,7 @@ class Runtime:
         a = t.alerts[-1] if t.seq != before and t.alerts else None
         text = _clean(a.text) if a is not None else "refused"
         rule = a.rules[0] if a is not None and a.rules else None
-        self.link.reply_error(msg.seq, text, rule=rule, code="rule")
+        self.link.reply_error(msg.seq, text, rule=rule, legal=_chip_range(getattr(a, "legal", None)), code="rule")
 
     def _floor_wire(self, msg):
         """FELT1 1.1 floor-key verbs (hardware/protocols/console.md, security.md section 5): `challenge`

@@ -144,7 +144,9 @@ class Table(Cards, Seats, Showdown, Entries):
         legal = getattr(err, "legal", None)
         if legal is not None:
             text += " (legal: %s)" % (legal,)
-        return self.alert(WARN, (err.rule,), text)
+        a = self.alert(WARN, (err.rule,), text)
+        a.legal = legal  # the console reply carries a chip range as legal=MIN..MAX (loop.py)
+        return a
 
     def _new_account(self):
         self.where = {}  # card -> place: seat int, "board", "burn", "muck", "nowhere", "off"

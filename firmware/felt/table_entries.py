@@ -8,6 +8,9 @@ from felt.events import CONFIRMED, INFO, PROPOSED, REJECTED, WARN
 from felt.table_state import CONFIG_NUMBERS, DRAW, HOLD, PICK, PLAYING, VOID
 
 
+_KEY_ALIAS = {"bringin": "bring_in"}  # FELT1 configuration key -> TableConfig field
+
+
 class Entries:
     # ---- console entries ---------------------------------------------------------------------
     def act(self, seat, verb, amount=None):
@@ -62,6 +65,7 @@ class Entries:
         """Console `set KEY VALUE` between hands: blinds/antes/limits/unit or a house rule hr.NAME
         (validated by engine/settings.py, all-or-nothing). Returns True, or False with an alert."""
         cfg = self.config
+        key = _KEY_ALIAS.get(key, key)
         if self.state == PLAYING:
             self.alert(WARN, ("GAME-1",), "set %s refused: hand %d is in progress" % (key, self.hand_no))
             return False
@@ -85,6 +89,7 @@ class Entries:
 
     def setting(self, key):
         """Console `get KEY`: the value now in force (None for an unknown key)."""
+        key = _KEY_ALIAS.get(key, key)
         if key.startswith("hr."):
             return self.config.house.get(key)
         return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats") else None

@@ -6,7 +6,7 @@ from felt.engine import button as btn
 from felt.engine import dealing, dealplan, settings
 from felt.engine.hand import Hand
 from felt.errors import ConfigError, RuleError
-from felt.events import INFO, WARN
+from felt.events import INFO, LAPSED, PROPOSED, WARN
 from felt.table_state import PLAYING
 
 
@@ -105,6 +105,11 @@ class Seats:
         # DEAL-14: the same hand again -- same button, same blinds, the same seats
         self.misdeals += 1
         plan = self.dc.redeal_plan()
+        for a in self.alerts:  # proposals about the misdealt cards name findings of the old check
+            if a.status == PROPOSED:
+                a.status = LAPSED
+                a.remedy = "the hand was misdealt (DEAL-14)"
+        self._await = None
         self._start(self.setup, plan)
         self.log("hand %d: misdeal, redeal %d" % (self.hand_no, self.misdeals))
 

@@ -213,3 +213,46 @@ def test_floor_kill_and_misdeal_words_map_to_the_rulings():
     assert " ok " in wire(sim, "floor", ["misdeal"])  # one fold is no SA
     eq(sim.table.misdeals, 1)
     eq(sim.table.killed, {})
+
+
+def test_every_console_verb_of_the_protocol_is_handled():
+    # no documented console verb is answered `unsupported` (hardware/protocols/console.md)
+    sample = {"fold": [1], "check": [1], "call": [1], "bet": [1, 300], "raise": [1, 300], "allin": [1],
+              "bringin": [1], "complete": [1, 20], "post": [1, "sb"], "push": [1, [100]], "confirm": [1],
+              "reject": [1], "kill": [1], "misdeal": [], "mark": [1, "exposed"], "floor": ["penalty"],
+              "newhand": [], "stack": [1, 500], "set": ["bb", 100], "get": ["bb"], "challenge": [],
+              "auth": ["alice", "0a" * 16, "5a" * 32], "deckline": [1]}
+    text = {"auth": "void", "deckline": "felt-deck 1"}
+    verbs = [v for v in proto.VERBS if proto.VERBS[v].sender == proto.CONSOLE]
+    eq(sorted(verbs), sorted(sample))
+    sim = table()
+    for v in sorted(verbs):
+        r = wire(sim, v, sample[v], None, text.get(v))
+        assert "code=unsupported" not in r, r
+
+
+def test_a_refused_bet_carries_the_legal_range_on_the_wire():
+    sim = table()
+    r = wire(sim, "raise", [1, 150])
+    eq(proto.decode_line(r.encode()).opts.get("legal"), (200, 1000))
+
+
+def test_set_and_get_bringin_is_the_bring_in_field():
+    sim = Sim()
+    sim.run("table stud7 limit seats=3 ante=5 bring_in=10 small_bet=20 big_bet=40 button=1")
+    assert " ok " in wire(sim, "set", ["bringin", 15])
+    eq(sim.table.config.bring_in, 15)
+    assert "value=15" in wire(sim, "get", ["bringin"])
+
+
+def test_proposals_of_a_misdealt_hand_lapse_with_it_DEAL_14():
+    sim = table()
+    t = sim.table
+    wire(sim, "mark", [1, "exposed"])  # seat 1's second card exposed by the dealer: a proposal
+    assert t.pending(), [a.line() for a in t.alerts]
+    assert " ok " in wire(sim, "misdeal")
+    eq(t.pending(), [])
+    sim.run("clear")
+    for card, seat in HOLES:
+        sim.run("draw %s to seat %d" % (card, seat))
+    assert " ok " in wire(sim, "fold", [1])  # the new deal's action is not held by an old proposal
