@@ -157,7 +157,8 @@ def replay(h, rules=None):
     try:
         hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,
                     antes=h.antes, bring_in=h.bring_in or 0, small_bet=h.small_bet or 0,
-                    big_bet=h.big_bet or 0, min_bet=h.min_bet or 0, unit=1, rules=rules, record=False)
+                    big_bet=h.big_bet or 0, min_bet=h.min_bet or 0, unit=1, rules=rules, record=False,
+                    phh_order=True)
     except RuleError as e:
         return _error(e.message, h.line, e.rule)
     except FeltError as e:

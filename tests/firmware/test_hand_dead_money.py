@@ -23,7 +23,9 @@ def test_dead_small_blind_is_in_the_pot_not_in_the_bet_BLIND_14_POT_17():
     eq(h.stacks, [950, 900, 850, 1000])
     eq(h.pot_total(), 300)
     eq(h.dead_posted, [0, 0, 50, 0])
-    eq(h.actor, 3)
+    eq(h.actor, 2)  # GAME-3: left of the big blind; the make-up's live BB does not move it
+    eq(h.legal().call, 0)  # its live 100 matches the big blind: it may check (BLIND-14)
+    h.check_call(2)
     h.bet_raise_to(3, 300)
     h.fold(0)
     h.fold(1)
@@ -37,8 +39,9 @@ def test_dead_small_blind_is_in_the_pot_not_in_the_bet_BLIND_14_POT_17():
 
 def test_dead_money_goes_to_the_winner_of_the_main_pot_and_chips_are_conserved():
     h = makeup_hand()
+    h.check_call(2)  # first to act (GAME-3): checks its live 100
     for p in (3, 0, 1):
-        h.fold(p)  # everyone folds to position 2 (its live 100 is the last big blind)
+        h.fold(p)  # everyone else folds: position 2 takes the pot
     eq(h.finished, True)
     eq(h.stacks, [950, 900, 1150, 1000])
     eq(sum(h.stacks), 4000)

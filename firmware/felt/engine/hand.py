@@ -56,11 +56,14 @@ class Hand(HandDealing):
     blind of a missed-blind make-up (BLIND-14, BLIND-25): it goes to the main pot and is no part
     of the payer's bet or call (POT-17); a short stack pays its live blind first.
     record: keep the Op log (`log`) and return an Op from each action; record=False (a replay
-    that reads only the outcome) skips building them: `log` is None and actions return None."""
+    that reads only the outcome) skips building them: `log` is None and actions return None.
+    phh_order: preflop opener as pokerkit reads a PHH file -- of two equal largest blinds the
+    later position is the "straddle" (streets.position_opener); the table leaves it False:
+    GAME-3, a make-up or new player's live BB (BLIND-14/16) does not move the opener."""
 
     def __init__(self, game, stacks, blinds=(), antes=0, bring_in=0, small_bet=0, big_bet=0,
                  min_bet=0, unit=1, rules=None, seats=None, event_heads_up=False, dead_antes=False, dead=(),
-                 record=True):
+                 record=True, phh_order=False):
         n = len(stacks)
         if isinstance(game, str):
             if game not in games.GAMES:
@@ -78,6 +81,7 @@ class Hand(HandDealing):
         self.unit = unit
         self.seats = seats
         self.event_heads_up = event_heads_up
+        self.phh_order = phh_order
         self.dead_antes = dead_antes  # PHH ante_trimming_status = false: antes all in the main pot
         self.rules = settle.house_rules(rules, game)
         blinds = _amounts(blinds, n, "blinds")
@@ -325,7 +329,7 @@ class Hand(HandDealing):
         if s == 0 and self._highest_opens:
             first = streets.highest_upcard_opener(ups, self.live)
         else:
-            first = streets.opener(st, s, self.nominal_blinds, ups, self.live)
+            first = streets.opener(st, s, self.nominal_blinds, ups, self.live, self.phh_order)
         if s == 0 and self.game.forced == "bring_in" and not self._highest_opens:
             rnd.completion = True
             rnd.bring_in_due = True

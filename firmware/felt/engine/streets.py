@@ -7,16 +7,23 @@ from felt.engine import evaluate, games
 UNKNOWN = -1
 
 
-def position_opener(street_index, nominal_blinds):
-    """GAME-3: preflop the first player left of the largest blind or straddle (ties: the later
-    position, as pokerkit); GAME-4: later streets (and blind-less games) position 0."""
+def position_opener(street_index, nominal_blinds, later_ties=False):
+    """GAME-3: preflop the first player left of the big blind, or of the straddle (BLIND-20),
+    i.e. of the largest blind; GAME-4: later streets (and blind-less games) position 0.
+    A tie in the largest blind: the EARLIER position is the big blind and a later live post of
+    the same size is a make-up (BLIND-14) or new player's BB (BLIND-16), which acts in turn and
+    keeps the option (BLIND-11, GAME-3: left of the big blind; RULES.md BLIND-14 example "may
+    check when the action reaches them"; S3 «Правила использования жалюзи»). later_ties=True
+    is pokerkit 0.7.7's reading of a PHH file (the later position wins a tie): PHH cannot tell
+    a make-up from a straddle, so a replayed file opens as pokerkit opens it."""
     if street_index != 0:
         return 0
-    best = -1
+    best = 0
     who = -1
     for p in range(len(nominal_blinds)):
-        if nominal_blinds[p] > 0 and nominal_blinds[p] >= best:
-            best = nominal_blinds[p]
+        b = nominal_blinds[p]
+        if b > best or (later_ties and b == best and b > 0):
+            best = b
             who = p
     if who < 0:
         return 0
@@ -134,11 +141,12 @@ def low_hand_opener(upcards, live):
     return who
 
 
-def opener(street, street_index, nominal_blinds, upcards, live):
-    """Position that opens the betting of `street` (a games.Street)."""
+def opener(street, street_index, nominal_blinds, upcards, live, later_ties=False):
+    """Position that opens the betting of `street` (a games.Street); later_ties: see
+    position_opener."""
     kind = street.opening
     if kind == games.OPEN_POSITION:
-        return position_opener(street_index, nominal_blinds)
+        return position_opener(street_index, nominal_blinds, later_ties)
     if kind == games.OPEN_LOW_CARD:
         return low_card_opener(upcards, live)
     if kind == games.OPEN_HIGH_CARD:
