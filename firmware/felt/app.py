@@ -7,7 +7,7 @@ import os
 
 from felt import journal as jr
 from felt import loop as looplib
-from felt import recovery
+from felt import antenna_check, recovery
 from felt.errors import FeltError
 from felt.security import KeyError_, ManifestError
 from felt.security import audit as auditlib
@@ -101,14 +101,16 @@ class App:
     def __init__(self):
         self.root = self.mode = self.keys = self.audit = self.manifest = None
         self.journal = self.handlog = self.table = self.recorder = self.report = None
-        self.runtime = self.feed = self.desk = None
+        self.runtime = self.feed = self.desk = self.antennas = None
         self.halted = None  # reason text when the running tree was refused (the table does not run)
 
 
 def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
-          keys_path=None, clock=None, keep_hands=200):
+          keys_path=None, clock=None, keep_hands=200, audit_rotation=None, counter_path=None):
     """Assemble the table. make_table(history) -> felt.table.Table with that history sink.
-    pressed: the maintenance control (None: read it from the board's pin). Returns App; when the
+    pressed: the maintenance control (None: read it from the board's pin). audit_rotation: an
+    audit.Rotation (None: the default size and count). counter_path: the anti-rollback counter
+    (None: beside the data). Returns App; when the
     running tree fails its signature check app.halted holds why and nothing else is built."""
     app = App()
     app.root = root
@@ -127,14 +129,15 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         else:
             say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
     key = auditlib.audit_key(app.keys.owner) if app.keys is not None else None
-    app.audit = auditlib.AuditLog(auditlib.FileStore(join(root, "audit.log")), key=key)
+    store = auditlib.FileStore(join(root, "audit.log"), audit_rotation or auditlib.Rotation())
+    app.audit = auditlib.AuditLog(store, key=key)
     if pressed is None:
         pressed = read_control(hal, board)
     control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
     try:
         app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=control, t_ms=clock(),
                                                  micropython_module=micropython_module, keys_path=keys_path,
-                                                 counter_path=join(root, "felt.counter"))
+                                                 counter_path=counter_path or join(root, "felt.counter"))
     except ManifestError as e:
         app.halted = str(e)
         app.mode = bootcheck.MAINTENANCE if pressed else bootcheck.PRODUCTION
@@ -169,6 +172,8 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     rt = looplib.build(hal, board, app.table, shoe,
                        log=lambda text: say(app.feed.clean(text, app.table)))
     app.runtime = rt
+    # after a reboot, cards taken off the antennas while the power was out are reported gone
+    app.antennas = antenna_check.watch(rt)
     app.recorder.watch_console(rt.link)
     app.recorder.seed_console(rt.link)
     secrecy.install(rt, app.feed, clock=clock, audit=app.audit)
@@ -317,10 +322,14 @@ def run(hal, board, root, log=print, steps=None):
     settings = _read_json(config_paths(root, "table.json"), {"game": "holdem", "structure": "no_limit",
                                                              "seats": board.seats, "sb": 1, "bb": 2})
     shoe = settings.pop("shoe", "pn532")  # "pn532" or "ascii"
+    rotation = auditlib.Rotation.from_config(settings)  # audit_max_bytes / audit_keep (security.md)
+    settings.pop("audit_max_bytes", None)
+    settings.pop("audit_keep", None)
     cfg = TableConfig(**settings)
     reg = registry_from(_read_json(config_paths(root, "decks.json"), {}))
     app = build(hal, board, lambda history: Table(cfg, reg, log=log, history=history), root, shoe=shoe,
-                log=log, keys_path=getenv("FELT_KEYS"))
+                log=log, keys_path=getenv("FELT_KEYS"), audit_rotation=rotation,
+                counter_path=getenv("FELT_COUNTER"))
     if app.halted is not None:
         return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
     try:

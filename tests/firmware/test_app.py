@@ -52,6 +52,7 @@ class AppSim(Sim):
         self.pressed = pressed
         self.logged = []
         self.mpy = FakeMicropython()
+        self.rotation = None  # the audit log's Rotation (None: felt.app's default)
 
     def build(self, config):
         Sim.build(self, config)  # the devices (and a plain table, dropped)
@@ -74,7 +75,7 @@ class AppSim(Sim):
         self.oled = hal.add_display(0, 0x3C)
         self.hal = hal
         self.app = applib.build(hal, self.board, self._make_table, self.root, pressed=self.pressed,
-                                log=self._log, micropython_module=self.mpy)
+                                log=self._log, micropython_module=self.mpy, audit_rotation=self.rotation)
         self.table = self.app.table
         self.rt = self.app.runtime
         applib.start(self.app)
@@ -190,6 +191,25 @@ def test_maintenance_mode_is_audited_and_console_stays_open():
     with open(root + "/audit.log") as f:
         lines2 = [ln for ln in f.read().split("\n") if ln]
     eq(len(auditlib.verify(lines2)), 2 * len(lines))  # maintenance entry + boot record again
+
+
+def test_boot_wires_the_audit_rotation_and_the_antenna_check():
+    root = _tmp("rot")
+    sim = AppSim(root)
+    sim.rotation = auditlib.Rotation(max_bytes=1024, keep=3)
+    sim.run(HEAD)
+    for _ in range(12):
+        sim.boot()  # a boot record each time: the small log rotates
+    names = sorted([n for n in os.listdir(root) if n.startswith("audit.log")])
+    assert len(names) > 1 and "audit.log" in names, names
+    assert len(names) <= 4, names  # keep=3 rotated files beside the live one
+    files = [(n, _lines(root + "/" + n)) for n in auditlib.order(names, "audit.log")]
+    recs = auditlib.verify_files(files, None, None)
+    assert [r for r in recs if r.kind == "boot"], recs
+    # felt.antenna_check is attached at boot and finishes once every antenna has answered
+    assert sim.app.antennas is not None
+    sim.settle(sweeps=6)
+    eq(sim.app.antennas.done, True)
 
 
 def test_data_root_is_absolute():
