@@ -7,6 +7,7 @@ import hashlib
 import io
 import os
 import shutil
+import struct
 import subprocess
 import tempfile
 
@@ -92,9 +93,16 @@ def _sources(extra):
 def build_image(extra=()):
     """Path of the ROMFS image of firmware/felt (every module precompiled by mpy-cross) plus the
     `extra` .py modules at its root (host harness code that the board itself would not carry).
-    Cached under CACHE by the sources' content hash, so an unchanged tree is not rebuilt."""
+    Cached under CACHE by the content hash of the sources and of this builder, so an unchanged tree
+    is not rebuilt."""
     sources = _sources(extra)
     digest = hashlib.sha256()
+    # the builder itself and the compiler are part of the key: a changed ROM_FILES writer or a new
+    # mpy-cross (bytecode version) must not reuse an image of the same sources
+    with open(os.path.abspath(__file__), "rb") as fh:
+        digest.update(fh.read())
+    digest.update(os.path.realpath(mpy_cross_binary()).encode())
+    digest.update(str(os.path.getmtime(mpy_cross_binary())).encode())
     for rel, path in sources:
         with open(path, "rb") as fh:
             digest.update(rel.encode() + b"\0" + hashlib.sha256(fh.read()).digest())
@@ -128,9 +136,11 @@ def _rom_data(stage):
     # written as bytes beside their module; computed by the same module under CPython.
     from felt.engine import evaltables
 
-    for name, attr in evaltables.ROM_FILES:
+    for name, attr, kind in evaltables.ROM_FILES:
+        values = list(getattr(evaltables, attr))
+        data = bytes(values) if kind == "B" else struct.pack("<%d%s" % (len(values), kind), *values)
         with open(os.path.join(stage, "felt", "engine", name), "wb") as fh:
-            fh.write(bytes(getattr(evaltables, attr)))
+            fh.write(data)
 
 
 # Runs inside MicroPython as `-c`: the image is read FIRST, with its exact size (no growing buffer),

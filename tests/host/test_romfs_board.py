@@ -49,7 +49,7 @@ def test_heap_beside_the_image_is_the_boards_ram(probe):
     assert plain <= ram_total < plain + 4 * romfs.BLOCK  # the heap grows by 4 blocks (one table byte)
     assert ram_used < 4096  # the image went first: only the launcher and the probe beside it
     # the tables evaluate.py reads in place sit beside their module in the image
-    assert "straight.bin" in words["FILES"] and "hand.mpy" in words["FILES"]
+    assert "straight.bin" in words["FILES"] and "chunk3.bin" in words["FILES"] and "hand.mpy" in words["FILES"]
 
 
 def test_a_need_beyond_the_ram_is_a_memory_error(probe):
@@ -79,3 +79,33 @@ def test_whole_firmware_30_omaha8_hands_fit_the_128K_board():
 
     out, p = bench_memory.run_board(30, "run")
     assert out["done"] and len(out["hands"]) == 30, (p.stdout + p.stderr)[-600:]
+
+
+EVALUATE = '''from felt.engine import evaltables, evaluate as ev
+s = 1
+tot = 0
+for i in range(3000):
+    cards = []
+    while len(cards) < 9:
+        s = (s * 1103515245 + 12345) & 0x7FFFFFFF
+        c = (s >> 8) % 52
+        if c not in cards:
+            cards.append(c)
+    tot = (tot * 31 + ev.high(cards[:7]) + ev.low27(cards[:5]) + ev.lowA5(cards[:7]) + ev.low8(cards[:7])
+           + ev.omaha_high(cards[:4], cards[4:9]) + ev.omaha_low8(cards[:4], cards[4:9])) % 1000000007
+print("SUM", tot, type(evaltables.CHUNK0).__name__, type(evaltables.STRAIGHT).__name__)
+'''
+
+
+def test_tables_read_from_flash_evaluate_the_same(tmp_path):
+    # the evaluator's tables come from the image's data files on the board, built in RAM elsewhere
+    probe = tmp_path / "romfs_evaluate.py"
+    probe.write_text(EVALUATE)
+    board = romfs.run("romfs_evaluate", extra=[str(probe)], timeout_s=300)
+    assert board.returncode == 0, board.stderr
+    words = board.stdout.split()
+    assert words[2] != "array" and words[3] == "memoryview"  # in place, not copied
+    env = dict(os.environ, PYTHONPATH=os.path.join(romfs.FIRMWARE))
+    host = subprocess.run(["python3" if not os.path.exists(os.path.join(os.path.dirname(os.sys.executable), "python"))
+                           else os.sys.executable, str(probe)], capture_output=True, text=True, env=env, timeout=300)
+    assert host.stdout.split()[:2] == words[:2]

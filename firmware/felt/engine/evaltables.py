@@ -1,6 +1,7 @@
 # Lookup tables of the hand evaluator (engine layer, pure): built once at import, about 22 KB
 # of heap on the 64-bit unix port (tests/bench/bench_evaluate.py measures it; 18 KB of it is
-# table data), 8 KB less on a board running from ROMFS (STRAIGHT read in place, see _rom).
+# table data), 16 KB less on a board running from ROMFS (STRAIGHT and CHUNK0..3 read in place
+# from flash, see _rom).
 # Only evaluate.py reads them.
 #
 # Each card adds one entry of RANK_KEY and one of SUIT_KEY to two running sums that stay
@@ -58,10 +59,43 @@ def _chunk(first, fields):
     return _table("I", out)
 
 
-CHUNK0 = _chunk(0, 3)  # r bits 0..8: ranks 2 3 4
-CHUNK1 = _chunk(3, 3)  # r bits 9..17: ranks 5 6 7
-CHUNK2 = _chunk(6, 3)  # r bits 18..26: ranks 8 9 T
-CHUNK3 = _chunk(9, 3)  # x bits 0..8: ranks J Q K
+def _rom(name, size):
+    # On a board that runs from a ROMFS image (hardware/memory.md) the host put this table beside
+    # the module as a data file (feltctl.romfs, ROM_FILES); VfsRom files export their bytes as a
+    # buffer, so it is read in place from flash and costs no RAM. Anywhere else (plain files,
+    # CPython): None, and the table is built in RAM.
+    try:
+        f = open(__file__.rsplit("/", 1)[0] + "/" + name, "rb")
+    except (OSError, NameError):
+        return None
+    try:
+        m = memoryview(f)
+    except TypeError:  # an ordinary file: no buffer
+        f.close()
+        return None
+    return m if len(m) == size else None
+
+
+def _rom_u32(name, count):
+    # A table of 4-byte entries in flash: a memoryview has no typecode to read them with, a uctypes
+    # array over the same bytes does (measured ~7 % slower per lookup than array('I'), none in RAM).
+    m = _rom(name, 4 * count)
+    if m is None:
+        return None
+    try:
+        import uctypes
+    except ImportError:
+        return None
+    _ROM_VIEWS.append(m)  # the uctypes array holds only the address: keep the view (and file) alive
+    layout = {"t": (uctypes.ARRAY | 0, uctypes.UINT32 | count)}
+    return uctypes.struct(uctypes.addressof(m), layout, uctypes.LITTLE_ENDIAN).t
+
+
+_ROM_VIEWS = []
+CHUNK0 = _rom_u32("chunk0.bin", 512) or _chunk(0, 3)  # r bits 0..8: ranks 2 3 4
+CHUNK1 = _rom_u32("chunk1.bin", 512) or _chunk(3, 3)  # r bits 9..17: ranks 5 6 7
+CHUNK2 = _rom_u32("chunk2.bin", 512) or _chunk(6, 3)  # r bits 18..26: ranks 8 9 T
+CHUNK3 = _rom_u32("chunk3.bin", 512) or _chunk(9, 3)  # x bits 0..8: ranks J Q K
 CHUNK4 = _chunk(12, 1)  # x bits 9..11: rank A
 
 
@@ -80,25 +114,10 @@ def _straights():
     return tuple(t) if _CPYTHON else t
 
 
-def _rom(name, size):
-    # On a board that runs from a ROMFS image (hardware/memory.md) the host put this table beside
-    # the module as a data file (feltctl.romfs); VfsRom files export their bytes as a buffer, so it
-    # is read in place from flash and costs no RAM. Anywhere else (plain files, CPython): None.
-    try:
-        f = open(__file__.rsplit("/", 1)[0] + "/" + name, "rb")
-    except (OSError, NameError):
-        return None
-    try:
-        m = memoryview(f)
-    except TypeError:  # an ordinary file: no buffer, build the table in RAM instead
-        f.close()
-        return None
-    return m if len(m) == size else None
-
-
-# 8 KB: the biggest table. ROM_FILES: the data files feltctl.romfs writes beside this module.
 STRAIGHT = _rom("straight.bin", 8192) or _straights()
-ROM_FILES = (("straight.bin", "STRAIGHT"),)
+# The data files feltctl.romfs writes beside this module in the image: (file, table, entry type).
+ROM_FILES = (("straight.bin", "STRAIGHT", "B"), ("chunk0.bin", "CHUNK0", "I"), ("chunk1.bin", "CHUNK1", "I"),
+             ("chunk2.bin", "CHUNK2", "I"), ("chunk3.bin", "CHUNK3", "I"))
 
 # BIT_INDEX[(1 << i) % 37] == i: 2 is a primitive root mod 37, so i < 36 never collide.
 _bi = bytearray(37)
@@ -148,4 +167,4 @@ for _n in (3, 4, 5):
     COMBOS[_n * 8 + 3] = _triples(_n)
 
 # the builders are not needed after import: free their code
-del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n, _rom
+del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n, _rom, _rom_u32

@@ -134,6 +134,13 @@ def register():
     return tuple([_row(k) for k in ORDER])
 
 
+def __getattr__(name):
+    # settings.REGISTER, as before: the rows as records, built when asked for, not kept
+    if name == "REGISTER":
+        return register()
+    raise AttributeError(name)
+
+
 _DEFAULTS = {}  # (mode, two-round game) -> {key: default}
 
 
