@@ -6,10 +6,9 @@
 # advances the clock itself -- no sleeps here except in run_forever(), the device's main loop.
 from felt import view
 from felt.drivers import shoe as shoe_mod
-from felt.errors import ConfigError, FeltError, RuleError
+from felt.errors import ConfigError, FeltError
 from felt.events import ERROR, INFO, WARN, EventQueue
 from felt.proto import console as proto
-from felt.security import AuthError
 
 POLL_MS = 5  # shoe, console and buttons are looked at this often
 REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
@@ -39,13 +38,6 @@ def _chip_range(legal):
         if 0 <= legal[0] <= legal[1] <= proto.MAX_CHIPS and not isinstance(legal[0], bool):
             return legal
     return None
-
-
-def _rule_of(text):
-    # "TOUR-1: ..." -> "TOUR-1" (ConfigError texts open with the rule they break), else None
-    head = text.split(":", 1)[0]
-    name, dash, num = head.partition("-")
-    return head if dash and name.isalpha() and name.isupper() and num.isdigit() else None
 
 
 def _clean(text, n=150):
@@ -296,48 +288,14 @@ class Runtime:
         self.link.reply_error(msg.seq, text, rule=rule, legal=_chip_range(getattr(a, "legal", None)), code="rule")
 
     def _floor_wire(self, msg):
-        """FELT1 1.1 floor-key verbs (hardware/protocols/console.md, security.md section 5): `challenge`
-        -> ok nonce=; `deckline N "text"` stages a deck record (ok sha256= on its sig line); `auth NAME
-        NONCE TAG "command"` -> FloorDesk.command: ok cmd= audit=, or error code=auth (refused:
-        replayed, expired, wrong key, altered) / code=rule (cannot be done; state unchanged)."""
-        t = self.table
-        link = self.link
-        desk = self.desk if self.desk is not None else getattr(t, "floor_desk", None)
+        """FELT1 1.1 floor-key verbs (challenge / auth / deckline): answered by the floor desk
+        (security/floordesk.py FloorDesk.answer, whose code loads only on a provisioned table)."""
+        desk = self.desk if self.desk is not None else getattr(self.table, "floor_desk", None)
         if desk is None:
-            link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
+            self.link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
             return
         now = getattr(msg, "at_ms", None)
-        if now is None:
-            now = self.hal.ticks_ms()
-        try:
-            if msg.verb == "challenge":
-                link.reply_ok(msg.seq, nonce=desk.challenge(now), ttl=desk.gate.ttl_ms)
-            elif msg.verb == "deckline":
-                digest = desk.deck_line(msg.args[0], msg.text)
-                if digest is None:
-                    link.reply_ok(msg.seq)
-                else:
-                    link.reply_ok(msg.seq, sha256=digest)
-            else:
-                desk.command(msg.args[0], msg.text, msg.args[1], msg.args[2], now)
-                audit = desk.gate.audit
-                words = msg.text.split()
-                if audit is not None:
-                    link.reply_ok(msg.seq, cmd=words[0], audit=audit.seq)
-                else:
-                    link.reply_ok(msg.seq, cmd=words[0])
-        except AuthError as e:
-            t.alert(WARN, (), "floor command refused: %s" % e, "ask for a new challenge; check the floor key",
-                    device="console")
-            link.reply_error(msg.seq, _clean(str(e)), code="auth")
-        except RuleError as e:
-            t.rule_alert(e, "floor %s" % msg.text.split()[0] if msg.text else "floor")
-            link.reply_error(msg.seq, _clean(e.message), rule=e.rule, code="rule")
-        except FeltError as e:  # SecurityError (deck record), ConfigError: named, nothing changed
-            text = str(e)
-            rule = _rule_of(text)
-            t.alert(WARN, (rule,) if rule else (), "floor command not done: %s" % text, device="console")
-            link.reply_error(msg.seq, _clean(text), rule=rule, code="rule")
+        desk.answer(msg, self.link, self.hal.ticks_ms() if now is None else now)
 
     def _notify(self, a):
         link = self.link

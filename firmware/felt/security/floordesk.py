@@ -6,7 +6,9 @@
 # unauthenticated `stack` to the first seating (hardware/security.md section 5).
 import hashlib
 
-from felt.security import SecurityError, deckmap
+from felt.errors import FeltError, RuleError
+from felt.events import WARN
+from felt.security import AuthError, SecurityError, deckmap
 from felt.security.hmac import hexlify
 
 
@@ -68,6 +70,43 @@ class FloorDesk:
         self.table.log("floor %s: %s" % (cmd.who, done))
         return done
 
+    def answer(self, msg, link, now_ms):
+        """One FELT1 1.1 floor line from the console (loop.py hands it over): `challenge` -> ok
+        nonce= ttl=; `deckline N "text"` -> ok (sha256= on the sig line); `auth NAME NONCE TAG
+        "command"` -> ok cmd= audit=. Refusals: error code=auth (replayed, expired, wrong key,
+        altered, unknown command) or error rule= code=rule (authenticated but cannot be done; state
+        unchanged); either is also an alert on the table (display, console, audit)."""
+        t = self.table
+        try:
+            if msg.verb == "challenge":
+                link.reply_ok(msg.seq, nonce=self.challenge(now_ms), ttl=self.gate.ttl_ms)
+            elif msg.verb == "deckline":
+                digest = self.deck_line(msg.args[0], msg.text)
+                if digest is None:
+                    link.reply_ok(msg.seq)
+                else:
+                    link.reply_ok(msg.seq, sha256=digest)
+            else:
+                self.command(msg.args[0], msg.text, msg.args[1], msg.args[2], now_ms)
+                verb = msg.text.split()[0]
+                audit = self.gate.audit
+                if audit is not None:
+                    link.reply_ok(msg.seq, cmd=verb, audit=audit.seq)
+                else:
+                    link.reply_ok(msg.seq, cmd=verb)
+        except AuthError as e:
+            t.alert(WARN, (), "floor command refused: %s" % e, "ask for a new challenge; check the floor key",
+                    device="console")
+            link.reply_error(msg.seq, _short(str(e)), code="auth")
+        except RuleError as e:
+            t.rule_alert(e)
+            link.reply_error(msg.seq, _short(e.message), rule=e.rule, code="rule")
+        except FeltError as e:  # SecurityError (deck record), ConfigError ("TOUR-1: ..."): named
+            text = str(e)
+            rule = _rule_of(text)
+            t.alert(WARN, (rule,) if rule else (), "floor command not done: %s" % text, device="console")
+            link.reply_error(msg.seq, _short(text), rule=rule, code="rule")
+
     def _do_delay(self, cmd, now_ms):
         if self.feed is None:
             raise SecurityError("this table has no broadcast feed")
@@ -98,6 +137,21 @@ class FloorDesk:
 
     def _do_structure(self, cmd, now_ms):
         return self.table.set_structure(cmd.args[0])
+
+
+def _rule_of(text):
+    # "TOUR-1: ..." -> "TOUR-1" (ConfigError texts open with the rule they break), else None
+    head = text.split(":", 1)[0]
+    name, dash, num = head.partition("-")
+    return head if dash and name.isalpha() and name.isupper() and num.isdigit() else None
+
+
+def _short(text, n=150):
+    # a FELT1 text: printable ASCII, short enough for one line
+    out = []
+    for c in text[:n]:
+        out.append(c if " " <= c <= "~" else "?")
+    return "".join(out)
 
 
 def guard_console(runtime):
