@@ -294,3 +294,33 @@ def test_sim_models_read_contract():
     eq(reader.read(4), b"DEAD")
     eq(reader.read(), b"BEEF\r\n")
     eq(reader.read(1), b"")
+
+
+class AnswerRacesAbort(Recorder):
+    """The chip answers a card just as the host's poll window runs out: the D5 4B frame is already
+    on the wire when the host writes the abort ACK (UM0701-02 6.2.1.3: an ACK for a command that
+    has finished aborts nothing) and the next InListPassiveTarget."""
+
+    def __init__(self, device, uid):
+        Recorder.__init__(self, device)
+        self.uid = uid
+
+    def write(self, data):
+        if bytes(data) == pn532.ACK and self.uid is not None:
+            self.device.present(self.uid)  # the answer leaves the chip before the ACK arrives
+            self.uid = None
+        return Recorder.write(self, data)
+
+
+def test_card_answered_as_the_poll_window_closes_is_not_lost():
+    chip = SimPN532()
+    uart = AnswerRacesAbort(chip, UID_A)
+    drv = shoe.Shoe(uart, "pn532")
+    eq(kinds(drv.poll(0)), [READY])
+    events = drv.poll(500)  # window over: ACK + InListPassiveTarget written, the card answer arrives
+    events += drv.poll(510)
+    eq(cards(events), [(UID_A, False)])
+    eq([e for e in events if e.kind == FAULT], [])
+    eq(drv.health.chip_errors, 0)
+    chip.present(UID_B)  # and the re-issued poll still works
+    eq(cards(drv.poll(520)), [(UID_B, False)])

@@ -162,6 +162,7 @@ class PN532Shoe(_ShoeBase):
         self._deadline_ms = 0
         self._nacks = 0
         self._timeouts_in_row = 0
+        self._aborted = False  # an aborted poll's answer may still be on the wire (before the next ACK)
         self.ready = False
 
     def poll(self, now_ms):
@@ -190,6 +191,7 @@ class PN532Shoe(_ShoeBase):
 
     def _start(self, now_ms):
         self.ready = False
+        self._aborted = False
         self._parser.reset()
         self._send(pn532.CMD_SAM_CONFIGURATION, pn532.sam_configuration(), now_ms, prefix=pn532.WAKEUP)
 
@@ -214,6 +216,7 @@ class PN532Shoe(_ShoeBase):
             self.health.empty_polls += 1
             self.uart.write(pn532.ACK)
             self._poll_card(now_ms)
+            self._aborted = True
             return True
         self.health.timeouts += 1
         self._timeouts_in_row += 1
@@ -236,6 +239,7 @@ class PN532Shoe(_ShoeBase):
         kind = event.kind
         if kind == "ack":
             self._heard(now_ms)
+            self._aborted = False  # the chip has taken the next command: no older answer follows
             if self._state == _WAIT_ACK:
                 self._state = _WAIT_RESPONSE
                 window = self.config.poll_window_ms if self._command == pn532.CMD_IN_LIST_PASSIVE_TARGET \
@@ -247,6 +251,18 @@ class PN532Shoe(_ShoeBase):
             self._fault(now_ms, "PN532 answered with a syntax-error frame to 0x%02X" % (self._command or 0), chip=True)
             self._state = _IDLE
             self._deadline_ms = now_ms + self.config.retry_ms
+            return
+        if self._aborted and kind == "frame" and event.tfi == pn532.TFI_PN532 \
+                and event.command == pn532.CMD_IN_LIST_PASSIVE_TARGET + 1:
+            # The card answer crossed our abort ACK on the wire (an ACK after the chip has answered
+            # aborts nothing): the tag was read and has left the field, so report it.
+            self._aborted = False
+            self._heard(now_ms)
+            try:
+                for target in pn532.parse_in_list_passive_target(event):
+                    self._card(target.uid, now_ms)
+            except pn532.PN532ResponseError as e:
+                self._fault(now_ms, e, chip=True)
             return
         if kind != "frame" or event.tfi != pn532.TFI_PN532 or self._state != _WAIT_RESPONSE \
                 or event.command != (self._command or 0) + 1:
