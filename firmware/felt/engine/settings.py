@@ -125,19 +125,25 @@ def _row(key):
                      int(f[7]) if f[7] else None, int(f[8]) if f[8] else None)
 
 
-ORDER = tuple([line.split("|", 1)[0] for line in _ROWS.split("\n") if line])  # §12.2 order
-KEYS = tuple(sorted(ORDER))
+def _order():
+    # the keys in §12.2 order (new strings each call: nothing kept at import)
+    return [line.split("|", 1)[0] for line in _ROWS.split("\n") if line]
 
 
 def register():
     """Every register row (HouseRule records, built on each call), in §12.2 order."""
-    return tuple([_row(k) for k in ORDER])
+    return tuple([_row(k) for k in _order()])
 
 
 def __getattr__(name):
-    # settings.REGISTER, as before: the rows as records, built when asked for, not kept
+    # settings.REGISTER (the rows as records), ORDER (keys in §12.2 order) and KEYS (sorted), as
+    # before, but built when asked for and not kept
     if name == "REGISTER":
         return register()
+    if name == "ORDER":
+        return tuple(_order())
+    if name == "KEYS":
+        return tuple(sorted(_order()))
     raise AttributeError(name)
 
 
@@ -149,7 +155,7 @@ def _defaults(mode, game):
     got = _DEFAULTS.get((mode, two))
     if got is None:
         got = {}
-        for key in ORDER:
+        for key in _order():
             row = _row(key)
             value = row.cash if mode == CASH else row.tournament
             if value == _NA:
@@ -171,7 +177,7 @@ def rule_of(key):
     """The register row of `key` ("hr.sa_definition" or "sa_definition"); ConfigError if unknown."""
     row = _row(_bare(key))
     if row is None:
-        raise ConfigError("unknown house rule %r; known keys: %s" % (key, ", ".join("hr." + k for k in KEYS)))
+        raise ConfigError("unknown house rule %r; known keys: %s" % (key, ", ".join(["hr." + k for k in sorted(_order())])))
     return row
 
 
@@ -334,7 +340,7 @@ class HouseRules:
     def as_dict(self):
         """{"hr.<key>": value} for every key (n/a keys included as None)."""
         out = {}
-        for key in ORDER:
+        for key in _order():
             out["hr." + key] = getattr(self, key)
         return out
 
@@ -346,7 +352,7 @@ class HouseRules:
         if out is None:
             out = []
             defaults = _defaults(self.mode, self.game)
-            for key in KEYS:
+            for key in sorted(_order()):
                 value = getattr(self, key)
                 if value != defaults[key]:
                     out.append(("hr." + key, value))
