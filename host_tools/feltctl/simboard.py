@@ -130,10 +130,18 @@ class SimBoard:
             self._kill_vm()
 
     def stop(self):
+        """Power off and release the pty; a second call does nothing (its descriptors may by then
+        belong to other files, so they are never written or closed twice)."""
+        if self._wake_w is None:
+            return
         self._request(("stop",))
         if self._thread:
             self._thread.join(10)
-        for fd in (self._master, self._slave, self._wake_r, self._wake_w):
+        fds = (self._master, self._slave, self._wake_r, self._wake_w)
+        self._master = self._slave = self._wake_r = self._wake_w = None
+        for fd in fds:
+            if fd is None:
+                continue
             try:
                 os.close(fd)
             except OSError:

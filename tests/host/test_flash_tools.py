@@ -75,3 +75,58 @@ def test_monitor_follows_the_event_log_from_a_restart(board, capsys):
 
 def test_monitor_gives_up_after_its_duration_when_nothing_matches(board):
     assert feltctl(["monitor", board.device, "--until", "never printed", "--duration", "0.5"]) == 3
+
+
+def _feltctl_process(argv, timeout_s):
+    import subprocess
+    import sys
+
+    from feltctl.paths import REPO
+
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "host_tools"))
+    return subprocess.run([sys.executable, "-m", "feltctl"] + list(argv), capture_output=True, text=True,
+                          env=env, timeout=timeout_s)
+
+
+def test_monitor_on_a_port_that_does_not_exist_says_so_instead_of_waiting_forever(tmp_path):
+    # A mistyped port used to wait silently for ever (no --duration): the same one-line error as
+    # every other board command, exit code 1, within seconds.
+    out = _feltctl_process(["monitor", str(tmp_path / "no-such.tty")], timeout_s=20)
+    assert out.returncode == 1
+    assert "no serial port %s" % (tmp_path / "no-such.tty") in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_monitor_whose_board_goes_away_ends_at_its_duration_with_a_message(board, capsys):
+    # The board vanishes (unplugged) and does not come back before --duration: a clear message
+    # and exit code 1, not a pyserial traceback.
+    import threading
+
+    threading.Timer(0.5, board.stop).start()
+    assert feltctl(["monitor", board.device, "--duration", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "went away" in err and "did not come back" in err
+
+
+def test_monitor_until_that_is_not_a_regular_expression_is_named_before_the_port_is_opened(tmp_path, capsys):
+    assert feltctl(["monitor", str(tmp_path / "no-such.tty"), "--until", "deal(("]) == 2
+    err = capsys.readouterr().err
+    assert "--until 'deal((' is not a regular expression" in err
+
+
+def test_simboard_stopped_twice_writes_to_no_recycled_descriptor(tmp_path):
+    # stop() used to write its wake-up byte to a pipe it had already closed: OSError, or worse,
+    # a byte into whatever file had been given that descriptor number since.
+    b = SimBoard(str(tmp_path / "flash2"), link=str(tmp_path / "b2.tty"))
+    b.start()
+    b.stop()
+    r, w = os.pipe()  # likely to reuse the numbers the board just closed
+    try:
+        b.stop()
+        os.set_blocking(r, False)
+        with pytest.raises(BlockingIOError):
+            os.read(r, 1)
+    finally:
+        os.close(r)
+        os.close(w)
+    assert not os.path.lexists(str(tmp_path / "b2.tty"))

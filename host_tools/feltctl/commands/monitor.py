@@ -19,17 +19,29 @@ def add_arguments(p):
     p.add_argument("--no-time", action="store_true", help="do not prefix lines with the host time")
 
 
-def open_port(port, baud, deadline):
+def open_port(port, baud, deadline, wait=True):
+    """The port, opened exclusively. With `wait` (the board went away: reset or replug) keep
+    trying until `deadline` (None: for ever); without it a failure is raised at once."""
     while True:
         try:
             return serial.serial_for_url(port, baudrate=baud, timeout=0.1, exclusive=True)
         except serial.SerialException as e:
-            if deadline is not None and time.monotonic() > deadline:
-                raise
             if "exclusively lock" in str(e):
                 print("feltctl monitor: %s is in use by another program" % port, file=sys.stderr)
                 raise SystemExit(1)
+            if not wait or (deadline is not None and time.monotonic() > deadline):
+                raise
             time.sleep(0.5)
+
+
+def why_not(port, error):
+    """One line for a port that would not open (the wording of the other board commands)."""
+    text = str(error)
+    if "No such file" in text:
+        return "no serial port %s (is the board plugged in? try `ls /dev/ttyACM*`)" % port
+    if "Permission denied" in text:
+        return "no permission to open %s (add yourself to the dialout group)" % port
+    return "cannot open %s: %s" % (port, text)
 
 
 class LineSplitter:
@@ -48,11 +60,16 @@ def run(args, out=None):
     out = out or sys.stdout
     start = time.monotonic()
     deadline = start + args.duration if args.duration is not None else None
-    pattern = re.compile(args.until) if args.until else None
     try:
-        ser = open_port(args.port, args.baud, deadline)
+        pattern = re.compile(args.until) if args.until else None
+    except re.error as e:
+        print("feltctl monitor: error: --until %r is not a regular expression: %s" % (args.until, e), file=sys.stderr)
+        return 2
+    try:
+        # At start a missing port is a mistake to report, not a board to wait for.
+        ser = open_port(args.port, args.baud, deadline, wait=False)
     except serial.SerialException as e:
-        print("feltctl monitor: cannot open %s: %s" % (args.port, e), file=sys.stderr)
+        print("feltctl monitor: error: %s" % why_not(args.port, e), file=sys.stderr)
         return 1
     if args.restart:
         ser.write(b"\r\x03\x03\x02\x04")   # stop the program, friendly REPL, soft reset
@@ -64,7 +81,13 @@ def run(args, out=None):
             except serial.SerialException:
                 ser.close()
                 print("feltctl monitor: %s went away; waiting for it" % args.port, file=sys.stderr)
-                ser = open_port(args.port, args.baud, deadline)
+                try:
+                    ser = open_port(args.port, args.baud, deadline)
+                except serial.SerialException as e:
+                    ser = None
+                    print("feltctl monitor: %s did not come back within --duration (%s)"
+                          % (args.port, why_not(args.port, e)), file=sys.stderr)
+                    return 1
                 continue
             for line in lines.feed(data):
                 stamp = "" if args.no_time else "[%9.3f] " % (time.monotonic() - start)
@@ -75,5 +98,6 @@ def run(args, out=None):
     except KeyboardInterrupt:
         pass
     finally:
-        ser.close()
+        if ser is not None:
+            ser.close()
     return 0 if pattern is None else 3
