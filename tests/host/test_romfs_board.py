@@ -109,3 +109,16 @@ def test_tables_read_from_flash_evaluate_the_same(tmp_path):
     host = subprocess.run(["python3" if not os.path.exists(os.path.join(os.path.dirname(os.sys.executable), "python"))
                            else os.sys.executable, str(probe)], capture_output=True, text=True, env=env, timeout=300)
     assert host.stdout.split()[:2] == words[:2]
+
+
+def test_feltctl_romfs_build_and_deploy_command(tmp_path):
+    repo = os.path.dirname(romfs.FIRMWARE)
+    out = tmp_path / "felt.romfs"
+    built = subprocess.run([os.sys.executable, "-m", "feltctl", "romfs", "build", "-o", str(out)],
+                           capture_output=True, text=True, cwd=repo, timeout=300)
+    assert built.returncode == 0, built.stderr
+    assert out.read_bytes() == open(romfs.build_image(), "rb").read()
+    dry = subprocess.run([os.sys.executable, "-m", "feltctl", "romfs", "deploy", "/dev/ttyACM0", "--dry-run"],
+                         capture_output=True, text=True, cwd=repo, timeout=300)
+    assert dry.returncode == 0
+    assert "-m mpremote connect /dev/ttyACM0 romfs deploy " + romfs.build_image() in dry.stdout

@@ -1,0 +1,46 @@
+# `feltctl romfs build|deploy`: the firmware as a ROMFS image (host tools), the same image the
+# emulated board runs (feltctl.romfs, hardware/memory.md). build writes it to a file; deploy
+# writes it to a board's ROM partition with mpremote's own `romfs deploy` (MicroPython >= 1.25).
+import os
+import shutil
+import subprocess
+import sys
+
+from feltctl import romfs
+
+HELP = "build the firmware's ROMFS image (code runs from flash) or deploy it to a board's ROM partition"
+
+
+def add_arguments(p):
+    p.add_argument("action", choices=("build", "deploy"), help="build: write the image; deploy: write it to a board")
+    p.add_argument("port", nargs="?", default=None, help="deploy: the board's serial port (e.g. /dev/ttyACM0)")
+    p.add_argument("-o", "--output", default="felt.romfs", help="build: image file to write (default felt.romfs)")
+    p.add_argument("--partition", type=int, default=None, help="deploy: ROM partition number (mpremote's default: 0)")
+    p.add_argument("--dry-run", action="store_true", help="deploy: print the mpremote command, run nothing")
+
+
+def deploy_command(port, image, partition=None):
+    """The mpremote command line that writes `image` to the ROM partition of the board at `port`."""
+    cmd = [sys.executable, "-m", "mpremote", "connect", port, "romfs"]
+    if partition is not None:
+        cmd += ["--partition", str(partition)]
+    return cmd + ["deploy", image]
+
+
+def run(args):
+    image = romfs.build_image()
+    size = os.path.getsize(image)
+    if args.action == "build":
+        shutil.copyfile(image, args.output)
+        print("%s: %d bytes (firmware/felt precompiled, evaluator tables as data files); on the unix port "
+              "the emulated board runs it with -X heapsize=%d (128 KB of RAM beside it)"
+              % (args.output, size, romfs.heapsize_for(size)))
+        return 0
+    if not args.port:
+        print("feltctl romfs deploy: error: the board's port is required", file=sys.stderr)
+        return 2
+    cmd = deploy_command(args.port, image, args.partition)
+    if args.dry_run:
+        print(" ".join(cmd))
+        return 0
+    return subprocess.run(cmd).returncode
