@@ -73,20 +73,28 @@ def deal_through_sim_shoe(uids, enrollment, progress=None):
     return enrollment
 
 
+def _read_text(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeError:
+        raise FeltError("%s is not a text file (a deck file is UTF-8 text)" % path)
+
+
 def _read_uids(path):
     out = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
-            try:
-                uid = bytes.fromhex(text)
-            except ValueError:
-                raise FeltError("%s line %d: %r is not a hex UID" % (path, n, text))
-            if len(uid) not in (4, 7):
-                raise FeltError("%s line %d: a UID is 4 or 7 bytes, not %d" % (path, n, len(uid)))
-            out.append(uid)
+    for n, line in enumerate(_read_text(path).splitlines(), 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            uid = bytes.fromhex(text)
+        except ValueError:
+            raise FeltError("%s line %d: %r is not a hex UID" % (path, n, text))
+        if len(uid) not in (4, 7):
+            raise FeltError("%s line %d: a UID is 4 or 7 bytes, not %d" % (path, n, len(uid)))
+        out.append(uid)
     return out
 
 
@@ -112,8 +120,7 @@ def enroll(args):
 
 def verify(args):
     k = KeyStore(args.keys).load(args.device)
-    with open(args.record) as f:
-        deck_id, mapping, who = deckmap.verify(f.read(), k.floor, args.device)
+    deck_id, mapping, who = deckmap.verify(_read_text(args.record), k.floor, args.device)
     print("deck %s: 52 tags, signed by floor key %s for board %s" % (deck_id, who, args.device))
     return 0
 

@@ -23,13 +23,21 @@ def add_arguments(p):
 def load(paths):
     out = []
     for path in paths:
-        with open(path) as f:
-            for n, line in enumerate(f, 1):
-                if line.strip():
-                    try:
-                        out.append(json.loads(line))
-                    except ValueError:
-                        raise FeltError("%s line %d is not a JSON record" % (path, n))
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeError:
+            raise FeltError("%s is not a text file (a feed is JSON lines)" % path)
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    rec = None
+                if not isinstance(rec, dict):  # a record is a JSON object; 7 or [..] is not
+                    raise FeltError("%s line %d is not a JSON record" % (path, n))
+                out.append(rec)
     return out
 
 
@@ -95,7 +103,8 @@ def run(args):
     except FeltError as e:
         print("feltctl verify-hand: FAILED: %s" % e, file=sys.stderr)
         return 1
-    except (KeyError, TypeError) as e:
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+        # the fields of a record are external input: a wrong shape is a malformed feed
         print("feltctl verify-hand: FAILED: a record is malformed (%s %s)" % (type(e).__name__, e), file=sys.stderr)
         return 1
     print("%d hand(s) verified" % len(hands))

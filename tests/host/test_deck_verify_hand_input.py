@@ -1,0 +1,62 @@
+# `feltctl deck` and `feltctl verify-hand` given files that are not what they should be (binary,
+# JSON that is not a record, records of the wrong shape): one named error line and exit 1, never
+# a Python traceback. The intact cases and the signature refusals are in test_security_cli.py.
+import json
+
+import pytest
+
+from feltctl.cli import main as feltctl
+from feltctl.signing import KeyStore
+
+BINARY = bytes([0xE2, 0x28, 0xA1, 0xFF, 0x00, 0x80]) * 20  # not UTF-8
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = KeyStore(str(tmp_path / "keys"))
+    s.create("table1", ["alice"])
+    return s
+
+
+def _one_error_line(capsys, command):
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.startswith("feltctl %s: " % command), err
+    return err
+
+
+def test_deck_enroll_from_a_binary_uid_file_is_named(store, tmp_path, capsys):
+    uids = tmp_path / "uids.bin"
+    uids.write_bytes(BINARY)
+    assert feltctl(["deck", "enroll", "--deck", "A", "--device", "table1", "--floor", "alice", "--keys", store.root,
+                    "--uids", str(uids), "--out", str(tmp_path / "deck.txt")]) == 1
+    assert "%s is not a text file" % uids in _one_error_line(capsys, "deck")
+    assert not (tmp_path / "deck.txt").exists()
+
+
+def test_deck_verify_of_a_binary_record_is_named(store, tmp_path, capsys):
+    rec = tmp_path / "deck.txt"
+    rec.write_bytes(BINARY)
+    assert feltctl(["deck", "verify", str(rec), "--device", "table1", "--keys", store.root]) == 1
+    assert "%s is not a text file" % rec in _one_error_line(capsys, "deck")
+
+
+@pytest.mark.parametrize("lines, why", [
+    ([BINARY], "is not a text file"),
+    ([b"[1, 2, 3]"], "line 1 is not a JSON record"),
+    ([b'{"kind": "reveal", "hand": 1}', b"7"], "line 2 is not a JSON record"),
+    ([b'{"kind": "commit", "hand": 1, "place": "seat1", "n": 1, "c": "00", "t_ms": 0}',
+      b'{"kind": "hand-end", "hand": 1, "release_ms": 0, "t_ms": 0}',
+      b'{"kind": "reveal", "hand": 1, "t_ms": 5, "seats": {"seat1": "AsKd"}, "salts": [], "board": "", "board_salt": ""}'],
+     "a record is malformed"),
+    ([b'{"kind": "commit", "hand": 1, "place": "seat1", "n": 1, "c": "00", "t_ms": 0}',
+      b'{"kind": "hand-end", "hand": 1, "release_ms": 0, "t_ms": 0}',
+      b'{"kind": "reveal", "hand": 1, "t_ms": 5, "seats": {"seat1": "AsKd"}, "salts": {"seat1": [[1]]}, '
+      b'"board": "", "board_salt": ""}'],
+     "a record is malformed"),
+])
+def test_verify_hand_refuses_feeds_that_are_not_records_by_name(store, tmp_path, capsys, lines, why):
+    feed = tmp_path / "feed.jsonl"
+    feed.write_bytes(b"\n".join(lines) + b"\n")
+    assert feltctl(["verify-hand", str(feed), "--device", "table1", "--keys", store.root]) == 1
+    assert why in _one_error_line(capsys, "verify-hand")
