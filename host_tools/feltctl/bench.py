@@ -532,6 +532,13 @@ def run_text(text, file="<script>", runtime="micropython"):
 
 
 def run_file(path, runtime="micropython", name=None):
-    with open(path) as f:
-        text = f.read()
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads
+    except (OSError, UnicodeError) as e:
+        # reported like a malformed script, so the scripts around it still run and report
+        result = Result(name or path)
+        result.error = (None, "not a text file (bench scripts are UTF-8)" if isinstance(e, UnicodeError)
+                        else "cannot read: %s" % (e.strerror or e))
+        return result
     return run_text(text, name or path, runtime)

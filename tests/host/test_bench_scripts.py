@@ -149,3 +149,18 @@ def test_cli_folder_of_scripts(tmp_path):
     out = _feltctl("bench", str(tmp_path))
     assert out.returncode == 0, out.stdout
     assert out.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_a_script_that_is_not_text_is_an_error_and_the_other_scripts_still_run(tmp_path):
+    # A binary file among the scripts ended the whole run in a UnicodeDecodeError traceback,
+    # losing the reports of the scripts around it.
+    blob = tmp_path / "blob.felt"
+    blob.write_bytes(bytes([0xE2, 0x28, 0xA1, 0xFF]) * 10)
+    r = bench.run_file(str(blob), "cpython")
+    assert not r.passed and "not a text file" in r.error[1], r.error
+    good = os.path.join(LIBRARY, "deal17_card_to_no_seat.felt")
+    out = _feltctl("bench", str(blob), good, "--runtime", "cpython")
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert "blob.felt:?: error: not a text file" in out.stdout
+    assert "deal17_card_to_no_seat.felt: ok" in out.stdout
+    assert out.stdout.splitlines()[-1] == "1 passed, 1 failed"
