@@ -20,7 +20,7 @@ CACHE = os.path.join(tempfile.gettempdir(), "felt-romfs")
 # MicroPython's GC heap (py/gc.c, 64-bit unix port): 32-byte blocks; every 4 blocks cost one byte
 # of allocation table and every 8 blocks one byte of finaliser table, so a heap of H bytes holds
 # ((H - 1) * 8 // 1036) * 4 blocks (1036 = 8 + 4 + 4 * 32 * 8 bits per table byte's blocks).
-# Checked against gc.mem_free() + gc.mem_alloc() in tests/host/test_romfs.py.
+# Checked against gc.mem_free() + gc.mem_alloc() in tests/host/test_romfs_board.py.
 BLOCK = 32
 
 
@@ -132,8 +132,8 @@ def build_image(extra=()):
 
 
 def _rom_data(stage):
-    # Tables that firmware modules read in place from the image (ROM_FILES: (file, attribute)),
-    # written as bytes beside their module; computed by the same module under CPython.
+    # Tables that firmware modules read in place from the image (ROM_FILES: (file, attribute, entry
+    # type "B" or "I")), written little-endian beside their module; computed by that module here.
     from felt.engine import evaltables
 
     for name, attr, kind in evaltables.ROM_FILES:
@@ -145,7 +145,8 @@ def _rom_data(stage):
 
 # Runs inside MicroPython as `-c`: the image is read FIRST, with its exact size (no growing buffer),
 # so it is one block run near the start of the heap and the rest of the heap is the board's RAM.
-# An uncaught exception (MemoryError) goes to stderr with exit status 3: MicroPython itself would
+# sys.path: the image, then the interpreter's frozen modules (asyncio), as on a board; never the
+# source tree. An uncaught exception (MemoryError) goes to stderr with exit status 3: MicroPython itself would
 # print it on stdout, mixed with the module's output.
 _LAUNCHER = """import os,sys,vfs
 f=open(%(image)r,'rb')
@@ -153,7 +154,7 @@ b=f.read(os.stat(%(image)r)[6])
 f.close()
 vfs.mount(vfs.VfsRom(b),%(mount)r)
 del f,b
-sys.path[:]=[%(mount)r]
+sys.path[:]=[%(mount)r,'.frozen']
 sys.argv[:]=%(argv)r
 try:
  __import__(%(module)r)
