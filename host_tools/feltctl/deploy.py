@@ -294,7 +294,7 @@ class Deployer:
         self.connect()
         copied, skipped = [], []
         for rel, size, digest in self.call("files(%r)" % remote, self.work_timeout_s):
-            local = os.path.join(dest, *rel.split("/"))
+            local = os.path.join(dest, *_safe_parts(rel, remote))
             if os.path.exists(local) and sha256_hex(open(local, "rb").read()) == digest:
                 skipped.append(rel)
                 continue
@@ -315,6 +315,18 @@ class Deployer:
         if reset:
             self.t.soft_reset_to_friendly()
         return copied, skipped
+
+
+def _safe_parts(rel, remote):
+    """The parts of a file name the board listed under `remote`; a name that is empty, absolute or
+    has an empty, '.' or '..' part would land outside the export folder (or on the folder itself):
+    refused, since the names come from the board."""
+    parts = rel.split("/") if isinstance(rel, str) else [""]
+    for p in parts:
+        if p in ("", ".", "..") or "\\" in p or "\0" in p:
+            raise DeployError("%s: refused the board's file name %r (it would land outside the export "
+                              "folder)" % (remote, rel))
+    return parts
 
 
 def tree_has_mpy(tree):

@@ -130,3 +130,37 @@ def test_simboard_stopped_twice_writes_to_no_recycled_descriptor(tmp_path):
         os.close(r)
         os.close(w)
     assert not os.path.lexists(str(tmp_path / "b2.tty"))
+
+
+class _ScriptedBoard(Deployer):
+    """A board whose agent answers files() with the given manifest and read() with the bytes."""
+
+    def __init__(self, entries, data):
+        self.entries = entries
+        self.data = data
+        self.t = None
+        self.work_timeout_s = 1.0
+
+    def connect(self, tree=None):
+        pass
+
+    def call(self, code, timeout_s=None, feed=None, progress=None):
+        import base64
+
+        if code.startswith("files("):
+            return self.entries
+        return base64.b64encode(self.data).decode()
+
+
+@pytest.mark.parametrize("rel", ["../escaped.phh", "a/../../escaped.phh", "/tmp/escaped.phh", "", "a//b.phh", "."])
+def test_export_refuses_a_board_file_name_that_leaves_the_folder(tmp_path, rel):
+    # The names come from the board: a name climbing out of DIR (or absolute) would have been
+    # written wherever it pointed. Refused by name, nothing written.
+    from feltctl.deploy import DeployError, sha256_hex
+
+    dest = tmp_path / "out"
+    board = _ScriptedBoard([[rel, 3, sha256_hex(b"abc")]], b"abc")
+    with pytest.raises(DeployError, match="refused"):
+        board.export("/hands", str(dest), reset=False)
+    assert not (tmp_path / "escaped.phh").exists()
+    assert not dest.exists() or not any(dest.iterdir())
