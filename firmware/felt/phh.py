@@ -426,13 +426,11 @@ def _line_value(v):
             if inner.count("'") != 2 * len(items):
                 return _NOT_SIMPLE
             return items
-        items = inner.split(",")
-        for k in range(len(items)):
-            w = items[k].strip(" \t")
-            if not _digits(w):
-                return _NOT_SIMPLE
-            items[k] = int(w)
-        return items
+        items = [w.strip(" \t") for w in inner.split(",")]
+        digits = "".join(items)  # every item plain ASCII digits (_digits), none empty
+        if "" in items or not digits.isdigit() or max(digits) > "9":
+            return _NOT_SIMPLE
+        return [int(w) for w in items]
     if _digits(v):
         return int(v)
     if v == "true":
@@ -610,16 +608,20 @@ def history_from_table(table, name=None):
     stacks = need("starting_stacks", (list,))
     actions = need("actions", (list,))
     lines = table.item_lines.get("actions") or []
-    for a in actions:
-        if not isinstance(a, str):
-            k = actions.index(a)
-            raise FormatError("actions must be strings", lines[k] if k < len(lines) else table.lines["actions"])
+    try:
+        joined = "\n".join(actions)  # one C call: all strings, and the text scanned below
+    except TypeError:
+        for k in range(len(actions)):
+            if not isinstance(actions[k], str):
+                raise FormatError("actions must be strings", lines[k] if k < len(lines) else table.lines["actions"])
+        raise
     if not stacks:
         raise FormatError("starting_stacks is empty", table.lines["starting_stacks"])
     places = 0
     for key in MONEY_FIELDS:
         places = max(places, _places(table.get(key)))
-    for k in range(len(actions)):
+    decimal = "." in joined or "e-" in joined or "E-" in joined
+    for k in range(len(actions) if decimal else 0):
         # only a decimal amount can change the scale ('.' or a negative exponent)
         a = actions[k]
         t = _action_amount(a) if ("." in a or "e-" in a or "E-" in a) else None
@@ -737,12 +739,11 @@ def fields(text, scale=1, line=None, split=True):
     built: what a replay reads once per action. split=False leaves the cards of 'd dh'/'d db'
     as written ('AhKd'): the caller checks them (replay maps them to ints with split_cards'
     rules and calls split_cards for the error)."""
+    comment = None
+    body = text  # the common line: no comment, no partition copies
     if "#" in text:
         body, _, comment = text.partition("#")
         comment = comment.strip()
-    else:
-        body = text  # the common line: no comment, no partition copies
-        comment = None
     w = body.split()
     k = len(w)
     if k == 2 and w[1] in _SIMPLE_VERBS and w[0] != "d":
@@ -764,7 +765,10 @@ def fields(text, scale=1, line=None, split=True):
     if w[0] == "d":
         if k == 4 and w[1] == "dh":
             cards = split_cards(w[3], line) if split else w[3]
-            return "d", "dh", cards, None, _player(w[2], line), comment
+            p = _PLAYERS.get(w[2])
+            if p is None:
+                p = _player(w[2], line)
+            return "d", "dh", cards, None, p, comment
         if k == 3 and w[1] == "db":
             return "d", "db", split_cards(w[2], line) if split else w[2], None, None, comment
         raise FormatError("bad dealing action %r" % text, line)

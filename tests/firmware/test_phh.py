@@ -203,3 +203,18 @@ def test_write_all_numbers_tables():
     eq([x.name for x in hands], ["1", "2"])
     eq(hands[1].starting_stacks, [125945025, 67847350])
     assert "starting_stacks = [1259450.25, 678473.50]" in text
+
+
+def test_replay_names_the_line_of_a_bad_dealt_card():
+    # replay maps dealt card text straight to ints (phh.fields split=False); a bad card is still
+    # a FormatError naming the card and the action's line
+    from felt import replay
+    text = ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+            "starting_stacks = [100, 100]\nactions = [\n  'd dh p1 AcKd',\n  'd dh p2 AhXx',\n]\n")
+    r = replay.replay_text(text)[0]
+    eq(r["error"], "bad card 'Xx'")
+    eq(r["line"], 8)
+    r = replay.replay_text(text.replace("AhXx", "AhK"))[0]
+    eq((r["error"], r["line"]), ("bad cards 'AhK'", 8))
+    r = replay.replay_text(text.replace("AhXx", "AcAh"))[0]
+    eq(r["rule"], "DECK-5")  # a good card twice in the hand

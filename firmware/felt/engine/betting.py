@@ -26,6 +26,8 @@ class Round:
 
     def __init__(self, n):
         self.n = n
+        self._zeros = [0] * n  # copied over the per-position lists at each street (slice stores,
+        self._nos = [False] * n  # one C call each instead of a Python loop)
         self.bets = [0] * n
         self.needs = [False] * n  # still has to act before the street can close (GAME-5)
         self.acted = [False] * n  # acted voluntarily on this street (posting is not acting)
@@ -52,15 +54,13 @@ class Round:
         self.cursor = 0
         self.aggressor = None  # last to bet or raise on this street (SHOW-4)
         self.cur = None
-        for p in range(self.n):
-            self.needs[p] = False
-            self.acted[p] = False
-            self.last[p] = 0
-            self.seen[p] = 0
+        self.needs[:] = self._nos
+        self.acted[:] = self._nos
+        self.last[:] = self._zeros
+        self.seen[:] = self._zeros
 
     def clear_bets(self):
-        for p in range(self.n):
-            self.bets[p] = 0
+        self.bets[:] = self._zeros
 
     # ---- whose turn ---------------------------------------------------------------------
 
@@ -69,10 +69,12 @@ class Round:
         starting at `opener`. If only one such player is left and they already match `high`,
         the street closes at once (GAME-5 convention, GAME-7)."""
         n = self.n
+        bets = self.bets
+        needs = self.needs
         top = second = 0
         for p in range(n):
             if live[p]:
-                t = self.bets[p] + stacks[p]
+                t = bets[p] + stacks[p]
                 if t > top:
                     top, second = t, top
                 elif t > second:
@@ -80,18 +82,20 @@ class Round:
         count = 0
         only = -1
         for p in range(n):
-            # pokerkit's "effective stack": a player nobody can still bet against does not act
-            eff = stacks[p]
-            cover = (second if self.bets[p] + stacks[p] == top else top) - self.bets[p]
-            if cover < eff:
-                eff = cover
-            need = live[p] and stacks[p] > 0 and eff > 0
-            self.needs[p] = need
+            # pokerkit's "effective stack" min(stack, cover): a player nobody can still bet
+            # against does not act
+            s = stacks[p]
+            if not live[p] or s <= 0:
+                needs[p] = False
+                continue
+            t = bets[p] + s
+            need = (second if t == top else top) - bets[p] > 0
+            needs[p] = need
             if need:
                 count += 1
                 only = p
-        if count == 1 and self.bets[only] >= self.high:
-            self.needs[only] = False
+        if count == 1 and bets[only] >= self.high:
+            needs[only] = False
         self.cursor = opener % n if n else 0
         self._advance()
 

@@ -567,25 +567,32 @@ def showing(upcards):
 
 
 def _show_ranks_of(cards):
-    # _show_ranks straight from 1..4 cards (-1 when one is unknown): each round picks the
-    # largest (count << 4 | rank) key below the last one. Index loops and no builtins: no
-    # iterator and no heap frame, so evaluation still allocates nothing.
+    # _show_ranks straight from 1..4 cards (-1 when one is unknown). Each card's key is
+    # count << 4 | rank (< 128), packed seven bits apart into one small int (under 2 ** 28: no
+    # long int on a 32-bit port); then the distinct keys from the largest down give four bits
+    # of rank each. Index loops, no builtins but len and few locals (i steps by the shift):
+    # no iterator and no heap frame, so evaluation still allocates nothing.
+    keys = 0
+    i = 7 * len(cards)
+    while i:
+        i -= 7
+        k = cards[i // 7] >> 2  # the rank; k & 15 stays the rank as the count is added
+        if k < 0:
+            return -1
+        j = len(cards)
+        while j:
+            j -= 1
+            if cards[j] >> 2 == k & 15:
+                k += 16
+        keys |= k << i
     v = 0
     last = 256  # above every key
     while True:
         top = -1
-        i = len(cards)
+        i = 7 * len(cards)
         while i:
-            i -= 1
-            r = cards[i] >> 2
-            if r < 0:
-                return -1
-            k = r
-            j = len(cards)
-            while j:
-                j -= 1
-                if cards[j] >> 2 == r:
-                    k += 16
+            i -= 7
+            k = (keys >> i) & 127
             if top < k < last:
                 top = k
         if top < 0:
