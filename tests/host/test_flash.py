@@ -16,6 +16,7 @@ from feltctl.deploy import Deployer, FlashFull, HashMismatch, Plan, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.simboard import SimBoard
 from feltctl.transport import DeviceTimeout, NoPort, PortBusy, Transport
+from simboard_boot import active_files, boot_output
 
 MAIN = """import app.a, app.b
 v = app.a.VERSION
@@ -51,33 +52,6 @@ def board(tmp_path):
 def flash(board, src, **kw):
     with Transport(board.device, timeout_s=kw.pop("timeout_s", 3.0)) as t:
         return Deployer(t).deploy(build_tree(src, mpy=kw.pop("mpy", False)), **kw)
-
-
-def boot_output(board):
-    """Power-cycle the board and return what it prints up to the friendly prompt."""
-    board.wait_idle()
-    ser = serial.serial_for_url(board.device, timeout=0.05)
-    ser.reset_input_buffer()
-    board.power_cycle()
-    data = b""
-    end = time.monotonic() + 10
-    # Every test tree's main.py prints "FW <version> ok" or fails with a traceback.
-    while time.monotonic() < end and not (data.endswith(b">>> ") and (b"FW " in data or b"Error" in data)):
-        data += ser.read(256)
-    ser.close()
-    return data.decode("utf-8", "replace")
-
-
-def active_files(flash_dir):
-    """Files of the tree the board boots, read straight from the simulated flash."""
-    slot = open(os.path.join(flash_dir, "felt.slot")).read().strip()
-    root = os.path.join(flash_dir, "felt_" + slot)
-    out = {}
-    for d, _, names in os.walk(root):
-        for n in names:
-            if n != ".felt-ok":
-                out[os.path.relpath(os.path.join(d, n), root)] = open(os.path.join(d, n), "rb").read()
-    return out
 
 
 def test_first_flash_installs_the_tree_and_the_board_boots_it(board, tmp_path):

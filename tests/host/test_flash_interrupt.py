@@ -4,16 +4,15 @@
 # offsets of the host's stream. FELT_LONG_SWEEP=1 sweeps byte offsets densely (a few minutes).
 import os
 import shutil
-import time
 
 import pytest
-import serial
 
 from felt.errors import FeltError
 from feltctl.deploy import Deployer, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.simboard import Faults, SimBoard
 from feltctl.transport import Transport
+from simboard_boot import active_files, boot_output
 
 LONG = os.environ.get("FELT_LONG_SWEEP") == "1"
 MAIN = """import app.a, app.b
@@ -77,29 +76,7 @@ def world(tmp_path_factory):
 
 
 def boot(board):
-    board.wait_idle(1.0)   # a cut link can leave a command waiting for bytes forever: no matter
-    ser = serial.serial_for_url(board.device, timeout=0.05)
-    ser.reset_input_buffer()
-    board.power_cycle(Faults())
-    data = b""
-    end = time.monotonic() + 10
-    # Every test tree's main.py prints "FW <version> ok" or fails with a traceback.
-    while time.monotonic() < end and not (data.endswith(b">>> ") and (b"FW " in data or b"Error" in data)):
-        data += ser.read(256)
-    ser.close()
-    return data.decode("utf-8", "replace")
-
-
-def active_files(flash_dir):
-    slot = open(os.path.join(flash_dir, "felt.slot")).read().strip()
-    root = os.path.join(flash_dir, "felt_" + slot)
-    out = {}
-    for d, _, names in os.walk(root):
-        for n in names:
-            if n != ".felt-ok":
-                with open(os.path.join(d, n), "rb") as f:
-                    out[os.path.relpath(os.path.join(d, n), root).replace(os.sep, "/")] = f.read()
-    return out
+    return boot_output(board, idle_s=1.0, faults=Faults())
 
 
 def interrupted_deploy(world, faults, timeout_s=3.0):

@@ -2,10 +2,11 @@
 # deterministic, scripted by the caller. UART face from the reader's side: what the host writes is
 # ignored (these readers take no commands), read(n)/any() returns the lines it prints.
 # Line format per hardware/protocols/ascii-reader.md; faults are injected by method calls.
+from felt.hal.simdev_uart import DeviceUART
 from felt.proto import ascii_reader
 
 
-class SimAsciiReader:
+class SimAsciiReader(DeviceUART):
     """present(uid) prints the UID line at once; present(uid, times=2) is a tag read twice.
     corrupt_next_line() garbles the next printed line; stop_answering() makes it print nothing
     (lines presented meanwhile are lost, as with a dead reader); noise(bytes) injects raw bytes."""
@@ -16,7 +17,7 @@ class SimAsciiReader:
         self.separator = separator
         self.silent = False
         self.written = bytearray()  # whatever the host sent (a real reader ignores it)
-        self._out = bytearray()
+        DeviceUART.__init__(self)
         self._corrupt = 0
 
     def present(self, uid, times=1):
@@ -49,14 +50,3 @@ class SimAsciiReader:
     def write(self, data):
         self.written.extend(data)
         return len(data)
-
-    def any(self):
-        return len(self._out)
-
-    def read(self, n=-1):
-        """Up to n bytes the device sent (all with n < 0 or None); b"" when there are none."""
-        if n is None or n < 0 or n > len(self._out):
-            n = len(self._out)
-        chunk = bytes(self._out[0:n])
-        self._out[0:n] = b""
-        return chunk

@@ -3,6 +3,7 @@
 # write(bytes) is what the host sends, read(n)/any() is what the chip answers. Used in-process
 # (MicroPython `feltctl sim`, firmware tests) and behind a pty by host_tools/feltctl/simdev.
 # Behaviour follows hardware/protocols/pn532-hsu.md; faults are injected by method calls.
+from felt.hal.simdev_uart import DeviceUART
 from felt.proto import pn532
 
 # What the simulated chip does with a 106 kbps type A InListPassiveTarget when no tag is queued:
@@ -26,7 +27,7 @@ class SimTag:
         return bytes([tg]) + self.sens_res + bytes([self.sel_res, len(self.uid)]) + self.uid
 
 
-class SimPN532:
+class SimPN532(DeviceUART):
     """Scripted PN532. Starts asleep (LowVbat, as the C106 powers up): frames are ignored until a
     0x55 wake-up byte arrives. Answers GetFirmwareVersion, SAMConfiguration and
     InListPassiveTarget; any other command gets ACK + the syntax-error frame. A host NACK makes it
@@ -45,7 +46,7 @@ class SimPN532:
         self.commands = []  # command codes received, in order (for tests)
         self.frames_ignored = 0
         self._parser = pn532.Parser()
-        self._out = bytearray()
+        DeviceUART.__init__(self)
         self._tags = []
         self._pending = None  # the held InListPassiveTarget (MaxTg), if any
         self._last_response = None
@@ -96,16 +97,6 @@ class SimPN532:
             self._handle(event)
         return len(data)
 
-    def any(self):
-        return len(self._out)
-
-    def read(self, n=-1):
-        """Up to n bytes the device sent (all with n < 0 or None); b"" when there are none."""
-        if n is None or n < 0 or n > len(self._out):
-            n = len(self._out)
-        chunk = bytes(self._out[0:n])
-        self._out[0:n] = b""
-        return chunk
 
     # -- behaviour ----------------------------------------------------------------------------
     def _handle(self, event):
