@@ -117,6 +117,9 @@ class KeyStore:
         return last + 1
 
     def used_counter(self, device, counter):
+        """Remember that `counter` was signed. The store keeps the highest: an explicit lower
+        --counter must not make later default signings fall below what a board has activated."""
+        counter = max(counter, self.next_counter(device) - 1)
         path = os.path.join(self.folder(device), "counter")
         with open(path + ".tmp", "w") as f:
             f.write("%d\n" % counter)
