@@ -746,6 +746,12 @@ def fields(text, scale=1, line=None, split=True):
         comment = comment.strip()
     w = body.split()
     k = len(w)
+    if k == 4 and w[1] == "dh" and w[0] == "d" and not split:
+        # fast path for a replay: 'd dh pN cards' with the cards as written (see below)
+        p = _PLAYERS.get(w[2])
+        if p is None:
+            p = _player(w[2], line)
+        return "d", "dh", w[3], None, p, comment
     if k == 2 and w[1] in _SIMPLE_VERBS and w[0] != "d":
         # fast path: 'pN f' / 'pN cc' / 'pN pb' / 'pN sm' / 'pN sd' (a known player word is one
         # dict read; _player checks a new one)

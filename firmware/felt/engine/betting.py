@@ -102,9 +102,12 @@ class Round:
     def _advance(self):
         # the first position from the cursor on that still needs to act -> self.cur (None: the
         # street is closed); run once per change, so a turn check is one attribute read
-        n = self.n
         needs = self.needs
         p = self.cursor
+        if needs[p]:  # the common case: the next player in turn
+            self.cur = p
+            return
+        n = self.n
         for _ in range(n):
             if needs[p]:
                 self.cur = p
