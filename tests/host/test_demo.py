@@ -42,3 +42,18 @@ def test_demo_on_micropython_prints_the_same(tmp_path):
     for name in os.listdir(tmp_path / "m"):
         with open(tmp_path / "m" / name) as a, open(tmp_path / "c" / name) as b:
             assert a.read() == b.read(), name
+
+
+def test_demo_replaces_its_own_series_and_leaves_other_hand_histories_alone(tmp_path):
+    # `--out` is any folder: the demo used to delete every *.phh in it, a user's own hand histories
+    # too. Only the files a previous demo run wrote (NNN-GAME.phh) are replaced.
+    mine = tmp_path / "final-table.phh"
+    mine.write_text("variant = 'NT'\n")
+    stale = tmp_path / "017-NT.phh"  # left by an earlier, longer demo run
+    stale.write_text("old")
+    out = demo(tmp_path, "--runtime", "cpython", "--hands", "2", "--seed", "4")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert mine.read_text() == "variant = 'NT'\n"
+    assert not stale.exists()
+    assert sorted(os.path.basename(f) for f in glob.glob(str(tmp_path / "*.phh"))) == [
+        "001-NT.phh", "002-PO.phh", "final-table.phh"]

@@ -20,10 +20,19 @@ def add_arguments(parser):
     parser.add_argument("--heapsize", default="2M", help="MicroPython heap (default 2M)")
 
 
+def is_demo_file(name):
+    """A name felt.selfplay writes: NNN-CODE.phh (e.g. 004-FO8.phh, 1000-NT.phh). Other hand histories in the
+    folder are the user's and are never removed."""
+    head, dash, rest = name.partition("-")
+    code = rest[:-4] if rest.endswith(".phh") else ""
+    return (dash == "-" and len(head) >= 3 and head.isdigit() and head.isascii() and code != ""
+            and code.isalnum() and code.isascii() and code.upper() == code)
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
-    for name in os.listdir(args.out):  # a re-run replaces the previous series
-        if name.endswith(".phh"):
+    for name in os.listdir(args.out):  # a re-run replaces the previous series -- and only that
+        if is_demo_file(name):
             os.remove(os.path.join(args.out, name))
     argv = ["--hands", str(args.hands), "--seed", str(args.seed), "--out", os.path.abspath(args.out)]
     print("engine on %s; PHH files in %s" % (args.runtime, os.path.relpath(args.out)))
