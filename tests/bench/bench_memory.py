@@ -8,7 +8,7 @@
 #     its own bytes: its inclusive cost minus the modules it pulled in), then what each part of the
 #     run-time state holds at the end (its attributes dropped one by one, deepest first, gc.collect,
 #     the freed bytes counted).
-# usage: python tests/bench/bench_memory.py [--hands N] [--breakdown-hands N] [--top N]
+# usage: python tests/bench/bench_memory.py [--hands N] [--breakdown-hands N] [--top N] [--find-ram HANDS]
 import argparse
 import os
 import shutil
@@ -173,9 +173,9 @@ print("DONE")
 '''
 
 
-def run_board(hands, mode, heapsize=None):
-    """Runs the driver on the emulated board (heapsize None: 128 KB of RAM beside the image);
-    returns (parsed output, CompletedProcess)."""
+def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM):
+    """Runs the driver on the emulated board (`ram` bytes of RAM beside the image; heapsize: a
+    whole heap of that size instead); returns (parsed output, CompletedProcess)."""
     folder = tempfile.mkdtemp(prefix="bench_memory_")
     driver = os.path.join(folder, "bench_memory_driver.py")  # a fixed name: the image cache key
     with open(driver, "w") as f:
@@ -183,7 +183,7 @@ def run_board(hands, mode, heapsize=None):
     try:
         image = romfs.build_image([driver])
         cost = romfs.image_heap_cost(os.path.getsize(image))
-        p = subprocess.run(romfs.command("bench_memory_driver", [str(hands), mode, str(cost)], extra=[driver],
+        p = subprocess.run(romfs.command("bench_memory_driver", [str(hands), mode, str(cost)], ram=ram, extra=[driver],
                                          heapsize=heapsize), capture_output=True, text=True, timeout=7200, cwd=HERE)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -216,6 +216,8 @@ def main():
                     help="hands played on the 128 KB board (default 1000, the issue's figure)")
     ap.add_argument("--breakdown-hands", type=int, default=20, help="hands of the breakdown run")
     ap.add_argument("--top", type=int, default=40, help="modules and state parts to list")
+    ap.add_argument("--find-ram", type=int, default=0, metavar="HANDS",
+                    help="also bisect the board RAM (4 KB steps) that plays HANDS hands without a MemoryError")
     a = ap.parse_args()
     ram = romfs.DEVICE_RAM
     board, p = run_board(a.hands, "run")
@@ -226,8 +228,12 @@ def main():
           % (os.path.basename(romfs.build_image()), ram))
     print("whole firmware, %d ten-seat limit Omaha hi-lo hands on simulated hardware: %s" % (
         a.hands, "completed without a MemoryError" if board["done"] else "FAILED after %d hands: %s" % (len(hands), err)))
-    print("  RAM after start-up (imports + table built): %d bytes; live RAM after each hand: high-water %d bytes; "
-          "peer: the board's %d bytes; ratio %.2f" % (board.get("START", 0), high, ram, high / float(ram)))
+    if "START" not in board:
+        print("  failed while importing the firmware and building the table (before any hand); peer: the board's "
+              "%d bytes" % ram)
+    else:
+        print("  RAM after start-up (imports + table built): %d bytes; live RAM after each hand: high-water %d "
+              "bytes; peer: the board's %d bytes; ratio %.2f" % (board["START"], high, ram, high / float(ram)))
     if len(hands) >= 4:
         half = len(hands) // 2
         print("  growth over the second half of the run: %d bytes" % (hands[-1] - hands[half - 1]))
@@ -238,6 +244,17 @@ def main():
     print("rules engine (felt.engine.hand + evaluate + games + settings) imported from the image: %d bytes of RAM "
           "(target < 40960: ratio %.2f), of which %d bytes are its %d interned names (qstr pool)" % (
               eng["engine"], eng["engine"] / 40960.0, eng["qstr"][1], eng["qstr"][0]))
+    if a.find_ram:
+        lo, hi = ram // 1024, 2048  # KB: lo fails (or is the board), hi is assumed to pass
+        while hi - lo > 4:
+            mid = (lo + hi) // 2
+            got, _ = run_board(a.find_ram, "run", ram=mid * 1024)
+            if got["done"]:
+                hi = mid
+            else:
+                lo = mid
+        print("RAM the whole firmware needs for %d hands on this port: more than %d KB, at most %d KB "
+              "(peer: the board's %d KB; ratio %.1f)" % (a.find_ram, lo, hi, ram // 1024, hi * 1024.0 / ram))
     big, p = run_board(a.breakdown_hands, "breakdown", heapsize=8 * 1024 * 1024)
     if not big["done"]:
         print("breakdown run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
