@@ -195,6 +195,15 @@ class Demo:
             self.replayed += 1
 
 
+def is_demo_file(name):
+    """A name the demos write (`feltctl demo`, `feltctl sim --demo`): NNN-CODE.phh, e.g.
+    004-FO8.phh or 1000-NT.phh. Other hand histories in the folder are the user's: never removed."""
+    head, dash, rest = name.partition("-")
+    code = rest[:-4] if rest.endswith(".phh") else ""
+    return (dash == "-" and len(head) >= 3 and head.isdigit() and head.isascii() and code != ""
+            and code.isalnum() and code.isascii() and code.upper() == code)
+
+
 def _where(path):
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
@@ -205,8 +214,8 @@ def run(args):
 
     out_dir = args.out
     os.makedirs(out_dir, exist_ok=True)
-    for name in os.listdir(out_dir):  # a re-run replaces the previous series
-        if name.endswith(".phh"):
+    for name in os.listdir(out_dir):  # a re-run replaces the previous series -- and only that
+        if is_demo_file(name):
             os.remove(os.path.join(out_dir, name))
     write = sys.stdout.write
     start = time.time()

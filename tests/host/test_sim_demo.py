@@ -19,7 +19,8 @@ def _feltctl(argv, stdin=None, timeout=300):
 def test_demo_plays_on_micropython_and_conserves_chips(tmp_path):
     out_dir = tmp_path / "hands"
     (tmp_path / "hands").mkdir()
-    (out_dir / "old.phh").write_text("stale")  # a re-run replaces the previous series
+    (out_dir / "099-NT.phh").write_text("stale")  # a re-run replaces the previous series...
+    (out_dir / "old.phh").write_text("mine")  # ...and only that: other histories are the user's
     res = _feltctl(["sim", "--demo", "--hands", "8", "--seed", "3", "--out", str(out_dir)])
     text = res.stdout
     assert res.returncode == 0, text[-3000:] + res.stderr[-2000:]
@@ -29,7 +30,9 @@ def test_demo_plays_on_micropython_and_conserves_chips(tmp_path):
     assert "alerts: 0" in text
     assert "lights" in text and "result: seat" in text  # live lights and results per hand
     files = sorted(os.listdir(str(out_dir)))
-    assert len(files) == 8 and "old.phh" not in files, files
+    assert len(files) == 9 and "099-NT.phh" not in files, files
+    assert (out_dir / "old.phh").read_text() == "mine"
+    files.remove("old.phh")
     games = set()
     for name in files:
         with open(os.path.join(str(out_dir), name)) as f:

@@ -6,6 +6,7 @@ import sys
 
 from feltctl.commands.replay import run_micropython
 from feltctl.paths import REPO
+from feltctl.simdemo import is_demo_file
 
 HELP = "play a seeded series of hands with the engine, write them as PHH and replay them"
 
@@ -18,15 +19,6 @@ def add_arguments(parser):
     # The engine needs more than a Pico's heap to import today (see the replay command); the demo
     # runs with room to spare rather than failing.
     parser.add_argument("--heapsize", default="2M", help="MicroPython heap (default 2M)")
-
-
-def is_demo_file(name):
-    """A name felt.selfplay writes: NNN-CODE.phh (e.g. 004-FO8.phh, 1000-NT.phh). Other hand histories in the
-    folder are the user's and are never removed."""
-    head, dash, rest = name.partition("-")
-    code = rest[:-4] if rest.endswith(".phh") else ""
-    return (dash == "-" and len(head) >= 3 and head.isdigit() and head.isascii() and code != ""
-            and code.isalnum() and code.isascii() and code.upper() == code)
 
 
 def run(args):
