@@ -38,7 +38,9 @@ def kill(t, seat, rule=None, text=None):
     """The dealer/floor kills seat's hand (a ruling: DEAL-38 by default, or the rule given). It
     gets no more cards (DEAL-44); the Hand folds it at its turn -- the engine takes actions in
     turn only (BET-38), as with a binding out-of-turn fold (BET-43) -- and an all-in hand that
-    never gets a turn is mucked at the showdown."""
+    never gets a turn is mucked at the showdown. Known limit: until that turn the others still
+    face a bet the killed seat made; DEAL-36 returns an uncalled one at once, which needs an
+    engine entry point (a Hand kill out of turn) that the Hand does not have yet."""
     rule = rule or KILL_RULE
     what = "kill seat %d" % seat
     _hand_on(t, what)
