@@ -5,10 +5,12 @@
 # (gc.mem_alloc counts the interpreter's own heap); tests/bench/bench_memory.py says where it goes.
 from check import MICROPYTHON, Skip
 
-# Measured on the unix port (MicroPython 1.29, tests/bench/bench_memory.py, 2026-11-29): ~96 KB once
-# the simulated table is built (13 reader drivers with their buffers and health records, the 52-tag
-# registry, sim HAL, chip models, buttons, lights, panel) and ~135 KB after each hand (+ the hand log,
-# the dealing check, the per-hand card account); flat from hand to hand.
+# Measured on the unix port (MicroPython 1.29, 2026-11-29): ~125-128 KB after each hand (was ~135 KB
+# before the deck registry became two 416-byte slot tables): the table built (13 reader drivers with
+# their buffers and health records, the tag registry, sim HAL, chip models, buttons, lights, panel)
+# plus the hand log, the dealing check and the per-hand card account; flat from hand to hand. This
+# is state only (code is left out); the whole firmware on the emulated 128 KB board, code in a ROMFS
+# image, is tests/bench/bench_memory.py and hardware/memory.md.
 STATE_BUDGET = 150 * 1024  # bytes of run-time state: sim + table built and a hand played
 PER_HAND_SLACK = 3 * 1024  # hand-to-hand noise allowed once the first hands have warmed up
 RANKS = "23456789TJQKA"
