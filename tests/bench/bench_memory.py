@@ -269,7 +269,17 @@ def main():
           "before it, so a parent's figure is what is left of it):" % len(big["hands"]))
     for name, b in big["parts"][:a.top]:
         print("  %7d  %s" % (b, name))
+    # what a real table would not carry in its RAM: the simulated chips, tags, pins and display, and
+    # the sim runner (the harness) -- the same heap here, physical hardware there
+    sim_code = sum(b for name, b in big["mods"] if _simulated_module(name))
+    sim_state = sum(b for name, b in big["parts"] if not name.startswith(("sim.rt", "sim.table", "sim.board")))
+    print("of which the simulated hardware and the sim runner: %d bytes of imports (felt.sim.*, felt.hal.sim*) "
+          "and %d bytes of state (sim.* parts other than sim.rt, sim.table, sim.board)" % (sim_code, sim_state))
     return 0 if board["done"] else 1
+
+
+def _simulated_module(name):
+    return name.startswith(("felt.sim.", "felt.hal.sim")) or name == "felt.sim"
 
 
 if __name__ == "__main__":
