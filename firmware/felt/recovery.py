@@ -114,7 +114,15 @@ TABLE_INPUTS = {
     "shoe_card": jr.CARD, "antenna": jr.ANTENNA, "check_moves": jr.ANTENNA, "button": jr.BUTTON,
     "button_fault": jr.BUTTON, "act": jr.CONSOLE, "ruling": jr.CONSOLE, "new_hand": jr.CONSOLE,
     "sit": jr.CONSOLE, "resolve": jr.TICK, "alert": jr.ALERT, "device_alert": jr.ALERT,
+    # console entries and rulings (table_entries), and the floor-key commands FloorDesk runs
+    "push": jr.CONSOLE, "configure": jr.CONSOLE, "mark": jr.CONSOLE, "kill": jr.CONSOLE,
+    "misdeal": jr.CONSOLE, "post": jr.CONSOLE, "floor_decision": jr.CONSOLE, "void_hand": jr.CONSOLE,
+    "adjust_stack": jr.CONSOLE, "set_level": jr.CONSOLE, "set_structure": jr.CONSOLE,
 }
+
+# The table settings a console `set` or a floor command can change between hands; the snapshot
+# keeps them, or a compaction at the next hand would forget them.
+_CONFIG_KEYS = ("structure", "sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "unit", "level")
 
 
 def _plain(value):
@@ -229,7 +237,26 @@ def table_snapshot(table):
             "hand_no": table.hand_no, "alert_seq": table.seq, "histories": table.histories,
             "misdeals": table.misdeals, "state": table.state, "prev": _setup_dict(table.prev),
             "setup": _setup_dict(table.setup), "onant": dict(table.onant),
-            "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results)}
+            "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results),
+            "config": _config_dict(table.config), "staged": dict(getattr(table, "staged", {}))}
+
+
+def _config_dict(cfg):
+    out = {}
+    for k in _CONFIG_KEYS:
+        out[k] = getattr(cfg, k, None)
+    out["house"] = dict(cfg.house.changed())
+    return out
+
+
+def _config_restore(cfg, d):
+    from felt.engine import games, settings
+
+    if d["structure"] != cfg.structure:
+        cfg.record = games.game_for(cfg.game, d["structure"])
+    for k in _CONFIG_KEYS:
+        setattr(cfg, k, d[k])
+    cfg.house = settings.HouseRules(cfg.mode, cfg.house.game, d["house"])
 
 
 def table_restore(table, snap):
@@ -252,6 +279,9 @@ def table_restore(table, snap):
         undo[int(k)] = _seat_of(snap["undo"][k])
     table._undo = undo
     table.results = list(snap["results"])
+    if "config" in snap:  # (snapshots written before the floor commands have neither)
+        _config_restore(table.config, snap["config"])
+        table.staged = dict(snap["staged"])
     return table
 
 
