@@ -334,7 +334,7 @@ def run(hal, board, root, log=print, steps=None):
         return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
     try:
         start(app)
-        looplib.run_forever(app.runtime, _sleeper(hal), steps=steps)
+        looplib.run_forever(app.runtime, _sleeper(hal), steps=steps, start=False)
     except Exception as e:  # the last line of defence: never end in the REPL in production
         if app.mode == bootcheck.PRODUCTION:
             try:

@@ -346,10 +346,13 @@ def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_
     return Runtime(hal, table, shoe, poller, buttons, link, lights, display, log=log)
 
 
-def run_forever(rt, sleep_ms, steps=None):
+def run_forever(rt, sleep_ms, steps=None, start=True):
     """The device's main loop: step, then sleep until the next thing is due. sleep_ms(ms) is
-    the board's (time.sleep_ms on MicroPython); `steps` bounds the run (None: forever)."""
-    rt.start()
+    the board's (time.sleep_ms on MicroPython); `steps` bounds the run (None: forever).
+    start=False: the caller already started the runtime (felt.app.start shows the recovery
+    line, which a second start would wipe from the display)."""
+    if start:
+        rt.start()
     n = 0
     while steps is None or n < steps:
         rt.step()

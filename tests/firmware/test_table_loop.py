@@ -30,6 +30,20 @@ def test_run_forever_sleeps_only_until_the_next_due_poll():
     assert clock.ticks_ms() > start
 
 
+def test_run_forever_leaves_a_started_runtime_and_its_display_alone():
+    sim = booted()
+    sim.rt.display.show(["recovered to", "event 12"])  # what felt.app.start puts there after a boot
+    before = sim.oled.text_lines()
+    starts = []
+    real = sim.rt.start
+    sim.rt.start = lambda: starts.append(1) or real()
+    loop.run_forever(sim.rt, sim.hal.clock.advance_ms, steps=3, start=False)
+    eq(starts, [])
+    eq(sim.oled.text_lines(), before)
+    loop.run_forever(sim.rt, sim.hal.clock.advance_ms, steps=1)  # the default still starts it
+    eq(starts, [1])
+
+
 def test_a_button_edge_only_queues_until_the_loop_polls():
     sim = booted()
     pin = sim.pins[2]
