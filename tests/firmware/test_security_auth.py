@@ -175,3 +175,11 @@ def test_audit_file_survives_a_power_cut_mid_record():
     eq([r.kind for r in recs], ["floor", "floor", "audit", "maintenance"])
     assert "torn record (19 bytes" in recs[2].text, recs[2].text
     os.remove(path)
+
+
+def test_command_numbers_are_ascii_digits_only():
+    eq(parse_command("stack 3 1500"), ("stack", [3, 1500]))
+    # '\u00b2'.isdigit() is True on CPython but int() refuses it: it stays text (the table then
+    # refuses the seat by name) instead of a ValueError out of the gate
+    verb, args = parse_command("stack 3 \u00b2")
+    eq((verb, args[0], args[1]), ("stack", 3, "\u00b2"))

@@ -4,6 +4,7 @@
 # command cannot be replayed. Commands that change money or the game outside play need this.
 from felt.security import AuthError
 from felt.security.hmac import compare, hexlify, hmac_hex
+from felt.textnum import is_digits
 
 NONCE_BYTES = 16
 TTL_MS = 60000  # a challenge not answered within a minute is dropped
@@ -43,7 +44,7 @@ def parse_command(text):
         raise AuthError("floor command %s takes %d argument(s): %s" % (w[0], n, VERBS[w[0]][1]))
     args = []
     for a in w[1:]:
-        args.append(int(a) if a.isdigit() else a)
+        args.append(int(a) if is_digits(a) else a)  # ASCII digits only ('\u00b2'.isdigit() is True)
     return w[0], args
 
 
