@@ -104,11 +104,13 @@ class Transport:
         self._rbuf += chunk
         return bool(chunk)
 
-    def read_until(self, ending, what, timeout_s=None, watch_reset=True):
+    def read_until(self, ending, what, timeout_s=None, watch_reset=True, total_s=None):
         """Bytes up to and including `ending`; DeviceTimeout naming `what` if the board falls
-        silent for timeout_s; BoardReset if the board's boot banner shows up instead."""
+        silent for timeout_s, or (with total_s) if `ending` has not come within total_s however
+        much else arrives; BoardReset if the board's boot banner shows up instead."""
         limit = self.timeout_s if timeout_s is None else timeout_s
         last = time.monotonic()
+        end = None if total_s is None else last + total_s
         start = 0
         while True:
             cut = self._rbuf.find(ending, start)
@@ -121,6 +123,9 @@ class Transport:
             start = max(0, len(self._rbuf) - len(ending) - len(FRIENDLY_BANNER))
             if self._fill():
                 last = time.monotonic()
+                if end is not None and last > end:
+                    raise DeviceTimeout("%s: no %r from the board within %.1f s while %s (got %r)"
+                                        % (self.port, ending, total_s, what, bytes(self._rbuf[-60:])))
             elif time.monotonic() - last > limit:
                 raise DeviceTimeout("%s: no answer from the board for %.1f s while %s (got %r)"
                                     % (self.port, limit, what, bytes(self._rbuf[-60:])))
@@ -158,7 +163,9 @@ class Transport:
         self.drain()
         self.write(b"\r\x01")
         try:
-            self.read_until(RAW_BANNER + b">", "entering the raw REPL", watch_reset=False)
+            # A program that ignores Ctrl-C but keeps printing is never silent: the banner itself
+            # has a deadline, or such a board would be waited on for ever.
+            self.read_until(RAW_BANNER + b">", "entering the raw REPL", watch_reset=False, total_s=self.timeout_s)
         except DeviceTimeout:
             raise DeviceTimeout("%s: no MicroPython REPL answered within %.1f s (is a board connected "
                                 "on this port, at this baud rate, with a program that lets Ctrl-C through?)"

@@ -4,6 +4,7 @@
 # seconds that leaves the board booting what it booted before.
 import os
 import re
+import select
 import shutil
 import time
 
@@ -156,6 +157,41 @@ def test_silent_board_is_a_clear_error_within_seconds(tmp_path):
                 Deployer(t).deploy(build_tree(make_tree(str(tmp_path / "v1"), "v1")))
         assert time.monotonic() - t0 < 5
     finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_chatty_board_that_ignores_ctrl_c_is_a_clear_error_within_seconds(tmp_path):
+    # A running table that never lets Ctrl-C through (production boards turn it off) but prints
+    # its event log every few hundred ms: the port is never silent for timeout_s, so the wait for
+    # the raw REPL banner used to last for ever. It has a deadline of its own.
+    import threading
+
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def chatter():
+        while not stop.wait(0.2):
+            os.write(master, b'{"event": "poll"}\r\n')
+            try:
+                while True:  # swallow whatever the host sends, as a program with its own console would
+                    if not select.select([master], [], [], 0)[0]:
+                        break
+                    os.read(master, 1024)
+            except OSError:
+                return
+
+    thread = threading.Thread(target=chatter, daemon=True)
+    thread.start()
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(DeviceTimeout, match="no MicroPython REPL answered"):
+            with Transport(os.ttyname(slave), timeout_s=1.0) as t:
+                Deployer(t).info()
+        assert time.monotonic() - t0 < 5
+    finally:
+        stop.set()
+        thread.join(2)
         os.close(master)
         os.close(slave)
 
