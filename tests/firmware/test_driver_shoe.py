@@ -296,6 +296,16 @@ def test_sim_models_read_contract():
     eq(reader.read(1), b"")
 
 
+def test_sim_models_write_reports_every_byte_taken():
+    # machine.UART.write returns the bytes written; the sleeping chip returned only the count
+    # after its wake-up byte (the 0x55 and anything before it went uncounted).
+    wire = pn532.WAKEUP + pn532.sam_configuration()
+    eq(SimPN532().write(wire), len(wire))
+    eq(SimPN532().write(b"\x00\x00"), 2)  # asleep, no wake-up byte: swallowed, still all taken
+    eq(SimPN532(asleep=False).write(wire), len(wire))
+    eq(SimAsciiReader().write(b"hello"), 5)
+
+
 class AnswerRacesAbort(Recorder):
     """The chip answers a card just as the host's poll window runs out: the D5 4B frame is already
     on the wire when the host writes the abort ACK (UM0701-02 6.2.1.3: an ACK for a command that

@@ -84,18 +84,19 @@ class SimPN532(DeviceUART):
 
     # -- UART face (chip side) ----------------------------------------------------------------
     def write(self, data):
+        taken = len(data)  # every byte is taken off the wire, whatever the chip makes of it
         if self.silent:
-            return len(data)
+            return taken
         if not self.awake:
             i = bytes(data).find(b"\x55")
             if i < 0:
-                return len(data)
+                return taken
             self.awake = True
             self._parser.reset()
             data = bytes(data)[i + 1:]
         for event in self._parser.feed(data):
             self._handle(event)
-        return len(data)
+        return taken
 
 
     # -- behaviour ----------------------------------------------------------------------------
