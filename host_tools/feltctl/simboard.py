@@ -106,13 +106,16 @@ class SimBoard:
 
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self, thread=True):
-        """Open the pty, power the board on; returns the device path (the link if one was given)."""
+        """Open the pty, power the board on; returns the device path (the link if one was given).
+        The link replaces only a symlink (an earlier board's); anything else there is refused."""
+        if self.link and os.path.lexists(self.link) and not os.path.islink(self.link):
+            raise FileExistsError("%s exists and is not a link: choose another --link" % self.link)
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         os.set_blocking(self._master, False)
         name = os.ttyname(self._slave)
         if self.link:
-            if os.path.islink(self.link) or os.path.exists(self.link):
+            if os.path.islink(self.link):
                 os.remove(self.link)
             os.symlink(name, self.link)
         self.device = self.link or name

@@ -227,3 +227,24 @@ def test_feltctl_simboard_prints_its_device_first_and_serves_it(tmp_path):
         proc.terminate()
         proc.wait(10)
     assert not os.path.lexists(device)   # the link goes with the board
+
+
+def test_link_path_holding_a_file_is_refused_not_deleted(flash):
+    # The link (default <flash>.tty) used to be removed whatever it was: a file of the user's at
+    # that path was deleted. Only a symlink (a board's earlier link) is replaced.
+    precious = str(flash) + ".tty"
+    with open(precious, "w") as f:
+        f.write("my notes")
+    board = SimBoard(str(flash), link=precious)
+    with pytest.raises(FileExistsError, match="not a link"):
+        board.start()
+    with open(precious) as f:
+        assert f.read() == "my notes"
+    os.remove(precious)
+    os.symlink("/nonexistent/pts/9", precious)  # a stale link from a board that was killed
+    board = SimBoard(str(flash), link=precious)
+    board.start()
+    try:
+        assert os.path.realpath(precious).startswith("/dev/pts/")
+    finally:
+        board.stop()

@@ -27,7 +27,11 @@ def run(args):
     link = args.link or os.path.abspath(flash.rstrip("/")) + ".tty"
     board = SimBoard(flash, link=link, baud=args.baud, capacity=args.capacity, heap=args.heap,
                      faults=Faults(args.cut_at, args.reset_at, args.powercut_at_op))
-    device = board.start(thread=False)
+    try:
+        device = board.start(thread=False)
+    except OSError as e:
+        print("feltctl simboard: error: %s" % e, file=sys.stderr)
+        return 1
     print(device, flush=True)
     print("flash: %s  baud: %s" % (board.flash_dir, args.baud or "unthrottled"), file=sys.stderr, flush=True)
     return run_forever(board)
