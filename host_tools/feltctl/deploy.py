@@ -67,6 +67,8 @@ class Tree:
 def build_tree(src=FIRMWARE, mpy=False):
     """Every file under src (skipping caches and hidden files); with mpy=True each module except
     boot.py/main.py is precompiled to .mpy, which loads without the compiler's RAM peak."""
+    if not os.path.isdir(src):
+        raise DeployError("%s is not a firmware tree (no such folder)" % src)
     files = {}
     sources = []
     for root, dirs, names in os.walk(src):

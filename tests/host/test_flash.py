@@ -270,3 +270,21 @@ def test_progress_bar_reaches_100_percent(board, tmp_path, capsys):
     assert len(frames) > 3                                   # it moved while the data travelled
     assert re.fullmatch(r"\[#{30}\] 100% (\d+)/\1 bytes", frames[-1]), frames[-1]
     assert int(frames[-1].split("/")[1].split()[0]) > 40000
+
+
+@pytest.mark.parametrize("what", ["missing", "empty", "no main.py"])
+def test_flash_of_a_folder_that_is_not_a_firmware_tree_is_refused_and_the_board_keeps_its_firmware(
+        board, tmp_path, capsys, what):
+    # `--src` with a typo walked nothing and deployed an EMPTY tree: the board then booted a slot
+    # with no main.py. A source that is not a folder, or a tree without main.py, is refused before
+    # the port is even opened.
+    flash(board, make_tree(str(tmp_path / "v1"), "v1"))
+    src = tmp_path / "src"
+    if what != "missing":
+        src.mkdir()
+    if what == "no main.py":
+        (src / "lib.py").write_text("x = 1\n")
+    assert feltctl(["flash", board.device, "--src", str(src)]) == 1
+    err = capsys.readouterr().err
+    assert "not a firmware tree" in err and str(src) in err, err
+    assert "FW v1 ok" in boot_output(board)

@@ -4,7 +4,7 @@
 import sys
 
 from felt.errors import FeltError
-from feltctl.deploy import Deployer, build_tree
+from feltctl.deploy import DeployError, Deployer, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.signing import KeyStore, signed_build
 from feltctl.transport import Transport
@@ -44,6 +44,9 @@ def run(args):
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     try:
         tree = None if args.rollback else build_tree(args.src, mpy=args.mpy)
+        if tree is not None and "main.py" not in tree.files:
+            # the board would boot a slot with nothing to run: refuse before touching it
+            raise DeployError("%s is not a firmware tree (no main.py in it)" % args.src)
         if tree is not None and args.sign and not args.dry_run:
             tree = signed_build(tree, args.sign, KeyStore(args.keys), counter=args.counter)
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
