@@ -120,9 +120,9 @@ def load(data):
 def _functions(b, where):
     # {"spi0": {"sck": [pins], ...}, "uart0": {...}}: which GPIO can take which bus role.
     funcs = _expect(b.data.get("functions", {}), dict, "%s: 'functions'" % where)
-    for name in funcs:
+    for name in sorted(funcs):  # name order: the same first error on every interpreter
         table = _expect(funcs[name], dict, "functions: %r" % (name,))
-        for role in table:
+        for role in sorted(table):
             _expect(table[role], list, "functions: %s %r" % (name, role))
     b.functions = funcs
 

@@ -198,3 +198,16 @@ def test_decoder_object_rules():
     eq(hal.pin(4).level, 1)
     with raises(ConfigError, match="4 address inputs"):
         Decoder([], hal.output_pin(6))
+
+
+def test_the_first_bad_function_table_named_is_the_same_on_both_interpreters():
+    # MicroPython dicts keep no insertion order: with two bad tables the error must not depend on
+    # dict order (checked in name order: i2c0 before uart1 whatever the file's order).
+    d = small()
+    funcs = {}
+    funcs["uart1"] = {"tx": "4"}  # inserted first: CPython's dict order alone would name it
+    funcs["uart0"] = d["functions"]["uart0"]
+    funcs["i2c0"] = {"sda": "20"}
+    d["functions"] = funcs
+    with raises(ConfigError, match="functions: i2c0 'sda'"):
+        boards.load(d)
