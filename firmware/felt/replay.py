@@ -175,14 +175,13 @@ def replay(h, rules=None):
 
 def _play(hand, h):
     # every action of h through the hand; an error dict at the first refused one, else None
-    lines = h.action_lines or ()
-    nlines = len(lines)
+    actions = h.actions
+    lines = h.action_lines
+    if not lines or len(lines) != len(actions):
+        lines = [h.action_line(k) for k in range(len(actions))]  # None where unknown
     scale = h.scale
     fields = phh.fields
-    k = 0
-    for text in h.actions:
-        line = lines[k] if k < nlines else None
-        k += 1
+    for text, line in zip(actions, lines):
         try:
             p, v, cards, amount, dealee, _comment = fields(text, scale, line, False)
             # the four common verbs here, the rest in _do (one call less per action)

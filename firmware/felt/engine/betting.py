@@ -231,14 +231,30 @@ class Round:
         self.cursor = p + 1 if p + 1 < self.n else 0
 
     def call(self, p, amount):
-        self.bets[p] += amount
-        self._acted(p)
-        self._advance()
+        # _acted(p) and _advance() written out: the most common betting action
+        bets = self.bets
+        needs = self.needs
+        bets[p] += amount
+        needs[p] = False
+        self.acted[p] = True
+        self.last[p] = bets[p]
+        self.seen[p] = self.full_serial
+        p = p + 1 if p + 1 < self.n else 0
+        self.cursor = p
+        if needs[p]:
+            self.cur = p
+        else:
+            self._advance()
 
     def fold(self, p):
-        self.needs[p] = False
-        self.cursor = p + 1 if p + 1 < self.n else 0
-        self._advance()
+        needs = self.needs
+        needs[p] = False
+        p = p + 1 if p + 1 < self.n else 0
+        self.cursor = p
+        if needs[p]:
+            self.cur = p
+        else:
+            self._advance()
 
     def post_bring_in(self, p, amount):
         self.bets[p] += amount

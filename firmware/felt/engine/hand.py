@@ -585,6 +585,8 @@ class Hand(HandDealing):
             for p in range(self.n):
                 if self.live[p] and self.stacks[p] > 0:
                     with_chips += 1
+                    if with_chips > 1:
+                        break  # two can still bet: no run-out
             if with_chips <= 1:
                 later_draw = False
                 for st in self.game.streets[self.street + 1:]:
