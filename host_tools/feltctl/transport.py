@@ -94,12 +94,20 @@ class Transport:
             raise TransportError("%s: write failed: %s" % (self.port, e))
         self.bytes_out += len(data)
 
+    def _waiting(self):
+        """Bytes the port holds; pyserial's in_waiting raises a bare OSError (EIO) once the board
+        is gone, which is named here like any other failed read."""
+        try:
+            return self.ser.in_waiting
+        except (serial.SerialException, OSError) as e:
+            raise TransportError("%s: read failed (board unplugged?): %s" % (self.port, e))
+
     def _fill(self):
         """Move whatever the port has into the read buffer; False if nothing came."""
+        n = self._waiting()
         try:
-            n = self.ser.in_waiting
             chunk = self.ser.read(max(1, n))
-        except serial.SerialException as e:
+        except (serial.SerialException, OSError) as e:
             raise TransportError("%s: read failed (board unplugged?): %s" % (self.port, e))
         self._rbuf += chunk
         return bool(chunk)
@@ -149,8 +157,9 @@ class Transport:
         last = time.monotonic()
         self._rbuf.clear()
         while time.monotonic() - last < quiet_s and time.monotonic() < end:
-            if self.ser.in_waiting:
-                self.ser.read(self.ser.in_waiting)
+            if self._waiting():
+                self._fill()
+                self._rbuf.clear()
                 last = time.monotonic()
             else:
                 time.sleep(0.005)
@@ -243,7 +252,7 @@ class Transport:
         i = 0
         while i < len(code):
             # Window credit: each \x01 from the board frees another `window` bytes.
-            while credit == 0 or self._rbuf or self.ser.in_waiting:
+            while credit == 0 or self._rbuf or self._waiting():
                 c = self.read_exact(1, "waiting for flow-control credit")
                 if c == b"\x01":
                     credit += window

@@ -196,6 +196,25 @@ def test_chatty_board_that_ignores_ctrl_c_is_a_clear_error_within_seconds(tmp_pa
         os.close(slave)
 
 
+def test_board_unplugged_mid_command_is_a_transport_error_not_an_oserror():
+    # pyserial's in_waiting raises a bare OSError (EIO) once the far end of the port is gone; it
+    # escaped read_until and drain as a traceback instead of "read failed (board unplugged?)".
+    from feltctl.transport import TransportError
+
+    master, slave = os.openpty()
+    t = Transport(os.ttyname(slave), timeout_s=1.0)
+    try:
+        os.write(master, b"raw REPL; CTRL-B")
+        os.close(master)
+        with pytest.raises(TransportError, match="board unplugged"):
+            t.read_until(b">", "testing")
+        with pytest.raises(TransportError, match="board unplugged"):
+            t.drain()
+    finally:
+        t.ser.close()
+        os.close(slave)
+
+
 def test_busy_port_is_a_clear_error(board, capsys):
     holder = serial.serial_for_url(board.device, exclusive=True)
     try:
