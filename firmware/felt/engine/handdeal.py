@@ -132,17 +132,22 @@ class HandDealing:
         cards = self.check_deal_hole(p, cards)
         ups = self.game.streets[self.street].hole  # up-flag per card of this street
         k = len(ups) - self.pending_hole[p]
-        drawing = self.phase == DRAW
         hole = self.hole[p]
         up = self.up[p]
-        for c in cards:
-            if drawing and self._reshuffled(c):
-                self._reuse(c)
-            hole.append(c)
-            up.append(ups[k] if ups else False)
-            k += 1
-            if c != UNKNOWN:
-                self.seen.add(c)
+        if self.phase == DRAW:
+            for c in cards:
+                if self._reshuffled(c):
+                    self._reuse(c)
+                hole.append(c)
+                up.append(ups[k] if ups else False)
+                k += 1
+                if c != UNKNOWN:
+                    self.seen.add(c)
+        else:  # the deal: checked fresh cards, added in one go (check_deal_hole bounds k)
+            hole.extend(cards)
+            up.extend(ups[k:k + len(cards)] if ups else [False] * len(cards))
+            self.seen.update(cards)
+            self.seen.discard(UNKNOWN)  # unknown cards are not tracked (never in seen)
         self.pending_hole[p] -= len(cards)
         op = self._note("hole", p, 0, 0, cards, False) if self.log is not None else None
         self._dealing_done()
