@@ -164,3 +164,15 @@ def test_export_refuses_a_board_file_name_that_leaves_the_folder(tmp_path, rel):
         board.export("/hands", str(dest), reset=False)
     assert not (tmp_path / "escaped.phh").exists()
     assert not dest.exists() or not any(dest.iterdir())
+
+
+def test_export_into_a_folder_it_cannot_write_is_one_error_line(board, tmp_path, capsys):
+    # DIR under a plain file (or without permission): the OSError escaped as a traceback.
+    os.makedirs(os.path.join(board.flash_dir, "hands"))
+    with open(os.path.join(board.flash_dir, "hands", "h1.phh"), "w") as f:
+        f.write("variant = 'NT'\n")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert feltctl(["export", board.device, str(blocker / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("feltctl export: error: ") and str(blocker) in err, err

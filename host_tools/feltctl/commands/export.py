@@ -24,6 +24,9 @@ def run(args):
     except FeltError as e:
         print("feltctl export: error: %s" % e, file=sys.stderr)
         return 1
+    except OSError as e:  # DIR not writable, a file where a folder must go, disk full
+        print("feltctl export: error: %s" % e, file=sys.stderr)
+        return 1
     for rel in copied:
         print("copied %s" % rel)
     print("%d copied, %d already there -> %s" % (len(copied), len(skipped), args.dir))
