@@ -746,26 +746,29 @@ def fields(text, scale=1, line=None, split=True):
         comment = comment.strip()
     w = body.split()
     k = len(w)
-    if k == 4 and w[1] == "dh" and w[0] == "d" and not split:
-        # fast path for a replay: 'd dh pN cards' with the cards as written (see below)
-        p = _PLAYERS.get(w[2])
-        if p is None:
-            p = _player(w[2], line)
-        return "d", "dh", w[3], None, p, comment
-    if k == 2 and w[1] in _SIMPLE_VERBS and w[0] != "d":
-        # fast path: 'pN f' / 'pN cc' / 'pN pb' / 'pN sm' / 'pN sd' (a known player word is one
-        # dict read; _player checks a new one)
+    # fast paths by word count (a known player word is one dict read; _player checks a new one)
+    if k == 2:
         verb = w[1]
-        p = _PLAYERS.get(w[0])
-        if p is None:
-            p = _player(w[0], line)
-        return p, verb, [] if verb == "sm" or verb == "sd" else None, None, None, comment
-    if k == 3 and w[1] == "cbr" and w[0] != "d" and w[2].isdigit() and max(w[2]) <= "9":  # _digits
-        # fast path: a whole-number bet (parse_number and _chips give int(text) * scale)
-        p = _PLAYERS.get(w[0])
-        if p is None:
-            p = _player(w[0], line)
-        return p, "cbr", None, int(w[2]) * scale, None, comment
+        if verb in _SIMPLE_VERBS and w[0] != "d":  # 'pN f' / 'pN cc' / 'pN pb' / 'pN sm' / 'pN sd'
+            p = _PLAYERS.get(w[0])
+            if p is None:
+                p = _player(w[0], line)
+            return p, verb, [] if verb == "sm" or verb == "sd" else None, None, None, comment
+    elif k == 4:
+        if not split and w[1] == "dh" and w[0] == "d":
+            # a replay's 'd dh pN cards', the cards as written (the caller checks them)
+            p = _PLAYERS.get(w[2])
+            if p is None:
+                p = _player(w[2], line)
+            return "d", "dh", w[3], None, p, comment
+    elif k == 3:
+        a = w[2]
+        if w[1] == "cbr" and w[0] != "d" and a.isdigit() and max(a) <= "9":  # _digits(a)
+            # a whole-number bet (parse_number and _chips give int(a) * scale)
+            p = _PLAYERS.get(w[0])
+            if p is None:
+                p = _player(w[0], line)
+            return p, "cbr", None, int(a) * scale, None, comment
     if not w:
         return None, "", None, None, None, comment
     if w[0] == "d":
