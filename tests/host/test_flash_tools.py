@@ -176,3 +176,33 @@ def test_export_into_a_folder_it_cannot_write_is_one_error_line(board, tmp_path,
     assert feltctl(["export", board.device, str(blocker / "out")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("feltctl export: error: ") and str(blocker) in err, err
+
+
+def test_monitor_port_failing_with_a_bare_oserror_is_handled_like_a_board_gone(monkeypatch, capsys):
+    # pyserial's in_waiting raises a bare OSError (EIO) when the device vanishes, not a
+    # SerialException: it used to escape the monitor's loop as a traceback.
+    import serial
+
+    from feltctl.commands import monitor
+
+    class Vanishing:
+        in_waiting = property(lambda self: (_ for _ in ()).throw(OSError(5, "Input/output error")))
+
+        def read(self, n):
+            return b""
+
+        def close(self):
+            pass
+
+    opened = []
+
+    def fake_open(port, **kw):
+        if opened:
+            raise serial.SerialException(2, "could not open port %s: No such file or directory" % port)
+        opened.append(port)
+        return Vanishing()
+
+    monkeypatch.setattr(monitor.serial, "serial_for_url", fake_open)
+    assert feltctl(["monitor", "/dev/ttyGONE", "--duration", "0.3"]) == 1
+    err = capsys.readouterr().err
+    assert "went away" in err and "did not come back" in err, err

@@ -78,7 +78,7 @@ def run(args, out=None):
         while deadline is None or time.monotonic() < deadline:
             try:
                 data = ser.read(max(1, ser.in_waiting))
-            except serial.SerialException:
+            except (serial.SerialException, OSError):  # in_waiting raises a bare OSError (EIO)
                 ser.close()
                 print("feltctl monitor: %s went away; waiting for it" % args.port, file=sys.stderr)
                 try:
