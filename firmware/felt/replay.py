@@ -83,8 +83,12 @@ def _dealt(text, line):
         _cards(())
     if not len(text) & 1:
         try:
-            if len(text) == 4:
+            if len(text) == 4:  # hold'em hole cards
                 return [_CARD[text[:2]], _CARD[text[2:]]]
+            if len(text) == 2:  # a stud street's card, turn, river
+                return [_CARD[text]]
+            if len(text) == 6:  # stud third street, the flop
+                return [_CARD[text[:2]], _CARD[text[2:4]], _CARD[text[4:]]]
             return [_CARD[text[i:i + 2]] for i in range(0, len(text), 2)]
         except KeyError:
             pass

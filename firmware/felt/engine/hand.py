@@ -191,11 +191,8 @@ class Hand(HandDealing):
         # Equal antes are layered like bets (a short ante wins only what it matched, GAME-17);
         # a single table ante (the big-blind ante) is dead money for whoever wins the main pot.
         self.antes_posted = [0] * self.n
-        self.table_ante = bool(self.dead_antes)
-        for p in range(1, self.n):
-            if antes[p] != antes[0]:
-                self.table_ante = True
-        for p in range(self.n):
+        self.table_ante = bool(self.dead_antes) or antes.count(antes[0]) != self.n  # not all equal
+        for p in range(self.n if max(antes) > 0 else 0):
             a = antes[p] if antes[p] < self.stacks[p] else self.stacks[p]
             if a:
                 self.stacks[p] -= a

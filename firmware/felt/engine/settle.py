@@ -86,7 +86,8 @@ def check_show(hand, p, cards):
             unknown += 1
     fresh = 0
     for c in cards:
-        hand._check_card(c, False)
+        if not isinstance(c, int) or c < 16 or c > 51:  # else a card of every deck (DECK-1)
+            hand._check_card(c, False)
         if c == UNKNOWN:
             raise RuleError("SHOW-1", "a shown card must be known")
         if c not in hole:
