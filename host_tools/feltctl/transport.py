@@ -74,9 +74,11 @@ class Transport:
         try:
             if self.in_raw:
                 self.write(b"\r\x02")
-        except TransportError:
+        except FeltError:  # TransportError or DeviceTimeout: leaving the raw REPL is a courtesy
             pass
-        self.ser.close()
+        finally:
+            self.in_raw = False
+            self.ser.close()  # always: the port is held exclusively
 
     def __enter__(self):
         return self

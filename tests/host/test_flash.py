@@ -215,6 +215,29 @@ def test_board_unplugged_mid_command_is_a_transport_error_not_an_oserror():
         os.close(slave)
 
 
+def test_close_releases_the_port_even_when_the_board_stopped_taking_bytes():
+    # close() leaves the raw REPL with a write; when that write timed out (DeviceTimeout, not a
+    # TransportError) the exception escaped close() and the port -- opened exclusively -- stayed
+    # open and locked for the rest of the process.
+    master, slave = os.openpty()
+    t = Transport(os.ttyname(slave), timeout_s=0.2)
+    try:
+        t.in_raw = True
+
+        def stuck(data):
+            raise serial.SerialTimeoutException("Write timeout")
+
+        t.ser.write = stuck
+        t.close()  # no exception: the caller's own error (if any) is the one to report
+        assert not t.ser.is_open
+        Transport(os.ttyname(slave), timeout_s=0.2).close()  # the exclusive lock is free again
+    finally:
+        if t.ser.is_open:
+            t.ser.close()
+        os.close(master)
+        os.close(slave)
+
+
 def test_busy_port_is_a_clear_error(board, capsys):
     holder = serial.serial_for_url(board.device, exclusive=True)
     try:
