@@ -18,7 +18,9 @@ from feltctl.transport import DeviceError
 
 AGENT_FILE = os.path.join(FIRMWARE, "felt", "deploy_agent.py")
 LOADER_FILE = os.path.join(FIRMWARE, "boot.py")
-KEEP_AS_SOURCE = ("boot.py", "main.py")   # the board looks these up by name, as .py
+# The board looks boot.py and main.py up by name, as .py; felt/__init__.py (a VERSION line) stays
+# source so the deploy agent can still read the version `feltctl info` shows after an --mpy deploy.
+KEEP_AS_SOURCE = ("boot.py", "main.py", "felt/__init__.py")
 WINDOW = 128          # raw file bytes per flow-control grant (half a 256-byte stdin buffer)
 WBITS = 12            # 4 KB deflate window: the board needs only 4 KB to inflate
 

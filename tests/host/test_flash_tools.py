@@ -206,3 +206,17 @@ def test_monitor_port_failing_with_a_bare_oserror_is_handled_like_a_board_gone(m
     assert feltctl(["monitor", "/dev/ttyGONE", "--duration", "0.3"]) == 1
     err = capsys.readouterr().err
     assert "went away" in err and "did not come back" in err, err
+
+
+def test_info_after_an_mpy_deploy_still_shows_the_firmware_version(board, capsys):
+    # With --mpy every module became .mpy, felt/__init__.py too, so the board could no longer read
+    # VERSION from it and `feltctl info` said "none (not flashed by feltctl)" -- of a board it had
+    # just flashed. The package's __init__ (a version line) stays source.
+    from felt import VERSION
+
+    assert feltctl(["flash", board.device, "--mpy"]) == 0
+    capsys.readouterr()
+    assert feltctl(["info", board.device]) == 0
+    out = capsys.readouterr().out
+    assert "firmware     %s\n" % VERSION in out, out
+    assert "felt/__init__.py" in build_tree(FIRMWARE, mpy=True).files
