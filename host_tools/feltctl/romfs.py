@@ -155,7 +155,7 @@ f.close()
 vfs.mount(vfs.VfsRom(b),%(mount)r)
 del f,b
 sys.path[:]=[%(mount)r,'.frozen']
-sys.argv[:]=%(argv)r
+sys.argv[0]=%(module)r
 try:
  __import__(%(module)r)
  m=sys.modules[%(module)r]
@@ -173,9 +173,11 @@ def command(module, argv=(), ram=DEVICE_RAM, extra=(), heapsize=None):
     heapsize (bytes) overrides the whole heap (e.g. a plain large heap for a diagnostic run)."""
     image = build_image(extra)
     size = os.path.getsize(image)
-    code = _LAUNCHER % {"image": image, "mount": MOUNT, "argv": [module] + list(argv), "module": module}
+    code = _LAUNCHER % {"image": image, "mount": MOUNT, "module": module}
     heap = heapsize if heapsize is not None else heapsize_for(size, ram)
-    return [micropython_binary(), "-X", "heapsize=%d" % heap, "-c", code]
+    # the arguments go on the command line (sys.argv), not into the program text: compiled, a long
+    # file list would be code in RAM
+    return [micropython_binary(), "-X", "heapsize=%d" % heap, "-c", code] + [str(x) for x in argv]
 
 
 def run(module, argv=(), ram=DEVICE_RAM, extra=(), heapsize=None, timeout_s=600, **kw):
