@@ -196,3 +196,13 @@ def test_rake_rejects_floats_and_bad_fields():
         HouseRules(CASH, values={"rake": {"percent": 5, "max": 3}})
     with raises(ConfigError, match="at most 2 decimals"):
         HouseRules(CASH, values={"rake": {"percent": "2.555"}})
+
+
+def test_a_key_holding_the_register_separators_is_unknown():
+    # the register is one text of "key|kind|..." rows: "initial_button|choice" must not match inside it
+    for key in ("initial_button|choice", "hr.initial_button|x", "button_mode\nstraddle", "hr."):
+        with raises(ConfigError, match="unknown house rule"):
+            settings.rule_of(key)
+        with raises(ConfigError):
+            HouseRules(CASH, values={key: "dead"})
+    eq(settings.rule_of("hr.initial_button").key, "initial_button")

@@ -112,9 +112,12 @@ def _value(kind, text):
 
 
 def _row(key):
-    # the register row of a bare key, or None
+    # the register row of a bare key, or None (a key holding a separator is no key: "x|y" must not
+    # match inside a row)
+    if not key or "|" in key or "\n" in key:
+        return None
     at = _ROWS.find("\n" + key + "|")
-    if at < 0 or not key:
+    if at < 0:
         return None
     end = _ROWS.find("\n", at + 1)
     f = _ROWS[at + 1:end if end >= 0 else len(_ROWS)].split("|")
