@@ -212,8 +212,7 @@ class Runtime:
                            "check the shoe reader's power and cable; cards drawn now are read from the antennas")
         elif e.kind == shoe_mod.RECOVERED:
             t.device_alert("shoe", INFO, "the shoe reader answers again")
-        elif self.log is not None:
-            self.log("shoe: %s %s" % (e.kind, e.detail))
+        # any other kind (reader_ready, ...) the shoe driver has logged itself
 
     def _console(self, msg):
         t = self.table
