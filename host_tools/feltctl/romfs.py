@@ -132,11 +132,13 @@ def build_image(extra=()):
 
 
 def _rom_data(stage):
-    # Tables that firmware modules read in place from the image (ROM_FILES: (file, attribute, entry
-    # type "B" or "I")), written little-endian beside their module; computed by that module here.
+    # Tables that firmware modules read in place from the image (ROM_FILES: "file table type ..."
+    # with type B or I), written little-endian beside their module; computed by that module here.
     from felt.engine import evaltables
 
-    for name, attr, kind in evaltables.ROM_FILES:
+    words = evaltables.ROM_FILES.split()
+    for i in range(0, len(words), 3):
+        name, attr, kind = words[i:i + 3]
         values = list(getattr(evaltables, attr))
         data = bytes(values) if kind == "B" else struct.pack("<%d%s" % (len(values), kind), *values)
         with open(os.path.join(stage, "felt", "engine", name), "wb") as fh:

@@ -49,7 +49,7 @@ def test_heap_beside_the_image_is_the_boards_ram(probe):
     assert plain <= ram_total < plain + 4 * romfs.BLOCK  # the heap grows by 4 blocks (one table byte)
     assert ram_used < 4096  # the image went first: only the launcher and the probe beside it
     # the tables evaluate.py reads in place sit beside their module in the image
-    assert "straight.bin" in words["FILES"] and "chunk3.bin" in words["FILES"] and "hand.mpy" in words["FILES"]
+    assert "straight.bin" in words["FILES"] and "chunk3.table" in words["FILES"] and "hand.mpy" in words["FILES"]
 
 
 def test_a_need_beyond_the_ram_is_a_memory_error(probe):

@@ -59,11 +59,12 @@ def _chunk(first, fields):
     return _table("I", out)
 
 
-def _rom(name, size):
+def _rom(name, size, u32=False):
     # On a board that runs from a ROMFS image (hardware/memory.md) the host put this table beside
     # the module as a data file (feltctl.romfs, ROM_FILES); VfsRom files export their bytes as a
-    # buffer, so it is read in place from flash and costs no RAM. Anywhere else (plain files,
-    # CPython): None, and the table is built in RAM.
+    # buffer, so it is read in place from flash and costs no RAM. A memoryview has no typecode for
+    # 4-byte entries (u32): a uctypes array over the same bytes reads them (measured ~7 % slower per
+    # lookup than array('I')). Anywhere else (plain files, CPython): None, the table is built in RAM.
     try:
         f = open(__file__.rsplit("/", 1)[0] + "/" + name, "rb")
     except (OSError, NameError):
@@ -73,29 +74,24 @@ def _rom(name, size):
     except TypeError:  # an ordinary file: no buffer
         f.close()
         return None
-    return m if len(m) == size else None
-
-
-def _rom_u32(name, count):
-    # A table of 4-byte entries in flash: a memoryview has no typecode to read them with, a uctypes
-    # array over the same bytes does (measured ~7 % slower per lookup than array('I'), none in RAM).
-    m = _rom(name, 4 * count)
-    if m is None:
+    if len(m) != size:
         return None
+    if not u32:
+        return m
     try:
         import uctypes
     except ImportError:
         return None
     _ROM_VIEWS.append(m)  # the uctypes array holds only the address: keep the view (and file) alive
-    layout = {"t": (uctypes.ARRAY | 0, uctypes.UINT32 | count)}
+    layout = {"t": (uctypes.ARRAY | 0, uctypes.UINT32 | (size // 4))}
     return uctypes.struct(uctypes.addressof(m), layout, uctypes.LITTLE_ENDIAN).t
 
 
 _ROM_VIEWS = []
-CHUNK0 = _rom_u32("chunk0.bin", 512) or _chunk(0, 3)  # r bits 0..8: ranks 2 3 4
-CHUNK1 = _rom_u32("chunk1.bin", 512) or _chunk(3, 3)  # r bits 9..17: ranks 5 6 7
-CHUNK2 = _rom_u32("chunk2.bin", 512) or _chunk(6, 3)  # r bits 18..26: ranks 8 9 T
-CHUNK3 = _rom_u32("chunk3.bin", 512) or _chunk(9, 3)  # x bits 0..8: ranks J Q K
+CHUNK0 = _rom("chunk0.table", 2048, True) or _chunk(0, 3)  # r bits 0..8: ranks 2 3 4
+CHUNK1 = _rom("chunk1.table", 2048, True) or _chunk(3, 3)  # r bits 9..17: ranks 5 6 7
+CHUNK2 = _rom("chunk2.table", 2048, True) or _chunk(6, 3)  # r bits 18..26: ranks 8 9 T
+CHUNK3 = _rom("chunk3.table", 2048, True) or _chunk(9, 3)  # x bits 0..8: ranks J Q K
 CHUNK4 = _chunk(12, 1)  # x bits 9..11: rank A
 
 
@@ -115,9 +111,10 @@ def _straights():
 
 
 STRAIGHT = _rom("straight.bin", 8192) or _straights()
-# The data files feltctl.romfs writes beside this module in the image: (file, table, entry type).
-ROM_FILES = (("straight.bin", "STRAIGHT", "B"), ("chunk0.bin", "CHUNK0", "I"), ("chunk1.bin", "CHUNK1", "I"),
-             ("chunk2.bin", "CHUNK2", "I"), ("chunk3.bin", "CHUNK3", "I"))
+# The data files feltctl.romfs writes beside this module in the image: file, table, entry type
+# ("B" bytes, "I" 4-byte little-endian), as one text (no tuples kept in RAM).
+ROM_FILES = ("straight.bin STRAIGHT B chunk0.table CHUNK0 I chunk1.table CHUNK1 I "
+             "chunk2.table CHUNK2 I chunk3.table CHUNK3 I")
 
 # BIT_INDEX[(1 << i) % 37] == i: 2 is a primitive root mod 37, so i < 36 never collide.
 _bi = bytearray(37)
@@ -167,4 +164,4 @@ for _n in (3, 4, 5):
     COMBOS[_n * 8 + 3] = _triples(_n)
 
 # the builders are not needed after import: free their code
-del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n, _rom, _rom_u32
+del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n, _rom
