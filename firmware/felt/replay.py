@@ -7,7 +7,7 @@
 # (scale 1), else exact decimal strings with the file's decimal places ("1259450.25"). Players
 # are named by their PHH labels "p1".."pN" (file order); `players` gives their names if known.
 from felt import phh
-from felt.engine.cards import UNKNOWN, parse_card
+from felt.engine.cards import RANKS, SUITS, UNKNOWN
 from felt.engine.games import GAMES
 from felt.engine.hand import Hand
 from felt.engine.settings import CASH, HouseRules
@@ -19,6 +19,12 @@ _JSON_ESC = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\
 
 
 def _json_str(s):
+    if not s:
+        return '""'
+    if min(s) >= " " and max(s) <= "~" and '"' not in s and "\\" not in s:
+        # printable ASCII with nothing to escape (names, reasons): as it is, with no list of
+        # characters built (on a 128 KB board that list was the allocation that failed)
+        return '"' + s + '"'
     out = ['"']
     for c in s:
         o = ord(c)
@@ -65,33 +71,29 @@ def _label(p):
     return _LABELS[p] if p < 10 else "p%d" % (p + 1)
 
 
-_CARD = {"??": UNKNOWN}  # card text -> int, filled on first use (phh.split_cards checked the text)
-
-
 def _cards(texts):
-    if len(_CARD) == 1:
-        for r in "23456789TJQKA":
-            for u in "cdhs":
-                _CARD[r + u] = parse_card(r + u)
-    return [_CARD[t] for t in texts]
+    # card texts phh.split_cards checked ('Ah', '??') -> ints (cards.py: rank * 4 + suit)
+    return [UNKNOWN if t == "??" else RANKS.find(t[0]) * 4 + SUITS.find(t[1]) for t in texts]
 
 
 def _dealt(text, line):
-    # the cards of a 'd dh'/'d db' action as written ('AhKd', '????') -> ints; _CARD holds
-    # exactly the texts phh.split_cards accepts, and split_cards names a bad one
-    if len(_CARD) == 1:
-        _cards(())
-    if not len(text) & 1:
-        try:
-            if len(text) == 4:  # hold'em hole cards
-                return [_CARD[text[:2]], _CARD[text[2:]]]
-            if len(text) == 2:  # a stud street's card, turn, river
-                return [_CARD[text]]
-            if len(text) == 6:  # stud third street, the flop
-                return [_CARD[text[:2]], _CARD[text[2:4]], _CARD[text[4:]]]
-            return [_CARD[text[i:i + 2]] for i in range(0, len(text), 2)]
-        except KeyError:
-            pass
+    # the cards of a 'd dh'/'d db' action as written ('AhKd', '????') -> ints, by str.find in
+    # RANKS/SUITS: no table of card names in RAM (a 53-entry dict grown on a fragmented 128 KB
+    # heap was an allocation that failed); phh.split_cards names a bad card
+    out = []
+    i = 0
+    while i + 1 < len(text):  # few locals: no heap frame per call on MicroPython
+        r = RANKS.find(text[i])
+        u = SUITS.find(text[i + 1])
+        if r >= 0 and u >= 0:
+            out.append(r * 4 + u)
+        elif text[i] == "?" and text[i + 1] == "?":
+            out.append(UNKNOWN)
+        else:
+            break
+        i += 2
+    if i == len(text) and i:
+        return out
     return _cards(phh.split_cards(text, line))
 
 
