@@ -122,3 +122,20 @@ def test_feltctl_romfs_build_and_deploy_command(tmp_path):
                          capture_output=True, text=True, cwd=repo, timeout=300)
     assert dry.returncode == 0
     assert "-m mpremote connect /dev/ttyACM0 romfs deploy " + romfs.build_image() in dry.stdout
+
+
+CORPUS = os.path.normpath(os.path.join(os.path.dirname(romfs.FIRMWARE), "..", "shared", "phh"))
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="../shared/phh is absent")
+def test_phh_corpus_replays_identically_on_the_128K_board():
+    # issue 2: `feltctl replay --runtime micropython` on the device's 128 KB prints what CPython
+    # prints, for every real hand history (one board run per file; hardware/memory.md)
+    repo = os.path.dirname(romfs.FIRMWARE)
+    cmd = [os.sys.executable, "-m", "feltctl", "replay", "--jsonl", CORPUS]
+    host = subprocess.run(cmd, capture_output=True, text=True, cwd=repo, timeout=600)
+    board = subprocess.run(cmd + ["--runtime", "micropython"], capture_output=True, text=True, cwd=repo, timeout=1200)
+    assert host.stdout.count("\n") > 100
+    differ = [b for h, b in zip(host.stdout.splitlines(), board.stdout.splitlines()) if h != b]
+    assert not differ, "%d lines differ, e.g. %s" % (len(differ), differ[0][:300])
+    assert board.stdout == host.stdout and board.returncode == host.returncode
