@@ -217,7 +217,7 @@ class Validator:
         if not a:
             raise BenchError("fault KIND [ARGS]", line)
         k, r = a[0], a[1:]
-        if k in ("corrupt-frame", "console-garbage"):
+        if k in ("corrupt-frame", "drop-byte", "console-garbage"):
             self.end(r, 0, line, "fault " + k)
         elif k == "double-read":
             if len(r) < 3 or r[1] != "to":
@@ -244,7 +244,7 @@ class Validator:
                 raise BenchError("fault %s SEAT" % k, line)
             self.seat(r[0], line)
         else:
-            raise BenchError("unknown fault %r (corrupt-frame double-read silent resume noisy collision "
+            raise BenchError("unknown fault %r (corrupt-frame drop-byte double-read silent resume noisy collision "
                              "two-antennas bounce stuck release console-garbage)" % k, line)
 
     def expect(self, a, line):
