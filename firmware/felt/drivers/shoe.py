@@ -10,17 +10,22 @@ READY = "reader_ready"  # PN532 initialised; detail = FirmwareVersion
 STOPPED = "reader_stopped"  # nothing valid heard for stopped_after_ms; detail = silent ms
 RECOVERED = "reader_recovered"  # valid traffic again after STOPPED
 FAULT = "reader_fault"  # a bad frame/line or an unexpected answer; detail = the error text
+# FAULT reason of an answer that stayed broken through max_nacks NACKs (or whose resend never came):
+# a card that left the shoe may be unreported, so the table must count it from the antennas.
+LOST_RESPONSE = "lost_response"
 
 
 class ShoeEvent:
-    """kind is one of CARD, READY, STOPPED, RECOVERED, FAULT; at_ms is the poll time it was seen."""
+    """kind is one of CARD, READY, STOPPED, RECOVERED, FAULT; at_ms is the poll time it was seen;
+    reason names a FAULT's cause when it matters to the caller (LOST_RESPONSE), else None."""
 
-    def __init__(self, kind, at_ms, uid=None, repeat=False, detail=None):
+    def __init__(self, kind, at_ms, uid=None, repeat=False, detail=None, reason=None):
         self.kind = kind
         self.at_ms = at_ms
         self.uid = uid
         self.repeat = repeat
         self.detail = detail
+        self.reason = reason
 
     def __repr__(self):
         if self.kind == CARD:
@@ -34,10 +39,14 @@ class ShoeConfig:
     may wait for a card before it is aborted (with an ACK) and re-issued, which also proves the chip
     is alive; retry_ms: pause before re-initialising after a timeout; stopped_after_ms: silence
     that raises STOPPED; repeat_window_ms: a UID equal to the previous one within this window is
-    flagged repeat=True (a lingering card or a tag read twice; the controller decides)."""
+    flagged repeat=True (a lingering card or a tag read twice; the controller decides).
+    max_nacks: how many times a broken answer is asked for again before it is given up as lost.
+    baud / inter_byte_ms: a partial frame (or stray bytes while an answer is due) with no new byte
+    for inter_byte_ms is a broken answer -- the chip sends a frame back to back, so a gap that long
+    means bytes were lost. Default: 32 character times at `baud`, plus 1 ms for the poll clock."""
 
     def __init__(self, ack_timeout_ms=50, response_timeout_ms=200, poll_window_ms=500, retry_ms=200,
-                 stopped_after_ms=2000, repeat_window_ms=1500, max_nacks=3):
+                 stopped_after_ms=2000, repeat_window_ms=1500, max_nacks=3, baud=115200, inter_byte_ms=None):
         self.ack_timeout_ms = ack_timeout_ms
         self.response_timeout_ms = response_timeout_ms
         self.poll_window_ms = poll_window_ms
@@ -45,6 +54,10 @@ class ShoeConfig:
         self.stopped_after_ms = stopped_after_ms
         self.repeat_window_ms = repeat_window_ms
         self.max_nacks = max_nacks
+        self.baud = baud
+        if inter_byte_ms is None:
+            inter_byte_ms = 1 + (32 * 10 * 1000 + baud - 1) // baud  # 10 bits a character (8N1)
+        self.inter_byte_ms = inter_byte_ms
 
 
 class ShoeHealth:
@@ -53,7 +66,10 @@ class ShoeHealth:
     def __init__(self):
         self.reads = 0
         self.repeats = 0
-        self.frame_errors = 0  # bad LCS/DCS/TFI, bad ASCII lines
+        self.frame_errors = 0  # bad LCS/DCS/TFI/LEN (lost bytes), bad ASCII lines
+        self.nacks = 0  # NACKs sent to have a broken answer sent again
+        self.lost_responses = 0  # answers given up after max_nacks (FAULT reason LOST_RESPONSE)
+        self.resends_dropped = 0  # a resend of an answer already taken, not reported twice
         self.chip_errors = 0  # PN532 syntax-error frames, unexpected answers
         self.timeouts = 0
         self.empty_polls = 0
@@ -67,7 +83,8 @@ class ShoeHealth:
         return {
             "reads": self.reads, "repeats": self.repeats, "frame_errors": self.frame_errors,
             "chip_errors": self.chip_errors, "timeouts": self.timeouts, "empty_polls": self.empty_polls,
-            "garbage_bytes": self.garbage_bytes, "last_seen_ms": self.last_seen_ms,
+            "garbage_bytes": self.garbage_bytes, "nacks": self.nacks, "lost_responses": self.lost_responses,
+            "resends_dropped": self.resends_dropped, "last_seen_ms": self.last_seen_ms,
             "last_read_ms": self.last_read_ms, "stopped": self.stopped,
         }
 
@@ -93,8 +110,8 @@ class _ShoeBase:
             return b""
         return self.uart.read(n) or b""
 
-    def _emit(self, kind, now_ms, **kw):
-        event = ShoeEvent(kind, now_ms, **kw)
+    def _emit(self, kind, now_ms, uid=None, repeat=False, detail=None, reason=None):
+        event = ShoeEvent(kind, now_ms, uid, repeat, detail, reason)
         self._events.append(event)
         if self.log is not None and kind != CARD:
             self.log("shoe: %s %s" % (kind, event.detail))
@@ -149,10 +166,17 @@ _IDLE = 3  # waiting out retry_ms before re-initialising
 
 class PN532Shoe(_ShoeBase):
     """Wake-up, SAMConfiguration, GetFirmwareVersion, then InListPassiveTarget (one card, 106 kbps
-    type A) over and over. A bad response frame is answered with a NACK (the chip resends); a
-    missing ACK or response is a timeout and the chip is re-initialised after retry_ms.
-    STOPPED is raised once when nothing valid was heard for stopped_after_ms; RECOVERED follows the
-    first valid frame after that."""
+    type A) over and over. A missing ACK or response is a timeout and the chip is re-initialised
+    after retry_ms. STOPPED is raised once when nothing valid was heard for stopped_after_ms;
+    RECOVERED follows the first valid frame after that.
+
+    A broken answer is asked for again with a NACK (UM0701-02 6.2.1.4: the chip resends its last
+    response): bad LCS/DCS, a frame shorter than its LEN, a partial frame or stray bytes with no new
+    byte for inter_byte_ms (a lost byte: the chip sends a frame back to back), or an answer whose
+    content does not parse (a lost 00 data byte keeps DCS valid). After max_nacks NACKs, or when
+    the resend never comes, the answer is given up: FAULT with reason LOST_RESPONSE and
+    health.lost_responses -- never a silent loss. A resend equal to the card answer already taken
+    (our NACK reached the chip before its new answer) is dropped: a card is never reported twice."""
 
     def __init__(self, uart, config=None, log=None):
         _ShoeBase.__init__(self, uart, config, log)
@@ -163,6 +187,9 @@ class PN532Shoe(_ShoeBase):
         self._nacks = 0
         self._timeouts_in_row = 0
         self._aborted = False  # an aborted poll's answer may still be on the wire (before the next ACK)
+        self._rx_ms = 0  # poll time of the last byte received
+        self._noise_mark = 0  # parser.garbage_bytes when the last command or NACK was written
+        self._last_answer = None  # data of the last card answer taken (to spot its resend)
         self.ready = False
 
     def poll(self, now_ms):
@@ -172,11 +199,15 @@ class PN532Shoe(_ShoeBase):
         # fast UART) and one call should carry a read through to the next command.
         for _ in range(8):
             data = self._read_available()
+            nacked = False
             if data:
+                self._rx_ms = now_ms
                 for event in self._parser.feed(data):
                     self._on_wire(event, now_ms)
+            else:
+                nacked = self._check_gap(now_ms)
             self.health.garbage_bytes = self._parser.garbage_bytes
-            if not (self._step(now_ms) or data):
+            if not (self._step(now_ms) or data or nacked):
                 break
         self._check_silence(now_ms)
         return self._take_events()
@@ -188,6 +219,7 @@ class PN532Shoe(_ShoeBase):
         self._state = _WAIT_ACK
         self._deadline_ms = now_ms + self.config.ack_timeout_ms
         self._nacks = 0
+        self._noise_mark = self._parser.garbage_bytes
 
     def _start(self, now_ms):
         self.ready = False
@@ -211,6 +243,10 @@ class PN532Shoe(_ShoeBase):
             return False
         if _elapsed(now_ms, self._deadline_ms) < 0:
             return False
+        if state == _WAIT_RESPONSE and self._nacks:
+            # The chip answered (broken) and the resend we asked for never came: not an empty poll.
+            self._give_up(now_ms, "no resend within %d ms of NACK %d" % (self.config.response_timeout_ms, self._nacks))
+            return False
         if state == _WAIT_RESPONSE and self._command == pn532.CMD_IN_LIST_PASSIVE_TARGET:
             # No card in the window: abort the pending command and ask again (healthy, not a fault).
             self.health.empty_polls += 1
@@ -227,14 +263,50 @@ class PN532Shoe(_ShoeBase):
         self._deadline_ms = now_ms + self.config.retry_ms
         return False
 
+    # -- broken answers -----------------------------------------------------------------------
+    def _check_gap(self, now_ms):
+        """No new byte this round. A partial frame, or stray bytes where the answer was due, that
+        stayed so for inter_byte_ms is a broken answer (a byte was lost). True when a NACK was written."""
+        if _elapsed(now_ms, self._rx_ms) < self.config.inter_byte_ms:
+            return False
+        parser = self._parser
+        before = self.health.nacks
+        if parser.pending():
+            for event in parser.expire():
+                self._on_wire(event, now_ms)
+        elif self._state == _WAIT_RESPONSE and parser.garbage_bytes != self._noise_mark:
+            # Only stray bytes: the answer's start code itself was hit (e.g. its FF dropped).
+            self._broken(now_ms, "%d stray bytes where the answer to 0x%02X was due" % (
+                parser.garbage_bytes - self._noise_mark, self._command or 0))
+        return self.health.nacks != before
+
+    def _broken(self, now_ms, error):
+        self._fault(now_ms, error)
+        self._noise_mark = self._parser.garbage_bytes
+        if self._state != _WAIT_RESPONSE:
+            return  # not an answer we wait for: the ACK deadline decides
+        if self._nacks < self.config.max_nacks:
+            self._nacks += 1
+            self.health.nacks += 1
+            self.uart.write(pn532.NACK)  # ask for the response again (UM0701-02 6.2.1.4)
+            self._deadline_ms = now_ms + self.config.response_timeout_ms
+            return
+        self._give_up(now_ms, "still broken after %d NACKs" % self._nacks)
+
+    def _give_up(self, now_ms, why):
+        self.health.lost_responses += 1
+        if self._command == pn532.CMD_IN_LIST_PASSIVE_TARGET:
+            self._emit(FAULT, now_ms, detail="card answer lost (%s): a card may have left the shoe unreported" % why,
+                       reason=LOST_RESPONSE)
+        else:
+            self._emit(FAULT, now_ms, detail="answer to 0x%02X lost (%s)" % (self._command or 0, why))
+        self._state = _IDLE  # re-initialise after retry_ms, as after a timeout
+        self._deadline_ms = now_ms + self.config.retry_ms
+
     # -- receiving ----------------------------------------------------------------------------
     def _on_wire(self, event, now_ms):
         if isinstance(event, pn532.PN532FrameError):
-            self._fault(now_ms, event)
-            if self._state == _WAIT_RESPONSE and self._nacks < self.config.max_nacks:
-                self._nacks += 1
-                self.uart.write(pn532.NACK)  # ask for the response again (UM0701-02 6.2.1.4)
-                self._deadline_ms = now_ms + self.config.response_timeout_ms
+            self._broken(now_ms, event)
             return
         kind = event.kind
         if kind == "ack":
@@ -259,22 +331,42 @@ class PN532Shoe(_ShoeBase):
             self._aborted = False
             self._heard(now_ms)
             try:
-                for target in pn532.parse_in_list_passive_target(event):
-                    self._card(target.uid, now_ms)
+                self._take_cards(event, now_ms)
             except pn532.PN532ResponseError as e:
                 self._fault(now_ms, e, chip=True)
             return
-        if kind != "frame" or event.tfi != pn532.TFI_PN532 or self._state != _WAIT_RESPONSE \
-                or event.command != (self._command or 0) + 1:
+        answer = kind == "frame" and event.tfi == pn532.TFI_PN532
+        if answer and self._state == _WAIT_ACK and event.command == (self._command or 0) + 1:
+            # The answer proves the command was taken: its ACK was lost on the wire.
+            self._state = _WAIT_RESPONSE
+        if answer and self._nacks and self._state == _WAIT_RESPONSE and event.command != (self._command or 0) + 1:
+            # Our NACK reached the chip before it answered: it resent an older answer. Keep waiting.
+            self._stale_resend(now_ms)
+            return
+        if not answer or self._state != _WAIT_RESPONSE or event.command != (self._command or 0) + 1:
             self._fault(now_ms, "unexpected %r" % (event,), chip=True)
             return
         self._heard(now_ms)
         try:
             self._on_response(event, now_ms)
         except pn532.PN532ResponseError as e:
-            self._fault(now_ms, e, chip=True)
-            self._state = _IDLE
-            self._deadline_ms = now_ms + self.config.retry_ms
+            # Valid checksums, content that does not parse: a lost 00 data byte does that (DCS still
+            # holds). Asked for again like any broken answer; given up after max_nacks.
+            self._broken(now_ms, e)
+
+    def _stale_resend(self, now_ms):
+        self.health.resends_dropped += 1
+        self._nacks = 0
+        window = self.config.poll_window_ms if self._command == pn532.CMD_IN_LIST_PASSIVE_TARGET \
+            else self.config.response_timeout_ms
+        self._deadline_ms = now_ms + window
+
+    def _take_cards(self, frame, now_ms):
+        targets = pn532.parse_in_list_passive_target(frame)
+        if targets:
+            self._last_answer = frame.data
+        for target in targets:
+            self._card(target.uid, now_ms)
 
     def _on_response(self, frame, now_ms):
         code = self._command
@@ -287,8 +379,12 @@ class PN532Shoe(_ShoeBase):
             self._emit(READY, now_ms, detail=self.health.firmware)
             self._poll_card(now_ms)
         else:
-            for target in pn532.parse_in_list_passive_target(frame):
-                self._card(target.uid, now_ms)
+            if self._nacks and frame.data == self._last_answer:
+                # The resend of the card answer already taken, not a second card: the chip still holds
+                # our command (a real repeat read of the same tag is counted once by the table anyway).
+                self._stale_resend(now_ms)
+                return
+            self._take_cards(frame, now_ms)
             self._poll_card(now_ms)
 
 

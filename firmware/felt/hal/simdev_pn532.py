@@ -35,7 +35,9 @@ class SimPN532(DeviceUART):
     ignored (no ACK), as the chip does.
 
     Script: present(uid) queues a tag for the next InListPassiveTarget; present(uid, times=2) is a
-    tag read twice. Faults: corrupt_next_response('DCS'|'LCS'), stop_answering(), resume()."""
+    tag read twice. Faults: corrupt_next_response('DCS'|'LCS'), drop_byte_in_next_response(position,
+    count, times), stop_answering(), resume(). Faults are queued and spent one per response sent,
+    a NACK's resend included: times=5 garbles the answer and its next four resends."""
 
     def __init__(self, firmware=(0x32, 0x01, 0x06, 0x07), no_tag=WAIT, asleep=True):
         self.firmware = bytes(firmware)
@@ -50,7 +52,7 @@ class SimPN532(DeviceUART):
         self._tags = []
         self._pending = None  # the held InListPassiveTarget (MaxTg), if any
         self._last_response = None
-        self._corrupt = []
+        self._faults = []  # one entry per garbled transmission: 'DCS', 'LCS' or (position, count)
 
     # -- script -------------------------------------------------------------------------------
     def present(self, uid, times=1, sens_res=None, sel_res=None):
@@ -67,7 +69,16 @@ class SimPN532(DeviceUART):
     def corrupt_next_response(self, field="DCS"):
         if field not in ("DCS", "LCS"):
             raise ValueError("field must be 'DCS' or 'LCS'")
-        self._corrupt.append(field)
+        self._faults.append(field)
+
+    def drop_byte_in_next_response(self, position=None, count=1, times=1):
+        """The next response loses `count` bytes at `position` on the wire (index into the frame from
+        its preamble; negative counts from the end; None = the middle), as a UART overrun or noise
+        eats them. times > 1 garbles that many transmissions in a row (the resends a NACK asks for)."""
+        if count < 1 or times < 1:
+            raise ValueError("count and times must be at least 1")
+        for _ in range(times):
+            self._faults.append((position, count))
 
     def stop_answering(self):
         """The reader goes dead: it swallows every byte and answers nothing."""
@@ -107,7 +118,7 @@ class SimPN532(DeviceUART):
             return
         if kind == "nack":
             if self._last_response is not None:
-                self._out.extend(self._last_response)
+                self._transmit(self._last_response)  # UM0701-02 6.2.1.4: the last response again
             return
         if kind != "frame" or event.tfi != pn532.TFI_HOST:
             self.frames_ignored += 1
@@ -141,12 +152,23 @@ class SimPN532(DeviceUART):
     def _respond(self, code, params):
         wire = pn532.encode_response(code, params)
         self._last_response = wire
-        if self._corrupt:
-            field = self._corrupt.pop(0)
+        self._transmit(wire)
+
+    def _transmit(self, wire):
+        """Put a response on the wire, spending the next queued fault on it."""
+        if self._faults:
+            fault = self._faults.pop(0)
             bad = bytearray(wire)
-            if field == "DCS":
+            if fault == "DCS":
                 bad[-2] ^= 0x5A
-            else:
+            elif fault == "LCS":
                 bad[4] ^= 0x5A
+            else:
+                position, count = fault
+                if position is None:
+                    position = len(bad) // 2
+                elif position < 0:
+                    position += len(bad)
+                bad[position:position + count] = b""
             wire = bytes(bad)
         self._out.extend(wire)

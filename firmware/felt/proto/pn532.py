@@ -245,7 +245,17 @@ class Parser:
     postamble, wake-up filler), anything else counted in `garbage_bytes`.
 
     Resync: after a bad LCS the length cannot be trusted, so scanning resumes right after the start
-    code; after a bad DCS the length was vouched for by LCS, so the whole frame is skipped."""
+    code. A frame is judged only once its postamble byte is in (the chip always sends one 00): when
+    DCS fails or the postamble is not 00 and a start code (00 FF) lies where the body/DCS/postamble
+    should be, a byte was lost on the wire and LEN over-reached into the next frame -- the broken
+    frame is reported (field 'LEN') and scanning resumes at that start code, so the next frame is
+    never eaten. Otherwise a bad DCS skips the whole frame (its length was vouched for by LCS).
+
+    A byte dropped from a frame that is the last thing sent (the chip then waits for the host)
+    leaves a partial frame in the buffer: pending() says how many bytes, and expire() -- called by
+    the driver when the line has been quiet for longer than an inter-byte gap -- reports it as a
+    'LEN' error. A dropped 00 data byte keeps DCS valid (the postamble is read as DCS); only the
+    missing postamble betrays it, so such a frame is held until its postamble arrives."""
 
     def __init__(self):
         self._buf = bytearray()
@@ -313,12 +323,13 @@ class Parser:
             return self._reject("LCS", "LEN 0x%02X + LCS 0x%02X is not 0 mod 256" % (length, lcs), 4, 2)
         if length == 0:
             return self._reject("LEN", "empty frame (no TFI)", 4, 2)
-        end = start + length + 1  # data + DCS
-        if len(buf) < end:
+        end = start + length + 1  # data + DCS; buf[end] is the postamble
+        if len(buf) <= end:
             return None
         body = buf[start:start + length]
-        if (sum(body) + buf[end - 1]) & 0xFF:
-            return self._reject("DCS", "data checksum fails", end, end)
+        dcs_ok = not (sum(body) + buf[end - 1]) & 0xFF
+        if not dcs_ok or buf[end]:
+            return self._broken(start, end, dcs_ok)
         tfi = body[0]
         self._drop(end)
         if length == 1 and tfi == TFI_ERROR:
@@ -326,6 +337,36 @@ class Parser:
         if tfi not in (TFI_HOST, TFI_PN532):
             return PN532FrameError("TFI", "unknown frame identifier 0x%02X" % tfi, body)
         return Frame(tfi, body[1:])
+
+    def _broken(self, start, end, dcs_ok):
+        # A start code inside the claimed frame (up to its postamble) means the frame ended early:
+        # a byte was dropped and LEN reached into the next frame. Resume scanning right there.
+        cut = self._buf.find(b"\x00\xff", start, end + 1)
+        if cut >= 0:
+            return self._reject("LEN", "frame shorter than LEN (a byte was lost): a start code at byte %d" % cut,
+                                cut, cut)
+        if not dcs_ok:
+            return self._reject("DCS", "data checksum fails", end, end)
+        # DCS held but the postamble is not 00: the frame is not as long as LEN says.
+        return self._reject("LEN", "postamble 0x%02X is not 00 (a byte was lost)" % self._buf[end], end + 1, end)
+
+    def pending(self):
+        """How many bytes of a begun frame wait for the rest (0 between frames). The buffer holds at
+        most a lone 00 (maybe the first half of a start code) or one partial frame from its start code."""
+        n = len(self._buf)
+        return n if n > 1 else 0
+
+    def expire(self):
+        """The line went quiet inside a frame (the caller's inter-byte timeout): report the partial
+        frame as a 'LEN' error, then rescan what followed its start code. -> list of events."""
+        if not self.pending():
+            return []
+        raw = bytes(self._buf)
+        self._drop(2)
+        events = [PN532FrameError("LEN", "frame cut short: %d bytes, then the line went quiet (a byte was lost)"
+                                  % len(raw), raw)]
+        events.extend(self.feed(b""))
+        return events
 
     def _reject(self, field, message, shown, skip):
         raw = bytes(self._buf[0:shown])

@@ -377,6 +377,11 @@ class Sim:
                 self.reader.corrupt_next_response("DCS")
             else:
                 self.reader.corrupt_next_line()
+        elif kind == "drop-byte":
+            # A byte of the reader's next answer is lost on the wire (UART overrun, noise).
+            if self.shoe_protocol != "pn532":
+                raise ValueError("fault drop-byte needs the PN532 shoe (shoe=pn532)")
+            self.reader.drop_byte_in_next_response()
         elif kind == "double-read":
             self.reader.present(self._card_uid(rest[0]), times=2)
             loc, _ = self._location(rest[2:]) if len(rest) > 2 else (None, 0)

@@ -16,6 +16,9 @@ class SimPN532Device(PtyReader):
     def corrupt_next_response(self, field="DCS"):
         self.call(self.model.corrupt_next_response, field)
 
+    def drop_byte_in_next_response(self, position=None, count=1, times=1):
+        self.call(self.model.drop_byte_in_next_response, position, count, times)
+
 
 def main():
     return serve_by_hand(SimPN532Device(), "PN532")
