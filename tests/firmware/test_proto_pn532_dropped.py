@@ -162,3 +162,39 @@ def test_pending_ignores_a_lone_zero():
     eq(p.pending(), 0)  # a lone 00 may start a start code, but it is no frame yet
     eq(p.expire(), [])
     eq(p.feed(SAM_RSP[2:]), [SAM_FRAME])  # and it does: 00 + FF 02 FE ...
+
+
+def _doc_lost_lines():
+    """The 'lost:' byte examples of pn532-hsu.md, as bytes (hex tokens up to the first other token)."""
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    with open(here + "/../../hardware/protocols/pn532-hsu.md") as f:
+        lines = f.read().split("\n")
+    out = []
+    for text in lines:
+        tokens = text.split()
+        if not tokens or tokens[0] != "lost:":
+            continue
+        run = []
+        for tok in tokens[1:]:
+            if len(tok) != 2 or tok[0] not in "0123456789ABCDEF" or tok[1] not in "0123456789ABCDEF":
+                break
+            run.append(tok)
+        out.append(bytes.fromhex("".join(run)))
+    return out
+
+
+def test_lost_byte_examples_of_pn532_md_behave_as_described():
+    lost = _doc_lost_lines()
+    eq(len(lost), 4)
+    want = [[("error", "LEN")], [("error", "LEN")], [], [("error", "LEN"), Frame(0xD5, ILPT_RSP_4[6:-2])]]
+    # The last example ends in '...' after 8 bytes of the resend: its tail is added here.
+    lost[3] += ILPT_RSP_4[8:]
+    for wire, expected in zip(lost, want):
+        p = pn532.Parser()
+        got = p.feed(wire) + p.expire()
+        eq(summary(got), expected, wire.hex())
+        if len(expected) == 1:
+            assert "cut short" in str(got[0]), got[0]
+    p = pn532.Parser()
+    p.feed(lost[2])
+    eq(p.garbage_bytes, 14)  # the FF-less answer: stray bytes only (its 14 non-zero bytes)

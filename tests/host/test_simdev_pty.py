@@ -124,6 +124,20 @@ def test_firmware_shoe_driver_over_pyserial(chip):
     assert drv.health.frame_errors == 0
 
 
+def test_firmware_shoe_driver_over_pyserial_recovers_a_dropped_byte(chip):
+    # The 00 of SENS_RES is lost: DCS still holds, only the missing postamble (the line goes quiet)
+    # tells; the driver NACKs after the inter-byte gap and the chip resends (pn532-hsu.md).
+    dev, port = chip
+    port.timeout = 0
+    drv = shoe.Shoe(SerialUART(port), "pn532")
+    poll_until(drv, lambda ev: any(e.kind == shoe.READY for e in ev))
+    dev.drop_byte_in_next_response(9)
+    dev.present(UID4)
+    events = poll_until(drv, lambda ev: any(e.kind == shoe.CARD for e in ev))
+    assert [e.uid for e in events if e.kind == shoe.CARD] == [UID4]
+    assert (drv.health.nacks, drv.health.lost_responses) == (1, 0)
+
+
 def test_ascii_reader_over_pty():
     with SimAsciiReaderDevice() as dev, serial.Serial(dev.port, 9600, timeout=2) as port:
         dev.present(UID4)

@@ -36,7 +36,7 @@ class SimPN532(DeviceUART):
 
     Script: present(uid) queues a tag for the next InListPassiveTarget; present(uid, times=2) is a
     tag read twice. Faults: corrupt_next_response('DCS'|'LCS'), drop_byte_in_next_response(position,
-    count, times), stop_answering(), resume(). Faults are queued and spent one per response sent,
+    count, times), noise(bytes), stop_answering(), resume(). Faults are queued and spent one per response sent,
     a NACK's resend included: times=5 garbles the answer and its next four resends."""
 
     def __init__(self, firmware=(0x32, 0x01, 0x06, 0x07), no_tag=WAIT, asleep=True):
@@ -79,6 +79,10 @@ class SimPN532(DeviceUART):
             raise ValueError("count and times must be at least 1")
         for _ in range(times):
             self._faults.append((position, count))
+
+    def noise(self, data):
+        """Bytes on the line that belong to no frame (a glitch on the chip's TX)."""
+        self._out.extend(data)
 
     def stop_answering(self):
         """The reader goes dead: it swallows every byte and answers nothing."""
