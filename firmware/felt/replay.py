@@ -149,6 +149,15 @@ def _shown_again(hand, p, cards):
 _DEFAULT_RULES = {}  # game code -> HouseRules(cash): built once, a Hand only reads it
 
 
+def _game3_opener(h):
+    # a table-written hand with a live post equal to the big blind opened preflop by GAME-3
+    # (felt.table_showdown writes the user field only then); any other file opens as pokerkit does
+    for k, v in h.extra:
+        if k == "_felt_game3_opener":
+            return v is True
+    return False
+
+
 def replay(h, rules=None):
     """History -> result dict: finishing_stacks, pots, or an error naming the rule or line.
     rules: house rules (None = cash-game defaults, RULES.md section 12.2)."""
@@ -164,7 +173,7 @@ def replay(h, rules=None):
         hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,
                     antes=h.antes, bring_in=h.bring_in or 0, small_bet=h.small_bet or 0,
                     big_bet=h.big_bet or 0, min_bet=h.min_bet or 0, unit=1, rules=rules, record=False,
-                    phh_order=True)
+                    phh_order=not _game3_opener(h))
     except RuleError as e:
         return _error(e.message, h.line, e.rule)
     except FeltError as e:

@@ -80,9 +80,27 @@ class Showdown:
             big_bet=self.config.big_bet if g.structure == "limit" or g.forced == "bring_in" else None,
             min_bet=self.config.bb if g.structure != "limit" and g.forced == "blinds" else None,
             players=["seat %d" % s for s in self.setup.seats], finishing_stacks=list(h.stacks),
-            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))])
+            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))] + _opener_field(h, g))
         self.histories += 1
         self._history(phh.write(hist))
+
+
+def _opener_field(h, g):
+    # A live post equal to the big blind (make-up BLIND-14, new player BLIND-16) opens preflop
+    # left of the big blind (GAME-3), but a PHH reader (pokerkit, felt.replay) takes a later equal
+    # blind for a straddle and opens left of it. The user field (PHH: "_" names) tells felt.replay
+    # to open as the table did; written only when the two readings differ.
+    if g.forced != "blinds":
+        return []
+    from felt.engine import streets
+
+    b = h.nominal_blinds
+    if streets.position_opener(0, b) == streets.position_opener(0, b, later_ties=True):
+        return []
+    return [(OPENER_FIELD, True)]
+
+
+OPENER_FIELD = "_felt_game3_opener"
 
 
 def _antes(h):
