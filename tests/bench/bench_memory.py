@@ -115,6 +115,12 @@ def parts(label, obj, out, depth):
                 if hasattr(x, "__dict__"):
                     parts(label + "." + n + "[]", x, out, depth - 1)
             x = None
+        elif depth and isinstance(v, dict):  # a dict of records (e.g. sim chips by location): name{}
+            for k in list(v):
+                x = v.get(k)
+                if hasattr(x, "__dict__") and not isinstance(x, type):
+                    parts(label + "." + n + "{}", x, out, depth - 1)
+            x = None
         v = None
         b = drop(obj, n)
         if b:
