@@ -204,6 +204,11 @@ class Runtime:
         t = self.table
         if e.kind == shoe_mod.CARD:
             t.shoe_card(e.uid, e.repeat)
+        elif e.kind == shoe_mod.FAULT and e.reason == shoe_mod.LOST_RESPONSE:
+            # asked for again and still broken: a card may have left the shoe unread
+            t.device_alert("shoe", ERROR, "shoe reader: an answer was lost (%s)" % e.detail,
+                           "a card may have left the shoe unread: check the cards on the table against the shoe "
+                           "count; check the shoe cable")
         elif e.kind == shoe_mod.FAULT:
             t.device_alert("shoe", WARN, "shoe reader: %s" % e.detail,
                            "the frame is asked for again; check the shoe cable if this repeats")
@@ -327,8 +332,11 @@ def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_
     from felt.drivers.neopixel_lights import SeatLights
 
     u = board.uarts
-    shoe = shoe_mod.Shoe(hal.uart(u["shoe"]["port"], baud=u["shoe"].get("baud", 115200), tx=u["shoe"].get("tx"),
-                                  rx=u["shoe"].get("rx")), shoe_protocol, log=log)
+    baud = u["shoe"].get("baud", 115200)
+    # the PN532's quiet time for a broken answer is counted in characters at the wire's baud rate
+    config = shoe_mod.ShoeConfig(baud=baud) if shoe_protocol == "pn532" else None
+    shoe = shoe_mod.Shoe(hal.uart(u["shoe"]["port"], baud=baud, tx=u["shoe"].get("tx"), rx=u["shoe"].get("rx")),
+                         shoe_protocol, config=config, log=log)
     link = ConsoleLink(hal.uart(u["console"]["port"], baud=u["console"].get("baud", 115200),
                                 tx=u["console"].get("tx"), rx=u["console"].get("rx")), proto.TABLE, log=log)
     readers = [(loc, MFRC522(dev, name=loc)) for loc, dev in boardlib.open_antenna_devices(board, hal)]
