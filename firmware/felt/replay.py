@@ -109,17 +109,9 @@ def _error(message, line=None, rule=None, action=None):
 
 
 def _do(hand, p, v, cards, amount, dealee, line):
-    # one action as phh.fields(split=False) gives it -> the Hand method. Burns are not written
-    # in PHH (automatic). Betting verbs first: they are most of a hand.
-    if v == "cc":
-        hand.check_call(p)
-    elif v == "dh":
-        hand.deal_hole(dealee, _dealt(cards, line))
-    elif v == "f":
-        hand.fold(p)
-    elif v == "cbr":
-        hand.bet_raise_to(p, amount)
-    elif v == "db":
+    # the rarer actions as phh.fields(split=False) gives them -> the Hand method (_play runs the
+    # four common verbs itself: cc, dh, f, cbr). Burns are not written in PHH (automatic).
+    if v == "db":
         hand.deal_board(_dealt(cards, line))
     elif v == "pb":
         hand.post_bring_in(p)

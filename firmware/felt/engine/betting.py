@@ -231,27 +231,24 @@ class Round:
         self.cursor = p + 1 if p + 1 < self.n else 0
 
     def call(self, p, amount):
-        # _acted(p) and _advance() written out: the most common betting action
+        # _acted(p) written out: the most common betting action
         bets = self.bets
-        needs = self.needs
         bets[p] += amount
-        needs[p] = False
+        self.needs[p] = False
         self.acted[p] = True
         self.last[p] = bets[p]
         self.seen[p] = self.full_serial
-        p = p + 1 if p + 1 < self.n else 0
-        self.cursor = p
-        if needs[p]:
-            self.cur = p
-        else:
-            self._advance()
+        self._pass(p)
 
     def fold(self, p):
-        needs = self.needs
-        needs[p] = False
+        self.needs[p] = False
+        self._pass(p)
+
+    def _pass(self, p):
+        # the turn leaves p: the next seat if it still has to act, else _advance() finds who does
         p = p + 1 if p + 1 < self.n else 0
         self.cursor = p
-        if needs[p]:
+        if self.needs[p]:
             self.cur = p
         else:
             self._advance()
