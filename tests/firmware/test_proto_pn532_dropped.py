@@ -5,6 +5,7 @@ from check import eq
 
 from felt.proto import pn532
 from felt.proto.pn532 import Frame, PN532FrameError
+from test_proto_pn532 import feed_bytewise
 
 
 def h(text):
@@ -24,14 +25,6 @@ GARBAGE = h("13 37 FF 55 AA 00 FE")
 
 def drop(data, i, count=1):
     return data[:i] + data[i + count:]
-
-
-def feed_bytewise(data):
-    p = pn532.Parser()
-    out = []
-    for i in range(len(data)):
-        out.extend(p.feed(data[i:i + 1]))
-    return out
 
 
 def summary(events):
