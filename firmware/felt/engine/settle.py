@@ -2,8 +2,11 @@
 # evaluate.py, and dividing the pots with pots.py (GAME-6, GAME-7, GAME-9, GAME-13). Works on a
 # Hand's fields; hand.py calls in here so that the state machine stays one concern.
 from felt.errors import DuplicateCard, RuleError
-from felt.engine import pots as potlib
-from felt.engine import evaluate, settings, showdown
+from felt.engine import evaluate, settings
+
+# pots.py and showdown.py are imported inside the functions that use them: a hand needs them
+# only from its first street end / showdown on, and their code and names then cost RAM
+# (hardware/memory.md); after the first time such an import is a dict lookup
 
 UNKNOWN = -1
 
@@ -29,6 +32,7 @@ def house_rules(rules, game):
 
 
 def uncalled(bets):
+    from felt.engine import pots as potlib
     return potlib.uncalled(bets)
 
 
@@ -37,6 +41,7 @@ def contenders(hand):
 
 
 def _build(hand, who):
+    from felt.engine import pots as potlib
     # dead blind money (BLIND-14 make-up, BLIND-25) is in the main pot, no one's contribution (POT-17)
     if not hand.table_ante:
         return potlib.build_pots(hand.committed, who, hand.dead_money)
@@ -54,6 +59,7 @@ def current_pots(hand):
 
 
 def show_order(hand):
+    from felt.engine import showdown
     order = showdown.show_order(contenders(hand), hand.round.aggressor, hand.opener)
     return [p for p in order if not hand.shown[p]]
 
@@ -119,6 +125,7 @@ def show(hand, p, cards):
 def face_up_now(hand):
     """SHOW-7: every hand must be tabled now (hr.allin_face_up = immediate, an all-in and no
     more betting possible)."""
+    from felt.engine import showdown
     if hand.phase == "done":
         return False
     return showdown.face_up_now(contenders(hand), hand.all_in, hand.runout or hand.phase == "showdown",
@@ -246,6 +253,7 @@ def stud_odd_orders(hand, left, hi, lo):
     half / whole pot, order for a stud/8 low half or None). The low half follows
     hr.stud_odd_chip_low: high_card_by_suit (TDA19: the highest card of the five-card low hand)
     or lowest_card (S3: the lowest card of the low hand, ace low)."""
+    from felt.engine import pots as potlib
     kind = hand.game.hi
     tops = [None] * hand.n
     for p in left:
@@ -287,6 +295,8 @@ def _tied(values, left):
 
 def settle(hand):
     """Divide every pot among the contenders and finish the hand."""
+    from felt.engine import pots as potlib
+    from felt.engine import showdown
     who = contenders(hand)
     left = [p for p in range(hand.n) if who[p]]
     pots = _build(hand, who)
