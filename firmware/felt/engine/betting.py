@@ -53,6 +53,7 @@ class Round:
         self.alt_inc = 0  # limit: a second legal increment (stud open pair on 4th street, TOUR-20), 0 = none
         self.cursor = 0
         self.aggressor = None  # last to bet or raise on this street (SHOW-4)
+        self.prior = None  # the street's state before the aggressor's bet/raise (raise_to)
         self.cur = None
         self.needs[:] = self._nos
         self.acted[:] = self._nos
@@ -277,6 +278,10 @@ class Round:
 
     def raise_to(self, p, total, full, live, stacks, live_count):
         """Apply a bet/raise/completion by p to `total`; `full` from is_full()."""
+        # what the street was before this bet/raise: a kill of p before anyone calls it takes
+        # the bet back (DEAL-36) and the street returns to this state (Round.unraise)
+        self.prior = (self.high, self.inc, self.level, self.count, self.full_serial, self.completion,
+                      self.alt_inc, self.capped_multiway, self.aggressor)
         if full:
             if self.structure == LIMIT:
                 if self.alt_inc and total - self.level >= self.alt_inc:
@@ -304,3 +309,52 @@ class Round:
             if q != p and live[q] and stacks[q] > 0:
                 needs[q] = True
         self._advance()
+
+    # ---- a hand killed out of turn (DEAL-36; Hand.kill) -----------------------------------
+
+    def unraise(self, p, top):
+        """p's bet or raise, which nobody called, is taken back down to `top` (the most any other
+        player has in front, DEAL-36). Nobody called it, so the street is as before it; a short
+        all-in call for less than it (top above the earlier high) leaves a bet of `top` standing."""
+        high, inc, level, count, serial, completion, alt_inc, capped, aggressor = self.prior
+        self.bets[p] = top
+        if top > high:
+            self.high = top  # partly called: the called part stays a bet of p's (sizes unchanged)
+            return
+        self.high = high
+        self.inc = inc
+        self.level = level
+        self.count = count
+        self.full_serial = serial
+        self.completion = completion
+        self.alt_inc = alt_inc
+        self.capped_multiway = capped
+        self.aggressor = aggressor
+        self.prior = None
+
+    def kill(self, p, live, stacks, returned):
+        """p's hand is dead now (live[p] is False already): p no longer acts; after a returned bet
+        (DEAL-36) whoever had already matched the restored bet need not act again; with one player
+        left who is not all-in and has matched `high`, nobody can bet against them (GAME-5). The
+        turn stays with the actor, or passes on from p when p was it."""
+        needs = self.needs
+        needs[p] = False
+        bets = self.bets
+        with_chips = 0
+        only = -1
+        for q in range(self.n):
+            if not live[q] or stacks[q] <= 0:
+                needs[q] = False
+                continue
+            with_chips += 1
+            only = q
+            if returned and self.acted[q] and bets[q] >= self.high:
+                needs[q] = False
+        if with_chips == 1 and bets[only] >= self.high:
+            needs[only] = False
+        if self.cur == p or self.cur is None:
+            self._pass(p)
+        else:
+            self.cursor = self.cur
+            self._advance()
+

@@ -596,6 +596,71 @@ class Hand(HandDealing):
         else:
             self._start_street(self.street + 1)
 
+    # ---- a hand killed by the dealer or the floor (DEAL-36, DEAL-38) ----------------------------
+
+    def check_kill(self, p):
+        """Whether p's hand may be killed now; RuleError naming the rule if not."""
+        if not isinstance(p, int) or p < 0 or p >= self.n:
+            raise RuleError("DEAL-38", "no position %r to kill" % (p,), legal=(0, self.n - 1))
+        if self.phase == DONE:
+            raise RuleError("GAME-6", "the hand is over")
+        if self.shown[p]:
+            raise RuleError("SHOW-13", "%s's hand is tabled; it cannot be killed" % self.who(p))
+        if not self.live[p] or self.mucked[p]:
+            raise RuleError("DEAL-38", "%s's hand is dead already" % self.who(p))
+        left = 0
+        for q in range(self.n):
+            if self.live[q] and not self.mucked[q]:
+                left += 1
+        if left <= 1:
+            raise RuleError("GAME-6", "%s holds the last live hand; it wins the pot" % self.who(p))
+        if self.phase == BET and self.round.bring_in_due and p == self.opener:
+            # GAME-11: the bring-in card's owner posts the bring-in before anything else
+            raise RuleError("GAME-11", "%s must post the bring-in before the hand can be killed" % self.who(p))
+
+    def can_kill(self, p):
+        try:
+            self.check_kill(p)
+        except RuleError:
+            return False
+        return True
+
+    def kill(self, p):
+        """The dealer or the floor kills p's hand now, in or out of turn (DEAL-36 a hand mucked by
+        mistake, DEAL-38 a dead hand). DEAL-36: a bet or raise of p's that nobody has yet called
+        is returned at once (only the uncalled part; a called bet and posted blinds stay in the
+        pot). p gets no more turns; the others act as if p had folded (BET-43), the street closes
+        if everyone left has acted and matched (GAME-5), and with one live hand left the hand
+        ends and it wins (GAME-6). A killed all-in hand is out of the showdown. Returns the
+        "kill" Op (amount: chips returned)."""
+        self.check_kill(p)
+        rnd = self.round
+        back = 0
+        if self.phase == BET and rnd.aggressor == p:
+            top = 0
+            for q in range(self.n):
+                if q != p and rnd.bets[q] > top:
+                    top = rnd.bets[q]
+            if rnd.bets[p] > top:
+                back = rnd.bets[p] - top
+                self.stacks[p] += back
+                self.committed[p] -= back
+                rnd.unraise(p, top)
+        self.live[p] = False
+        self.bound[p] = False
+        self.pending_hole[p] = 0
+        self.to_draw[p] = False
+        op = self._note("kill", p, back, rnd.bets[p])
+        if self.phase == BET:
+            rnd.kill(p, self.live, self.stacks, back > 0)
+            if rnd.cur is None or self.live_count() <= 1:
+                self._end_street()
+        elif self.live_count() <= 1 or self.phase == SHOWDOWN:
+            settle.maybe_settle(self)  # GAME-6, or the showdown was waiting only for p
+        else:
+            self._dealing_done()  # the cards still due were p's: the betting can begin
+        return op
+
     # ---- showdown -----------------------------------------------------------------------
 
     def check_show(self, p, cards=None):
