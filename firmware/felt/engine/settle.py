@@ -210,7 +210,7 @@ def _fives(k):
     return tuple(out)
 
 
-_FIVES = {5: _fives(5), 6: _fives(6), 7: _fives(7)}
+_FIVES = {}  # card count -> its five-card index sets, built on first use (stud only: RAM)
 
 _EVAL = {"high": evaluate.high, "low27": evaluate.low27, "lowA5": evaluate.lowA5, "low8": evaluate.low8}
 
@@ -230,7 +230,10 @@ def five_card_hand(cards, kind="high"):
         return None
     pick = None
     top = -1
-    for idx in _FIVES[len(cards)]:
+    sets = _FIVES.get(len(cards))
+    if sets is None:
+        sets = _FIVES[len(cards)] = _fives(len(cards))
+    for idx in sets:
         five = [cards[i] for i in idx]
         if fn(five) != best:
             continue
