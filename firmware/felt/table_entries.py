@@ -157,6 +157,8 @@ class Entries:
             return h.bet_raise_to(p, total)
         if verb == "bringin":
             return h.post_bring_in(p)
+        if verb == "kill":  # a journaled ruling (table_rulings.kill): DEAL-36/38, in or out of turn
+            return h.kill(p)
         raise RuleError("GAME-16", "unknown action %r" % (verb,), legal=("fold", "check", "call", "bet", "raise",
                                                                           "allin", "bringin", "complete"))
 

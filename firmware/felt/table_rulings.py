@@ -35,58 +35,54 @@ def _seat_in(t, seat, what):
 # ---- kill (DEAL-36..39, SHOW-13) ---------------------------------------------------------------
 
 def kill(t, seat, rule=None, text=None):
-    """The dealer/floor kills seat's hand (a ruling: DEAL-38 by default, or the rule given). It
-    gets no more cards (DEAL-44); the Hand folds it at its turn -- the engine takes actions in
-    turn only (BET-38), as with a binding out-of-turn fold (BET-43) -- and an all-in hand that
-    never gets a turn is mucked at the showdown. Known limit: until that turn the others still
-    face a bet the killed seat made; DEAL-36 returns an uncalled one at once, which needs an
-    engine entry point (a Hand kill out of turn) that the Hand does not have yet."""
+    """The dealer/floor kills seat's hand (a ruling: DEAL-38 by default, or the rule given, e.g.
+    DEAL-36 for a hand the dealer mucked by mistake). The hand is dead at once, in or out of turn
+    (Hand.kill): a bet or raise of the seat's that nobody has called yet is returned now (DEAL-36),
+    the others act as if it had folded, and with one live hand left the hand ends (GAME-6). It
+    gets no more cards (DEAL-44). The table refuses a kill with no hand, of a seat not dealt in,
+    of a dead hand, of a tabled hand (SHOW-13) and of the last live hand (GAME-6)."""
     rule = rule or KILL_RULE
     what = "kill seat %d" % seat
     _hand_on(t, what)
     p = _seat_in(t, seat, what)
     h = t.hand
-    if not h.live[p] or seat in t.killed or h.mucked[p]:
-        raise RuleError("DEAL-38", "%s: the hand is dead already" % what)
     if h.shown[p]:
         raise RuleError("SHOW-13", "%s: a tabled hand cannot be killed" % what)
+    if not h.live[p] or seat in t.killed or h.mucked[p]:
+        raise RuleError("DEAL-38", "%s: the hand is dead already" % what)
     live = 0
     for q in range(h.n):
-        if h.live[q] and not h.mucked[q] and t.setup.seats[q] not in t.killed:
+        if h.live[q] and not h.mucked[q]:
             live += 1
     if live <= 1:
         raise RuleError("GAME-6", "%s: it is the last live hand" % what)
+    try:
+        h.check_kill(p)  # the engine's own refusals (GAME-11: the bring-in is posted first)
+    except RuleError as e:
+        raise RuleError(e.rule, "%s: %s" % (what, e.message), legal=e.legal)
+    op = h.kill(p)
     t.killed[seat] = rule
-    t.log("kill seat %d (%s)%s" % (seat, rule, (": " + text) if text else ""))
-    t.alert(INFO, (rule,), "seat %d's hand is dead%s" % (seat, (": " + text) if text else ""),
-            "muck seat %d's cards" % seat, seat=seat)
+    t.journal.append(("act", seat, "kill", None))  # _rebuild replays it (Table._engine_act)
+    note = (": " + text) if text else ""
+    t.log("kill seat %d (%s)%s" % (seat, rule, note))
+    back = op.amount if op is not None else 0
+    remedy = "muck seat %d's cards" % seat
+    if back:
+        # DEAL-36: the uncalled part of the killed hand's bet or raise goes back to it now
+        remedy += "; return seat %d's uncalled %d (DEAL-36)" % (seat, back)
+        t.log("seat %d's uncalled %d is returned (DEAL-36)" % (seat, back))
+    t.alert(INFO, (rule,), "seat %d's hand is dead%s" % (seat, note), remedy, seat=seat)
+    if t.dc.phase not in (dealing.MISDEALT, dealing.VOID, dealing.OVER):
+        t._dc(t.dc.kill, seat, rule)  # no more cards to the seat (DEAL-44)
     t._sync()
     return True
 
 
 def fold_killed(t):
-    """Fold the actor while its hand was killed (called from Table._sync)."""
-    h = t.hand
-    for _ in range(h.n):
-        if h.finished or h.phase == SHOWDOWN:
-            return
-        p = h.actor
-        if p is None:
-            return
-        seat = t.setup.seats[p]
-        if seat not in t.killed:
-            return
-        try:
-            h.fold(p)
-        except RuleError as e:  # e.g. the bring-in owner (GAME-11): the dealer must post for it
-            t.rule_alert(e, "fold of seat %d's dead hand" % seat)
-            return
-        t.journal.append(("act", seat, "fold", None))
-        t.log("seat %d's dead hand is folded (%s)" % (seat, t.killed[seat]))
-        # the dealing check learns of it now, with the Hand: a killed all-in hand stays in the deal
-        # until the showdown mucks it, so the two never disagree on who is live (DEAL-44 from here)
-        if t.dc.phase not in (dealing.MISDEALT, dealing.VOID, dealing.OVER):
-            t._dc(t.dc.kill, seat, t.killed[seat])
+    """Kept for Table._sync (table_cards.py), which calls it while a seat is in t.killed: since
+    Hand.kill makes the hand dead at once, a killed seat never gets a turn, so nothing is left to
+    fold here."""
+    return None
 
 
 # ---- misdeal (DEAL-14, DEAL-15) ----------------------------------------------------------------

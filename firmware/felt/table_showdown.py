@@ -29,10 +29,7 @@ class Showdown:
                 elif self.where.get(c) == "muck":
                     mucked += 1
             try:
-                if seat in self.killed:  # killed by a ruling while all-in: it never had a turn to fold
-                    h.muck(p)
-                    self.log("seat %d's dead hand is mucked (%s)" % (seat, self.killed[seat]))
-                elif there == len(hole):
+                if there == len(hole):
                     h.show(p)
                     self.log("seat %d shows %s" % (seat, cards_text(hole)))
                 elif mucked == len(hole):
@@ -81,6 +78,10 @@ class Showdown:
             min_bet=self.config.bb if g.structure != "limit" and g.forced == "blinds" else None,
             players=["seat %d" % s for s in self.setup.seats], finishing_stacks=list(h.stacks),
             extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))] + _opener_field(h, g))
+        for op in h.log:
+            if op.kind == "kill":
+                hist.actions = _with_kills(h, hist)
+                break
         self.histories += 1
         self._history(phh.write(hist))
 
@@ -112,6 +113,119 @@ def _antes(h):
     out = [h.antes_posted[p] + h.dead_posted[p] for p in range(h.n)]
     if h.n == 2 and h.rules.headsup_blinds == "button_is_sb":
         out.reverse()
+    return out
+
+
+# ---- a killed hand in PHH (DEAL-36/38; Hand.kill) ------------------------------------------------
+# PHH has no kill: a killed hand is written as a fold at its next turn, and a bet or raise that the
+# kill took back (DEAL-36) as the part of it that stood (a call/check, or a bet of the called part).
+# Where the fold goes is found by replaying the written actions on a Hand as felt.replay does.
+
+class _One:
+    # one action as the History felt.replay._play reads (scale 1: the table writes chips)
+    scale = 1
+
+    def __init__(self, text):
+        self.actions = [text]
+        self.action_lines = [None]
+
+    def action_line(self, k):
+        return None
+
+
+def _kill_rewrite(h):
+    # the PHH actions of h.log with each DEAL-36 return folded into the bet it came from: when all
+    # of it came back, the bet is written as the fold itself (the same chips, at the killed hand's
+    # own turn); else as the part that stood, and the fold follows at the next turn (_with_kills)
+    acts = []
+    kills = []
+    last = {}  # position -> (index in acts of its last bet/raise, high before it, own bet before it)
+    bets = {}  # position -> chips in front on this street
+    high = 0
+    betting = False
+    for op in h.log:
+        k = op.kind
+        if k in ("burn", "board", "hole", "discard") and betting:
+            high = 0  # a new street
+            last = {}
+            bets = {}
+            betting = False
+        if k in ("blind", "bring_in") and op.total > high:
+            high = op.total
+        elif k in ("bet", "raise", "complete"):
+            last[op.position] = (len(acts), high, bets.get(op.position, 0))
+            high = op.total
+        if k in ("blind", "bring_in", "call", "bet", "raise", "complete"):
+            bets[op.position] = op.total
+        if k in ("fold", "check", "call", "bet", "raise", "complete", "bring_in", "kill"):
+            betting = True
+        if k == "kill":
+            p = op.position
+            if op.amount and p in last:
+                i, before, own = last[p]
+                high = before if before > op.total else op.total
+                if op.total <= own:
+                    acts[i] = "p%d f" % (p + 1)
+                    continue
+                acts[i] = ("p%d cbr %d" % (p + 1, op.total)) if op.total > before else ("p%d cc" % (p + 1))
+            kills.append((p, len(acts)))  # dead once the actions before the kill are played
+            continue
+        a = _phh_action(op)
+        if a:
+            acts.append(a)
+    return acts, kills
+
+
+def _with_kills(h, hist):
+    """The actions of hist for a hand with killed hands, in an order felt.replay plays."""
+    from felt import replay
+    from felt.engine.games import GAMES
+    from felt.engine.hand import Hand
+    from felt.engine.settings import CASH, HouseRules
+
+    acts, kills = _kill_rewrite(h)
+    game = GAMES[hist.variant]
+    n = len(hist.starting_stacks)
+    shadow = Hand(game=game, stacks=hist.starting_stacks, blinds=hist.blinds_or_straddles or [0] * n,
+                  antes=hist.antes, bring_in=hist.bring_in or 0, small_bet=hist.small_bet or 0,
+                  big_bet=hist.big_bet or 0, min_bet=hist.min_bet or 0, unit=1, rules=HouseRules(CASH, game.code),
+                  record=False, phh_order=not replay._game3_opener(hist))
+    out = []
+
+    def play(text):
+        out.append(text)
+        return replay._play(shadow, _One(text)) is None
+
+    def dead(p, done):
+        for q, at in kills:
+            if q == p and at <= done:
+                return True
+        return False
+
+    def folds(done):
+        while shadow.actor is not None and dead(shadow.actor, done):
+            if not play("p%d f" % (shadow.actor + 1)):
+                return False
+        return True
+
+    for i in range(len(acts)):
+        if not folds(i) or not play(acts[i]):
+            return out + acts[i + 1:]  # cannot be placed: written as it is (replay names the line)
+    # the table's hand ended at a kill (GAME-6) before the killed hands' turns came: they fold
+    # then; a live hand that owes nothing checks on the way, a killed one at the showdown mucks
+    for _ in range(4 * n):
+        if shadow.finished or not folds(len(acts)) or shadow.finished:
+            break
+        p = shadow.actor
+        if p is not None:
+            if shadow.legal().call or not play("p%d cc" % (p + 1)):
+                break
+            continue
+        if shadow.phase != "showdown":
+            break
+        left = [q for q, _ in kills if shadow.live[q] and not shadow.mucked[q] and shadow.can_muck(q)]
+        if not left or not play("p%d sm" % (left[0] + 1)):
+            break
     return out
 
 

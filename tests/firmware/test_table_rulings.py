@@ -11,8 +11,8 @@ from felt.sim.runner import Sim
 HOLES = (("Ah", 2), ("Kd", 3), ("2c", 1), ("Ac", 2), ("Kc", 3), ("3d", 1))
 
 
-def table(seats=3, deal=True, extra=""):
-    sim = Sim()
+def table(seats=3, deal=True, extra="", history=None):
+    sim = Sim(history=history)
     sim.run("table holdem no_limit seats=%d sb=50 bb=100 button=1 %s" % (seats, extra))
     for s in range(1, 4):
         sim.run("seat %d 1000" % s)
@@ -62,20 +62,97 @@ def test_kill_the_actor_folds_it_now_DEAL_38():
     eq(t.alerts[-1].rules, ("DEAL-38",))
 
 
-def test_kill_another_seat_folds_it_at_its_turn_BET_43_DEAL_44():
+def test_kill_another_seat_is_dead_at_once_DEAL_38_DEAL_44():
     sim = table()
     t = sim.table
     assert " ok " in wire(sim, "kill", [3])  # the big blind; seat 1 is to act
-    eq(t.hand.live, [True, True, True])  # the engine takes actions in turn only (BET-38)
-    wire(sim, "call", [1])
-    wire(sim, "call", [2])
-    eq(t.hand.live, [True, False, True])  # seat 3's turn came: its dead hand was folded
-    eq(t.state, "playing")
+    eq(t.hand.live, [True, False, True])  # dead now, not at its turn (Hand.kill)
     assert 3 not in t.dc.live, t.dc.live  # no more cards to seat 3 (DEAL-44)
+    wire(sim, "call", [1])
+    wire(sim, "call", [2])  # the dead big blind has no option: the preflop is over
+    eq(t.state, "playing")
     sim.run("draw 9s to burn")
     for c in ("4h", "5h", "6h"):
         sim.run("draw %s to board" % c)
-    eq(t.hand.board != [], True)
+    eq(len(t.hand.board), 3)
+    eq(t.setup.seats[t.hand.actor], 2)
+
+
+def run_out(sim, checkers=(2, 3, 1)):
+    """Burn and deal flop, turn and river, every seat in `checkers` checking each street."""
+    t = sim.table
+    for burn, board in (("9s", ("4h", "5h", "6h")), ("9d", ("7c",)), ("9h", ("Jd",))):
+        sim.run("draw %s to burn" % burn)
+        for c in board:
+            sim.run("draw %s to board" % c)
+        for seat in checkers:
+            if t.state == "playing" and t.hand.actor is not None and t.setup.seats[t.hand.actor] == seat:
+                wire(sim, "check", [seat])
+
+
+def replayed(histories, t):
+    """The table wrote one PHH for the hand, and felt.replay plays it to the table's stacks."""
+    from felt import phh, replay
+    eq(len(histories), 1)
+    h = phh.read(histories[0])
+    r = replay.replay(h)
+    assert "error" not in r, (r, h.actions)
+    eq(r["finishing_stacks"], [t.stacks[s - 1] for s in t.setup.seats])
+    return h.actions
+
+
+def test_DEAL_36_killed_raise_is_returned_at_once_and_the_PHH_replays():
+    histories = []
+    sim = table(history=histories.append)
+    t = sim.table
+    wire(sim, "raise", [1, 300])
+    r = wire(sim, "kill", [1], {"rule": "DEAL-36"}, "dealer swept the cards")
+    assert " ok " in r, r
+    p1 = t.position(1)
+    eq(t.hand.live[p1], False)
+    eq(t.hand.stacks[p1], 900)  # the 200 nobody called came back; the 100 matching the BB stays
+    assert [a for a in t.alerts if "uncalled 200 (DEAL-36)" in a.remedy], [a.line() for a in t.alerts]
+    eq(t.setup.seats[t.hand.actor], 2)
+    eq(t.hand.legal().call, 50)  # the small blind faces the big blind only
+    wire(sim, "call", [2])
+    wire(sim, "check", [3])
+    run_out(sim)
+    eq(t.state, "over")
+    eq(t.stacks[0], 900)
+    eq(sum(t.stacks), 3000)
+    acts = replayed(histories, t)
+    assert "p3 cc" in acts and "p3 f" in acts, acts  # the raise as the part that stood, then the fold
+
+
+def test_kill_out_of_turn_is_written_as_a_fold_at_its_turn_in_the_PHH():
+    histories = []
+    sim = table(history=histories.append)
+    t = sim.table
+    assert " ok " in wire(sim, "kill", [3])  # seat 1 to act
+    wire(sim, "raise", [1, 300])
+    wire(sim, "fold", [2])  # one live hand left: seat 1 wins
+    eq(t.state, "over")
+    eq(t.stacks, [1150, 950, 900])
+    acts = replayed(histories, t)
+    eq(acts[-3:], ["p3 cbr 300", "p1 f", "p2 f"])
+
+
+def test_GAME_6_a_killed_bettor_leaves_one_live_hand_the_bet_returns_and_the_PHH_replays():
+    histories = []
+    sim = table(history=histories.append)
+    t = sim.table
+    wire(sim, "fold", [1])
+    wire(sim, "call", [2])
+    wire(sim, "check", [3])
+    sim.run("draw 9s to burn")
+    for c in ("4h", "5h", "6h"):
+        sim.run("draw %s to board" % c)
+    wire(sim, "bet", [2, 200])
+    assert " ok " in wire(sim, "kill", [2], {"rule": "DEAL-36"})
+    eq(t.state, "over")  # seat 3 is the last live hand (GAME-6)
+    eq(t.stacks, [1000, 900, 1100])  # seat 2's 200 bet came back; seat 3 won the 200 preflop pot
+    acts = replayed(histories, t)
+    eq(acts[-1], "p1 f")  # the uncalled bet written as the fold itself
 
 
 def test_an_all_in_killed_hand_is_mucked_at_the_showdown_and_cannot_win():
