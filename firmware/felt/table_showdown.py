@@ -120,6 +120,8 @@ def _antes(h):
 # PHH has no kill: a killed hand is written as a fold at its next turn, and a bet or raise that the
 # kill took back (DEAL-36) as the part of it that stood (a call/check, or a bet of the called part).
 # Where the fold goes is found by replaying the written actions on a Hand as felt.replay does.
+# Known limit: a kill that ends the hand (GAME-6) while a killed hand is all-in has no in-turn PHH
+# form (the all-in hand never acts, so a reader runs the board out); that file names the line.
 
 class _One:
     # one action as the History felt.replay._play reads (scale 1: the table writes chips)

@@ -174,6 +174,21 @@ def test_an_all_in_killed_hand_is_mucked_at_the_showdown_and_cannot_win():
     eq(t.stacks[1] + t.stacks[2], 3000)
 
 
+def test_a_killed_all_in_hand_is_mucked_at_the_showdown_in_the_PHH():
+    histories = []
+    sim = table(history=histories.append)
+    t = sim.table
+    wire(sim, "allin", [1])
+    wire(sim, "call", [2])
+    assert " ok " in wire(sim, "kill", [1])  # all-in and called: nothing comes back
+    wire(sim, "call", [3])
+    run_out(sim)
+    eq(t.state, "over")
+    eq(t.stacks[0], 0)
+    acts = replayed(histories, t)
+    eq(acts[-1], "p3 sm")  # an all-in hand never has a turn: the PHH mucks it at the showdown
+
+
 def test_kill_refusals_name_the_rule_and_change_nothing():
     sim = table()
     wire(sim, "kill", [3])
