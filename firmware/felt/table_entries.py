@@ -7,6 +7,8 @@ from felt.errors import ConfigError, RuleError
 from felt.events import CONFIRMED, INFO, PROPOSED, REJECTED, WARN
 from felt.table_state import CONFIG_NUMBERS, DRAW, HOLD, PICK, PLAYING, VOID
 
+DEAD_HAND = ("dead_hand", "absent")  # dealing-check rulings that kill a hand (DEAL-20/25/39)
+
 
 _KEY_ALIAS = {"bringin": "bring_in"}  # FELT1 configuration key -> TableConfig field
 
@@ -198,6 +200,9 @@ class Entries:
             self.state = VOID
             self.log("hand %d is void: every bet is returned (DEAL-18)" % self.hand_no)
         else:
+            if accept and dc.findings[a.finding - 1].kind in DEAD_HAND:
+                from felt import table_rulings
+                table_rulings.kill_dead(self, a.rules[0] if a.rules else "DEAL-38")
             if accept and self._disagrees():
                 self._rebuild()
             self._sync()
@@ -214,6 +219,8 @@ class Entries:
             if c not in dc.burns:
                 return True
         for p in range(h.n):
+            if not h.live[p]:
+                continue  # a dead hand's cards go to the muck (a kill, DEAL-25/38)
             held = dc.holes.get(self.setup.seats[p], ())
             for c in h.hole[p]:
                 if c >= 0 and c not in held:

@@ -78,6 +78,23 @@ def kill(t, seat, rule=None, text=None):
     return True
 
 
+def kill_dead(t, rule):
+    """A confirmed dealing-check ruling killed hands (DEAL-20/25/39: dc.live lost their seats): the
+    engine Hand kills them too, at once (Hand.kill: DEAL-36 returns an uncalled bet), journaled
+    like a console kill. A hand the Hand may not kill (the last live one, GAME-6) is left alone."""
+    h = t.hand
+    for p in range(h.n):
+        seat = t.setup.seats[p]
+        if seat in t.dc.live or not h.live[p] or h.mucked[p] or h.finished:
+            continue
+        if not h.can_kill(p):
+            continue
+        h.kill(p)
+        t.killed[seat] = rule
+        t.journal.append(("act", seat, "kill", None))
+        t.log("seat %d's hand is dead (%s)" % (seat, rule))
+
+
 def fold_killed(t):
     """Kept for Table._sync (table_cards.py), which calls it while a seat is in t.killed: since
     Hand.kill makes the hand dead at once, a killed seat never gets a turn, so nothing is left to

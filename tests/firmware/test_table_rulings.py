@@ -348,3 +348,23 @@ def test_proposals_of_a_misdealt_hand_lapse_with_it_DEAL_14():
     for card, seat in HOLES:
         sim.run("draw %s to seat %d" % (card, seat))
     assert " ok " in wire(sim, "fold", [1])  # the new deal's action is not held by an old proposal
+
+
+def test_DEAL_25_a_dead_hand_confirmed_after_SA_is_killed_in_the_hand_too():
+    # the dealing check's ruling (too many cards after SA) must reach the engine Hand: the seat is
+    # out of the betting at once, and the hand goes on without it
+    sim = table()
+    t = sim.table
+    sim.run("draw 7s to seat 1")  # a third card to seat 1
+    wire(sim, "call", [1])
+    wire(sim, "call", [2])  # SA: no misdeal, seat 1's hand is dead (DEAL-25), proposed
+    got = [a for a in t.pending() if "DEAL-25" in a.rules]
+    assert got, [a.line() for a in t.alerts]
+    assert " ok " in wire(sim, "confirm", [got[-1].id])
+    eq(t.hand.live[t.position(1)], False)
+    eq(t.killed.get(1), "DEAL-25")
+    assert not [a for a in t.alerts if "GAME-2" in a.rules], [a.line() for a in t.alerts]
+    eq(t.setup.seats[t.hand.actor], 3)  # the big blind's option
+    wire(sim, "check", [3])
+    eq(t.hand.phase, "deal")  # the flop is due
+    eq(t.hand.pot_total(), 300)  # seat 1's called 100 stays in the pot
