@@ -120,8 +120,7 @@ def _antes(h):
 # PHH has no kill: a killed hand is written as a fold at its next turn, and a bet or raise that the
 # kill took back (DEAL-36) as the part of it that stood (a call/check, or a bet of the called part).
 # Where the fold goes is found by replaying the written actions on a Hand as felt.replay does.
-# Known limit: a kill that ends the hand (GAME-6) while a killed hand is all-in has no in-turn PHH
-# form (the all-in hand never acts, so a reader runs the board out); that file names the line.
+# A kill that ends the hand (GAME-6) before the killed hand's turn has no in-turn form: see _at_kills.
 
 class _One:
     # one action as the History felt.replay._play reads (scale 1: the table writes chips)
@@ -179,7 +178,8 @@ def _kill_rewrite(h):
 
 
 def _with_kills(h, hist):
-    """The actions of hist for a hand with killed hands, in an order felt.replay plays."""
+    """The actions of hist for a hand with killed hands: in turn when they can be (a fold at the
+    killed hand's next turn, any PHH reader plays it), else each kill where it happened (_at_kills)."""
     from felt import replay
     from felt.engine.games import GAMES
     from felt.engine.hand import Hand
@@ -204,31 +204,50 @@ def _with_kills(h, hist):
                 return True
         return False
 
-    def folds(done):
-        while shadow.actor is not None and dead(shadow.actor, done):
-            if not play("p%d f" % (shadow.actor + 1)):
+    def turns(done, nxt):
+        # the killed hands fold when their turn comes; a live player the table never asked (its
+        # street closed at once because the dead hand could no longer bet against it, GAME-5)
+        # checks, which costs nothing, before the next recorded action that is not theirs
+        for _ in range(4 * n):
+            p = shadow.actor
+            if p is None:
+                return True
+            if dead(p, done):
+                word = "f"
+            elif (nxt is None or not nxt.startswith("p%d " % (p + 1))) and not shadow.legal().call:
+                word = "cc"
+            else:
+                return True
+            if not play("p%d %s" % (p + 1, word)):
                 return False
-        return True
+        return False
 
     for i in range(len(acts)):
-        if not folds(i) or not play(acts[i]):
-            return out + acts[i + 1:]  # cannot be placed: written as it is (replay names the line)
-    # the table's hand ended at a kill (GAME-6) before the killed hands' turns came: they fold
-    # then; a live hand that owes nothing checks on the way, a killed one at the showdown mucks
-    for _ in range(4 * n):
-        if shadow.finished or not folds(len(acts)) or shadow.finished:
-            break
-        p = shadow.actor
-        if p is not None:
-            if shadow.legal().call or not play("p%d cc" % (p + 1)):
-                break
-            continue
-        if shadow.phase != "showdown":
+        if not turns(i, acts[i]) or not play(acts[i]):
+            return _at_kills(h)
+    for _ in range(2 * n):  # a killed hand left at the showdown (all-in: it never had a turn) mucks
+        if shadow.finished or not turns(len(acts), None) or shadow.finished or shadow.phase != "showdown":
             break
         left = [q for q, _ in kills if shadow.live[q] and not shadow.mucked[q] and shadow.can_muck(q)]
         if not left or not play("p%d sm" % (left[0] + 1)):
             break
-    return out
+    return out if shadow.finished else _at_kills(h)
+
+
+def _at_kills(h):
+    # A kill no in-turn order can express: the hand ended at it (GAME-6) before the killed hand's
+    # turn came. Each kill is written where it happened, as a fold marked "# kill" (felt.replay
+    # plays it with Hand.kill, which also returns an uncalled bet, DEAL-36); other readers refuse
+    # the out-of-turn fold on that line.
+    acts = []
+    for op in h.log:
+        if op.kind == "kill":
+            acts.append("p%d f # kill" % (op.position + 1))
+            continue
+        a = _phh_action(op)
+        if a:
+            acts.append(a)
+    return acts
 
 
 def _phh_action(op):

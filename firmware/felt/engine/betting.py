@@ -333,25 +333,17 @@ class Round:
         self.prior = None
 
     def kill(self, p, live, stacks, returned):
-        """p's hand is dead now (live[p] is False already): p no longer acts; after a returned bet
-        (DEAL-36) whoever had already matched the restored bet need not act again; with one player
-        left who is not all-in and has matched `high`, nobody can bet against them (GAME-5). The
-        turn stays with the actor, or passes on from p when p was it."""
+        """p's hand is dead now (live[p] is False already): p no longer acts, as after a fold (BET-43,
+        so a PHH fold at p's turn plays the same); after a returned bet (DEAL-36) whoever had already
+        matched the restored bet need not act again. The turn stays with the actor, or passes on
+        from p when p was it."""
         needs = self.needs
         needs[p] = False
-        bets = self.bets
-        with_chips = 0
-        only = -1
-        for q in range(self.n):
-            if not live[q] or stacks[q] <= 0:
-                needs[q] = False
-                continue
-            with_chips += 1
-            only = q
-            if returned and self.acted[q] and bets[q] >= self.high:
-                needs[q] = False
-        if with_chips == 1 and bets[only] >= self.high:
-            needs[only] = False
+        if returned:
+            bets = self.bets
+            for q in range(self.n):
+                if needs[q] and self.acted[q] and bets[q] >= self.high:
+                    needs[q] = False
         if self.cur == p or self.cur is None:
             self._pass(p)
         else:
