@@ -137,6 +137,30 @@ def _makeup_amount(t, rec):
     return cfg.bb if how == "s0_penalty_literal" else cfg.sb
 
 
+def _straddle_seat_check(t, seat, rec):
+    # BLIND-20: only the seat immediately left of the next hand's big blind may straddle. The next
+    # hand is worked out now (button.next_hand on the seat records as they stand, this request in,
+    # other requests out): an accepted request from another seat would make that hand refuse to
+    # start for as long as it stood
+    cfg = t.config
+    recs = []
+    for s in range(1, cfg.seats + 1):
+        r = t._rec(s).copy(straddle=False)
+        if t.stacks[s - 1] <= 0 and r.status != btn.EMPTY and t.state != PLAYING:
+            r = btn.Seat()  # busted: empty from the next hand (Table.new_hand)
+        recs.append(r)
+    recs[seat - 1] = rec.copy(straddle=True)
+    blinds = cfg.record.forced == "blinds"
+    prev = t.setup if t.state == PLAYING else t.prev
+    try:
+        btn.next_hand(recs, prev=prev, button=cfg.button, sb=cfg.sb if blinds else 0, bb=cfg.bb if blinds else 1,
+                      ante=cfg.ante if blinds else 0, mode=cfg.mode, rules=cfg.house)
+    except RuleError as e:
+        if e.rule == "BLIND-20":
+            raise RuleError("BLIND-20", "post straddle by seat %d: %s" % (seat, e.message), legal=e.legal)
+        # any other reason the next hand cannot start yet (BLIND-12: one player) is for new_hand
+
+
 def post(t, seat, kind, amount=None):
     """`post SEAT KIND [AMOUNT]`. Blinds, antes and straddles are posted by the table when a hand
     starts (engine/button.py): during the hand a post of the seat is a cross-check of what the
@@ -168,6 +192,7 @@ def post(t, seat, kind, amount=None):
         want = 2 * t.config.bb
         if amount is not None and amount != want:
             raise RuleError("BLIND-20", "a straddle is exactly 2 x BB = %d" % want, legal=(want, want))
+        _straddle_seat_check(t, seat, rec)
         t._set_rec(seat, rec.copy(straddle=True))
         return "seat %d straddles the next hand" % seat
     if kind in ("bb", "makeup", "wait"):

@@ -395,3 +395,26 @@ def test_a_kill_that_ends_the_hand_between_streets_is_written_where_it_happened_
             eq(replay._play(hand, phh.History("NT", h.starting_stacks, [text])), None)
     eq(hand.finished, True)
     eq(hand.stacks, [t.stacks[s - 1] for s in t.setup.seats])
+
+
+def test_BLIND_20_a_straddle_only_from_the_seat_left_of_the_next_big_blind():
+    # before: any active seat's straddle request was accepted, and the next hand then refused to
+    # start (BLIND-20) for as long as the request stood
+    sim = Sim()
+    sim.run("table holdem no_limit seats=4 sb=50 bb=100 button=1 hr.straddle=utg_2x")
+    for s in (1, 2, 3, 4):
+        sim.run("seat %d 1000" % s)
+    t = sim.table
+    r = wire(sim, "post", [3, "straddle", 200])  # seat 3 is the first hand's big blind
+    assert " error " in r and "rule=BLIND-20" in r, r
+    eq(t._rec(3).straddle, False)
+    assert " ok " in wire(sim, "newhand")
+    eq(t.state, "playing")
+    eq(t.setup.bb, 3)
+    sim2 = Sim()
+    sim2.run("table holdem no_limit seats=4 sb=50 bb=100 button=1 hr.straddle=utg_2x")
+    for s in (1, 2, 3, 4):
+        sim2.run("seat %d 1000" % s)
+    assert " ok " in wire(sim2, "post", [4, "straddle", 200])  # left of the big blind: straddles
+    assert " ok " in wire(sim2, "newhand")
+    eq(sim2.table.setup.straddle, 4)
