@@ -229,8 +229,9 @@ def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None):
     if decision == "misdeal":
         return misdeal(t, rule, text)
     if decision == "dead":
-        if seat is None or not amount:
-            raise RuleError("BLIND-25", "floor dead SEAT amount=CHIPS: dead blinds owed by a seat")
+        if seat is None or not isinstance(amount, int) or amount <= 0:
+            # the console wire sends no sign; a direct caller's negative amount would cancel debt
+            raise RuleError("BLIND-25", "floor dead SEAT amount=CHIPS: dead blinds owed by a seat, more than 0")
         rec = t._rec(seat) if 1 <= seat <= t.config.seats else None
         if rec is None or rec.status == btn.EMPTY:
             raise RuleError("BLIND-25", "seat %d has no player to owe dead blinds" % seat)

@@ -286,6 +286,8 @@ def test_floor_decisions_are_recorded_and_dead_blinds_posted_BLIND_25():
     eq(t._rec(2).dead_owed, 60)
     r = wire(sim, "floor", ["dead", 2], {"rule": "BLIND-25"})
     assert "rule=BLIND-25" in r and " error " in r, r
+    eq(t.floor_decision("dead", 2, "BLIND-25", -60), False)  # no debt cancelled by a negative amount
+    eq(t._rec(2).dead_owed, 60)
 
 
 def test_floor_money_commands_need_the_floor_key():
