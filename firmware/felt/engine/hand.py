@@ -44,7 +44,8 @@ def _amounts(value, n, what):
 class Hand(HandDealing):
     """One hand. Hand(game=GAMES["NT"], stacks=[...], blinds=[50, 100], ...): antes and blinds
     are posted at once; then the shoe deals (deal_hole/burn/deal_board/draw) and the console
-    acts (fold/check_call/bet_raise_to/post_bring_in/show/muck) for the position in `actor`.
+    acts (fold/check_call/bet_raise_to/post_bring_in/show/muck) for the position in `actor`; the
+    dealer or floor kills a hand in or out of turn with kill(p) (DEAL-36/38).
 
     blinds/antes: per position in PHH order (heads-up written [SB, BB], BLIND-6); antes may be
     one int. min_bet: NL/PL minimum bet (default the big blind). rules: None, a dict of hr.*
