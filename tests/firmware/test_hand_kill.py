@@ -229,3 +229,17 @@ def test_GAME_11_the_bring_in_owner_cannot_be_killed_before_posting():
     h.post_bring_in(opener)
     h.kill(opener)  # now it may be killed; the bring-in is a forced bet and stays
     eq(h.stacks[opener], 1000 - 5 - 10)
+
+
+def test_DEAL_36_limit_a_returned_raise_gives_back_its_place_under_the_cap_BET_4():
+    h = Hand("FT", [1000] * 3, blinds=[5, 10, 0], small_bet=10, big_bet=20)
+    for p in range(3):
+        h.deal_hole(p, [4 * p, 4 * p + 1])
+    h.bet_raise_to(2, 20)  # the first raise (the posted BB counts as the bet)
+    eq(h.round.count, 2)
+    h.kill(2)
+    eq(h.round.count, 1)  # the returned raise no longer counts toward the cap
+    eq(h.round.high, 10)
+    eq(h.stacks[2], 990)  # 10 returned; the 10 matching the big blind stays
+    eq(h.legal().call, 5)
+    eq((h.legal().min_to, h.legal().max_to), (20, 20))  # the SB may raise to 20, as before it
