@@ -48,12 +48,13 @@ def _stud7_streets(low):
     )
 
 
-_STUD5_STREETS = (  # GAME-14: 1 down + 1 up, then three single upcards; big bet rounds 3-4 (BET-2)
-    Street(False, (False, True), 0, False, False, OPEN_LOW_CARD),
-    Street(True, (True,), 0, False, False, OPEN_HIGH_HAND),
-    Street(True, (True,), 0, False, True, OPEN_HIGH_HAND),
-    Street(True, (True,), 0, False, True, OPEN_HIGH_HAND),
-)
+def _stud5_streets():  # built with the first stud5 game record, not at import (RAM)
+    return (  # GAME-14: 1 down + 1 up, then three single upcards; big bet rounds 3-4 (BET-2)
+        Street(False, (False, True), 0, False, False, OPEN_LOW_CARD),
+        Street(True, (True,), 0, False, False, OPEN_HIGH_HAND),
+        Street(True, (True,), 0, False, True, OPEN_HIGH_HAND),
+        Street(True, (True,), 0, False, True, OPEN_HIGH_HAND),
+    )
 
 
 def _draw_streets(hole_count, draws, big_from):
@@ -100,7 +101,7 @@ def _streets(kind):
     if kind == "S7" or kind == "R7":
         return _stud7_streets(kind == "R7")
     if kind == "S5":
-        return _STUD5_STREETS
+        return _stud5_streets()
     if kind == "D1":
         return _draw_streets(5, 1, 1)
     return _draw_streets(int(kind[2]), 3, 2)  # D35 / D34: triple draw of 5 or 4 cards
