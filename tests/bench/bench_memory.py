@@ -8,6 +8,9 @@
 #     its own bytes: its inclusive cost minus the modules it pulled in), then what each part of the
 #     run-time state holds at the end (its attributes dropped one by one, deepest first, gc.collect,
 #     the freed bytes counted).
+#  3. the rules engine alone (felt.engine.hand + evaluate + games + settings) imported from the image,
+#     and the same after one ten-seat Omaha hi-lo hand played on it to the showdown (what the engine
+#     loads on first use counted), against issue 2's 40 KB target.
 # usage: python tests/bench/bench_memory.py [--hands N] [--breakdown-hands N] [--top N] [--find-ram HANDS]
 import argparse
 import os
