@@ -197,7 +197,10 @@ def _play(hand, h):
             elif v == "dh":
                 hand.deal_hole(dealee, _dealt(cards, line))
             elif v == "f":
-                hand.fold(p)
+                if _comment == "kill":
+                    hand.kill(p)  # a table-written kill that no in-turn fold can say (DEAL-36/38)
+                else:
+                    hand.fold(p)
             elif v == "cbr":
                 hand.bet_raise_to(p, amount)
             else:

@@ -247,9 +247,6 @@ class Cards:
         hole cards), then follow betting-round ends and settle a finished hand."""
         h = self.hand
         self._feed_all(h)
-        if self.killed:  # a hand killed by a ruling folds when its turn comes
-            from felt import table_rulings
-            table_rulings.fold_killed(self)
         if self._dc_discards and (h.burned or h.phase != DRAW):
             self._tell_discards()
             self._feed_all(h)

@@ -95,12 +95,6 @@ def kill_dead(t, rule):
         t.log("seat %d's hand is dead (%s)" % (seat, rule))
 
 
-def fold_killed(t):
-    """Kept for Table._sync (table_cards.py), which calls it while a seat is in t.killed: since
-    Hand.kill makes the hand dead at once, a killed seat never gets a turn, so nothing is left to
-    fold here."""
-    return None
-
 
 # ---- misdeal (DEAL-14, DEAL-15) ----------------------------------------------------------------
 
