@@ -11,22 +11,8 @@ def _razz_rank(card):
     return (card // 4 + 1) % 13
 
 
-def low_card_opener(upcards, live):
-    """GAME-11: the lowest upcard, ace high, clubs lowest -- the smallest card int."""
-    who = 0
-    best = None
-    for p in range(len(upcards)):
-        if not live[p]:
-            continue
-        for c in upcards[p]:
-            if c != UNKNOWN and (best is None or c < best):
-                best = c
-                who = p
-    return who
-
-
-def high_card_opener(upcards, live):
-    """Razz 3rd street: the highest upcard with the ace low, ties by suit (pokerkit)."""
+def _first_best(upcards, live, key):
+    # the live position holding the upcard with the largest key (a tie: the first one met)
     who = 0
     best = None
     for p in range(len(upcards)):
@@ -35,11 +21,29 @@ def high_card_opener(upcards, live):
         for c in upcards[p]:
             if c == UNKNOWN:
                 continue
-            key = _razz_rank(c) * 4 + c % 4
-            if best is None or key > best:
-                best = key
+            k = key(c)
+            if best is None or k > best:
+                best = k
                 who = p
     return who
+
+
+def low_card_opener(upcards, live):
+    """GAME-11: the lowest upcard, ace high, clubs lowest -- the smallest card int."""
+    return _first_best(upcards, live, _negated)
+
+
+def _negated(card):
+    return -card
+
+
+def high_card_opener(upcards, live):
+    """Razz 3rd street: the highest upcard with the ace low, ties by suit (pokerkit)."""
+    return _first_best(upcards, live, _razz_key)
+
+
+def _razz_key(card):
+    return _razz_rank(card) * 4 + card % 4
 
 
 def highest_upcard_opener(upcards, live):
