@@ -26,25 +26,8 @@ try:
 except AttributeError:
     ticks = lambda: int(time.perf_counter() * 1000000)
     diff = lambda a, b: a - b
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-
-class Rng:
-    def __init__(self, seed):
-        self.s = seed
-    def next(self, n):
-        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.s >> 8) % n
-
-def shuffled(rng):
-    d = list(range(52))
-    for i in range(51, 0, -1):
-        j = rng.next(i + 1)
-        d[i], d[j] = d[j], d[i]
-    return d
-
-def text(c):
-    return RANKS[c >> 2] + SUITS[c & 3]
+from felt.engine.cards import card_text as text
+from felt.sim.autoplay import Lcg as Rng, play_calling_hand, shuffled
 
 def cost(hands):
     from felt.engine.deck import DeckRegistry
@@ -140,26 +123,7 @@ def heap(hands):
     t0 = ticks()
     t = sim.table
     for i in range(hands):
-        sim.run("hand")
-        order = list(t.setup.seats)
-        deck = shuffled(rng)
-        k = 0
-        for _r in range(4):
-            for s in order:
-                sim.run("draw %s to seat %d" % (text(deck[k]), s))
-                k += 1
-        for street in range(4):
-            if street:
-                sim.run("draw %s to burn" % text(deck[k]))
-                k += 1
-                for _n in range(3 if street == 1 else 1):
-                    sim.run("draw %s to board" % text(deck[k]))
-                    k += 1
-            for _a in range(40):
-                h = t.hand
-                if t.state != "playing" or h.actor is None:
-                    break
-                sim.run("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))
+        play_calling_hand(sim, shuffled(rng))
         if t.state != "over" or t.alerts:
             print("BROKEN hand %d: %s %r" % (i + 1, t.state, t.alerts[:2]))
             return

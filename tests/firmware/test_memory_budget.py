@@ -13,8 +13,6 @@ from check import MICROPYTHON, Skip
 # image, is tests/bench/bench_memory.py and hardware/memory.md.
 STATE_BUDGET = 150 * 1024  # bytes of run-time state: sim + table built and a hand played
 PER_HAND_SLACK = 3 * 1024  # hand-to-hand noise allowed once the first hands have warmed up
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
 
 
 def _gc():
@@ -24,41 +22,10 @@ def _gc():
     return gc
 
 
-def _deck(seed):
-    d = list(range(52))
-    s = seed
-    for i in range(51, 0, -1):
-        s = (s * 1103515245 + 12345) & 0x7FFFFFFF
-        j = (s >> 8) % (i + 1)
-        d[i], d[j] = d[j], d[i]
-    return d
-
-
-def _text(c):
-    return RANKS[c >> 2] + SUITS[c & 3]
-
-
 def _play(sim, seed):
-    t = sim.table
-    sim.run("hand")
-    deck = _deck(seed)
-    k = 0
-    for _r in range(4):
-        for s in list(t.setup.seats):
-            sim.run("draw %s to seat %d" % (_text(deck[k]), s))
-            k += 1
-    for street in range(4):
-        if street:
-            sim.run("draw %s to burn" % _text(deck[k]))
-            k += 1
-            for _n in range(3 if street == 1 else 1):
-                sim.run("draw %s to board" % _text(deck[k]))
-                k += 1
-        for _a in range(40):
-            h = t.hand
-            if t.state != "playing" or h.actor is None:
-                break
-            sim.run("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))
+    from felt.sim.autoplay import Lcg, play_calling_hand, shuffled
+
+    t = play_calling_hand(sim, shuffled(Lcg(seed)))
     assert t.state == "over" and not t.alerts, (t.state, t.alerts)
     sim.run("clear")
 
@@ -69,6 +36,7 @@ def test_ten_seat_omaha8_state_is_flat_per_hand_and_under_budget():
     # loop.build() imports the drivers lazily: load them first so that m0 leaves all code out
     import felt.board, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console  # noqa: F401,E401
     import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa: F401,E401
+    import felt.sim.autoplay  # noqa: F401
     gc.collect()
     m0 = gc.mem_alloc()
     sim = Sim()

@@ -1,0 +1,56 @@
+# Seeded hands played through the simulated table without a script (simulation layer): a shuffle
+# that is the same on CPython and MicroPython, and one hand dealt from it with every player
+# checking or calling to the showdown -- what the memory and speed benchmarks and the memory
+# budget test play, one copy for all of them.
+from felt.engine.cards import card_text
+
+
+class Lcg:
+    """The C library's rand() recurrence: the same stream on every interpreter."""
+
+    def __init__(self, seed):
+        self.s = seed
+
+    def next(self, n):
+        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.s >> 8) % n
+
+
+def shuffled(rng):
+    """A 52-card deck (card ints) in the order `rng` (an Lcg) deals it."""
+    d = list(range(52))
+    for i in range(51, 0, -1):
+        j = rng.next(i + 1)
+        d[i], d[j] = d[j], d[i]
+    return d
+
+
+def play_calling_hand(sim, deck, hole=4):
+    """Start a hand on `sim` (felt.sim.runner.Sim) and deal it from `deck`: `hole` cards a seat,
+    burns and a flop-turn-river board, every player checking or calling. Returns the table; the
+    caller checks it ended cleanly (state "over", no alerts)."""
+    t = sim.table
+    sim.run("hand")
+    order = list(t.setup.seats)
+    k = 0
+    for _r in range(hole):
+        for s in order:
+            sim.run("draw %s to seat %d" % (card_text(deck[k]), s))
+            k += 1
+    for street in range(4):
+        if street:
+            sim.run("draw %s to burn" % card_text(deck[k]))
+            k += 1
+            for _n in range(3 if street == 1 else 1):
+                sim.run("draw %s to board" % card_text(deck[k]))
+                k += 1
+        _call_round(sim, t)
+    return t
+
+
+def _call_round(sim, t):
+    for _a in range(40):
+        h = t.hand
+        if t.state != "playing" or h.actor is None:
+            return
+        sim.run("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))
