@@ -5,7 +5,7 @@
 # the structure). Each function takes the Table; an illegal entry raises a RuleError/ConfigError
 # naming the rule, before anything changes.
 from felt.engine import button as btn
-from felt.engine import dealing, games
+from felt.engine import dealing, games, settings
 from felt.errors import ConfigError, RuleError
 from felt.events import INFO, PROPOSED
 from felt.table_state import PLAYING, SHOWDOWN, VOID
@@ -131,11 +131,9 @@ def _makeup_amount(t, rec):
     return cfg.bb if how == "s0_penalty_literal" else cfg.sb
 
 
-def _straddle_seat_check(t, seat, rec):
-    # BLIND-20: only the seat immediately left of the next hand's big blind may straddle. The next
-    # hand is worked out now (button.next_hand on the seat records as they stand, this request in,
-    # other requests out): an accepted request from another seat would make that hand refuse to
-    # start for as long as it stood
+def _next_setup(t, seat, rec):
+    # The next hand as it would start now (button.next_hand on the seat records as they stand,
+    # busted seats empty, `seat` with record `rec`); raises the engine's RuleError
     cfg = t.config
     recs = []
     for s in range(1, cfg.seats + 1):
@@ -143,16 +141,39 @@ def _straddle_seat_check(t, seat, rec):
         if t.stacks[s - 1] <= 0 and r.status != btn.EMPTY and t.state != PLAYING:
             r = btn.Seat()  # busted: empty from the next hand (Table.new_hand)
         recs.append(r)
-    recs[seat - 1] = rec.copy(straddle=True)
+    recs[seat - 1] = rec
     blinds = cfg.record.forced == "blinds"
     prev = t.setup if t.state == PLAYING else t.prev
+    return btn.next_hand(recs, prev=prev, button=cfg.button, sb=cfg.sb if blinds else 0, bb=cfg.bb if blinds else 1,
+                         ante=cfg.ante if blinds else 0, mode=cfg.mode, rules=cfg.house)
+
+
+def _straddle_seat_check(t, seat, rec):
+    # BLIND-20: only the seat immediately left of the next hand's big blind may straddle. The next
+    # hand is worked out now (this request in, other requests out): an accepted request from
+    # another seat would make that hand refuse to start for as long as it stood
     try:
-        btn.next_hand(recs, prev=prev, button=cfg.button, sb=cfg.sb if blinds else 0, bb=cfg.bb if blinds else 1,
-                      ante=cfg.ante if blinds else 0, mode=cfg.mode, rules=cfg.house)
+        _next_setup(t, seat, rec.copy(straddle=True))
     except RuleError as e:
         if e.rule == "BLIND-20":
             raise RuleError("BLIND-20", "post straddle by seat %d: %s" % (seat, e.message), legal=e.legal)
         # any other reason the next hand cannot start yet (BLIND-12: one player) is for new_hand
+
+
+def _entry_seat_check(t, seat, rec, kind, rule):
+    # BLIND-16 (cash; BLIND-24 tournament; BLIND-15 for a returning player): a player posting to
+    # come in is dealt in at once only if the seat is not on the button, the small blind or
+    # between them in the next hand (engine/button.py _blocked). Such a seat waits until the
+    # button has passed it, so the post is refused rather than answered "plays the next hand".
+    try:
+        nxt = _next_setup(t, seat, rec.copy(post=True))
+    except RuleError:
+        return  # the next hand cannot start yet for another reason (BLIND-12): new_hand says why
+    if seat in nxt.seats:
+        return
+    # (the reply line has room for ~160 characters: keep it short)
+    raise RuleError(rule, "post %s: seat %d is not dealt in next hand (button seat %s, SB seat %s); post once the "
+                    "button passes it, or wait for the BB (BLIND-15)" % (kind, seat, nxt.button, nxt.sb_seat))
 
 
 def post(t, seat, kind, amount=None):
@@ -202,6 +223,11 @@ def post(t, seat, kind, amount=None):
             raise RuleError("BLIND-14", "seat %d owes missed blinds: post makeup %d" % (seat, _makeup_amount(t, rec)))
         if amount is not None and amount != want:
             raise RuleError(rule, "post %s by seat %d is %d" % (kind, seat, want), legal=(want, want))
+        if rec.status == btn.BACK:
+            rule = "BLIND-15"  # a returning player also lets the SB and the button pass
+        elif t.config.mode != settings.CASH:
+            rule = "BLIND-24"
+        _entry_seat_check(t, seat, rec, kind, rule)
         t._set_rec(seat, rec.copy(post=True))
         return "seat %d posts %d to play the next hand" % (seat, want)
     raise RuleError(rule, "post %s by seat %d: posted by the table when the hand starts" % (kind, seat))

@@ -417,3 +417,36 @@ def test_BLIND_20_a_straddle_only_from_the_seat_left_of_the_next_big_blind():
     assert " ok " in wire(sim2, "post", [4, "straddle", 200])  # left of the big blind: straddles
     assert " ok " in wire(sim2, "newhand")
     eq(sim2.table.setup.straddle, 4)
+
+
+def test_new_player_between_button_and_sb_is_refused_a_post_BLIND_16():
+    # Players on seats 1, 3, 5 of six, button 1: hand 1 has SB 3, BB 5, so hand 2 has the button
+    # on 3 and the SB on 5. A newcomer in seat 4 sits between them: BLIND-16 says it is not dealt
+    # in there, so a post is refused (not answered "to play the next hand") and it is not dealt in.
+    sim = Sim()
+    sim.run("table holdem no_limit seats=6 sb=50 bb=100 button=1")
+    for s in (1, 3, 5):
+        sim.run("seat %d 1000" % s)
+    sim.run("hand")
+    t = sim.table
+    eq((t.setup.button, t.setup.sb, t.setup.bb), (1, 3, 5))
+    for card, seat in (("Ah", 3), ("Kd", 5), ("2c", 1), ("Ac", 3), ("Kc", 5), ("3d", 1)):
+        sim.run("draw %s to seat %d" % (card, seat))
+    wire(sim, "fold", [1])
+    wire(sim, "fold", [3])  # hand 1 is over
+    sim.run("seat 4 1000")
+    r = refused(sim, "BLIND-16", "post", [4, "bb", 100])
+    assert "button seat 3, SB seat 5" in r and "BLIND-15" in r, r
+    sim.run("hand")
+    eq((t.setup.button, t.setup.sb), (3, 5))
+    assert 4 not in t.setup.seats, t.setup.seats  # the refusal told the truth
+    eq([p for p in t.setup.posts if p.seat == 4], [])
+    # once the button has passed seat 4 the post is accepted and the seat plays that hand
+    for card, seat in (("Ah", 5), ("Kd", 1), ("2c", 3), ("Ac", 5), ("Kc", 1), ("3d", 3)):
+        sim.run("draw %s to seat %d" % (card, seat))
+    wire(sim, "fold", [3])
+    wire(sim, "fold", [5])  # hand 2 is over: the next button is seat 5
+    assert " ok " in wire(sim, "post", [4, "bb", 100])
+    sim.run("hand")
+    assert 4 in t.setup.seats, t.setup.seats
+    eq([(p.kind, p.amount) for p in t.setup.posts if p.seat == 4], [("post_bb", 100)])
