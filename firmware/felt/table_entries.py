@@ -98,7 +98,8 @@ class Entries:
 
     def mark(self, seat, what, draw=None):
         """Console mark: the dealer saw draw `draw` (default: the last card drawn to `seat`) face up
-        in the deck ("boxed", DEAL-7/17) or exposed by a dealer error ("exposed", DEAL-11/21/22)."""
+        in the deck ("boxed", DEAL-7/17) or exposed by a dealer error ("exposed", DEAL-11/21/22), or
+        the seat's player is absent at the end of the deal ("absent": a DEAL-39 proposal)."""
         if self.state != PLAYING:
             self.alert(WARN, ("GAME-6",), "mark %s rejected: no hand is in progress" % what)
             return False
@@ -115,6 +116,11 @@ class Entries:
             self._dc(dc.mark_boxed, draw)
         elif what == "exposed":
             self._dc(dc.mark_exposed, draw)
+        elif what == "absent":
+            # DEAL-39 under hr.presence_check = console: the dealer marks a seat whose player was
+            # not at the table when the deal ended. The check proposes the ruling; the confirm
+            # kills the hand in the engine too (ruling -> table_rulings.kill_dead -> Hand.kill)
+            self._dc(dc.absent, seat)
         else:
             self.log("seat %d marked %s (recorded)" % (seat, what))
         return True

@@ -92,7 +92,13 @@ class Seats:
         self.journal = []  # engine inputs other than cards, in order, for _rebuild()
         self._dc_discards = []  # [(seat, cards)] draws not yet told to the dealing check
         if plan is None:
-            plan = dealplan.make_plan(seats, g.streets, setup.button)
+            # BLIND-23: a tournament seat whose player is away or serving a penalty is dealt in and
+            # pays, but its hand is dead: the dealing check knows it from the start (plan dead).
+            # Blind games only: in stud it may hold the bring-in card (GAME-11), not handled yet
+            dead = ()
+            if g.forced == "blinds":
+                dead = tuple(sorted([seats[i] for i in getattr(setup, "absent", ())]))
+            plan = dealplan.make_plan(seats, g.streets, setup.button, dead=dead)
         self.dc = dealing.DealCheck(plan, cfg.house)
         self.setup = setup
         self._pos = dict([(seats[p], p) for p in range(len(seats))])
@@ -100,6 +106,14 @@ class Seats:
         self._new_account()
         self.log("hand %d: %s, button seat %d, seats %s" % (self.hand_no, g.name, setup.button,
                                                             " ".join([str(s) for s in seats])))
+        if plan.dead:
+            # the engine Hand kills them too (Hand.kill, journaled): their blinds and antes stay in
+            # the pot and the action passes them by; the dealer mucks their cards after the deal
+            from felt import table_rulings
+            table_rulings.kill_dead(self, "BLIND-23")
+            for seat in plan.dead:
+                self.alert(INFO, ("BLIND-23",), "seat %d is absent: its hand is dead, its blinds and antes stay"
+                           % seat, "muck seat %d's cards when the deal is complete" % seat, seat=seat)
 
     def _redeal(self):
         # DEAL-14: the same hand again -- same button, same blinds, the same seats

@@ -450,3 +450,55 @@ def test_new_player_between_button_and_sb_is_refused_a_post_BLIND_16():
     sim.run("hand")
     assert 4 in t.setup.seats, t.setup.seats
     eq([(p.kind, p.amount) for p in t.setup.posts if p.seat == 4], [("post_bb", 100)])
+
+
+def test_console_mark_absent_proposes_DEAL_39_and_the_confirm_kills_in_the_engine():
+    # hr.presence_check = console (default): the dealer marks an absent seat at the end of the deal.
+    # The mark proposes DEAL-39; the confirm kills the hand in the engine (Hand.kill): its big blind
+    # stays in the pot and the action passes it by.
+    sim = table(extra="mode=tournament")
+    t = sim.table
+    pot = t.hand.pot_total()
+    r = wire(sim, "mark", [3, "absent"])
+    assert " ok " in r, r
+    a = t.alerts[-1]
+    eq((a.status, a.rules, a.seat), ("proposed", ("DEAL-39",), 3))
+    eq(t.hand.live, [True, True, True])  # a proposal: nothing dead before the dealer confirms
+    assert " ok " in wire(sim, "confirm", [a.id])
+    eq(t.hand.live[t.position(3)], False)
+    eq(t.hand.live_count(), 2)
+    eq(t.killed.get(3), "DEAL-39")
+    eq(t.hand.pot_total(), pot)  # its 100 big blind stays in the pot
+    wire(sim, "call", [1])
+    wire(sim, "call", [2])  # the dead big blind has no option: the preflop is over
+    eq(t.hand.street, 1)
+
+
+def test_tournament_absent_seat_is_dealt_in_pays_and_is_killed_BLIND_23():
+    # Seat 2 (the small blind) is away in a tournament: it is dealt in and posts its 50 (BLIND-23),
+    # its hand is dead in the engine from the start (Hand.kill), the action passes it by, and the
+    # hand's PHH replays to the table's stacks.
+    histories = []
+    sim = Sim(history=histories.append)
+    sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1 mode=tournament")
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    t = sim.table
+    t.button(2, "long")  # seat 2's player leaves the table before the hand
+    sim.run("hand")
+    eq(t.setup.seats, (2, 3, 1))  # dealt in
+    eq(t.hand.live[t.position(2)], False)
+    eq(t.killed.get(2), "BLIND-23")
+    eq(t.hand.pot_total(), 150)  # its small blind stays in the pot
+    assert [a for a in t.alerts if a.rules == ("BLIND-23",) and a.seat == 2], [a.line() for a in t.alerts]
+    for card, seat in HOLES:
+        sim.run("draw %s to seat %d" % (card, seat))
+    eq(t.setup.seats[t.hand.actor], 1)
+    wire(sim, "call", [1])
+    wire(sim, "check", [3])
+    eq(t.hand.street, 1)
+    run_out(sim, checkers=(3, 1))
+    eq(t.state, "over")
+    eq(t.stacks[1], 950)
+    eq(sum(t.stacks), 3000)
+    replayed(histories, t)
