@@ -250,6 +250,9 @@ class Cards:
         if self._dc_discards and (h.burned or h.phase != DRAW):
             self._tell_discards()
             self._feed_all(h)
+        if self.dc.plan.dead and h.phase == "bet" and not h.finished and h.game.forced == "bring_in":
+            from felt import table_rulings  # BLIND-23 in stud: the deal is complete, kill them now
+            table_rulings.absent_stud(self)
         self._follow()
         if h.phase == SHOWDOWN and not h.finished:
             self._showdown()

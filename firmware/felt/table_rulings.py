@@ -95,6 +95,33 @@ def kill_dead(t, rule):
         t.log("seat %d's hand is dead (%s)" % (seat, rule))
 
 
+def absent_stud(t):
+    """BLIND-23 in stud, once the initial deal is complete (the Hand is betting): if an absent or
+    penalised seat holds the bring-in card, the table posts the bring-in for it -- the bring-in
+    amount only, never a completion (GAME-11; TDA04 item 8: the absent player's minimum bet is
+    made) -- journaled like the seat's own post; then every absent seat still live is killed
+    (kill_dead: Hand.kill, which GAME-11 refuses for the bring-in seat until it has posted)."""
+    h = t.hand
+    dead = t.dc.plan.dead
+    pending = False
+    for seat in dead:
+        p = t.position(seat)
+        if p is not None and h.live[p] and not h.mucked[p]:
+            pending = True
+    if not pending:
+        return
+    if h.round.bring_in_due and h.opener is not None and t.setup.seats[h.opener] in dead:
+        seat = t.setup.seats[h.opener]
+        op = h.post_bring_in(h.opener)
+        t.journal.append(("act", seat, "bringin", None))  # _rebuild replays it (Table._engine_act)
+        if t.dc.phase not in (dealing.MISDEALT, dealing.VOID, dealing.OVER):
+            t._dc(t.dc.action, seat, "bring_in", op.amount)
+        t.log("seat %d is absent: the bring-in of %d is posted for it (BLIND-23)" % (seat, op.amount))
+        t.alert(INFO, ("BLIND-23",), "seat %d is absent and holds the bring-in card: the bring-in of %d is posted "
+                "for it and its hand is dead" % (seat, op.amount),
+                "put %d of seat %d's chips in as the bring-in and muck its cards" % (op.amount, seat), seat=seat)
+    kill_dead(t, "BLIND-23")
+
 
 # ---- misdeal (DEAL-14, DEAL-15) ----------------------------------------------------------------
 

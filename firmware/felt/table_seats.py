@@ -93,11 +93,8 @@ class Seats:
         self._dc_discards = []  # [(seat, cards)] draws not yet told to the dealing check
         if plan is None:
             # BLIND-23: a tournament seat whose player is away or serving a penalty is dealt in and
-            # pays, but its hand is dead: the dealing check knows it from the start (plan dead).
-            # Blind games only: in stud it may hold the bring-in card (GAME-11), not handled yet
-            dead = ()
-            if g.forced == "blinds":
-                dead = tuple(sorted([seats[i] for i in getattr(setup, "absent", ())]))
+            # pays, but its hand is dead: the dealing check knows it from the start (plan dead)
+            dead = tuple(sorted([seats[i] for i in getattr(setup, "absent", ())]))
             plan = dealplan.make_plan(seats, g.streets, setup.button, dead=dead)
         self.dc = dealing.DealCheck(plan, cfg.house)
         self.setup = setup
@@ -106,7 +103,7 @@ class Seats:
         self._new_account()
         self.log("hand %d: %s, button seat %d, seats %s" % (self.hand_no, g.name, setup.button,
                                                             " ".join([str(s) for s in seats])))
-        if plan.dead:
+        if plan.dead and g.forced == "blinds":
             # the engine Hand kills them too (Hand.kill, journaled): their blinds and antes stay in
             # the pot and the action passes them by; the dealer mucks their cards after the deal
             from felt import table_rulings
@@ -114,6 +111,13 @@ class Seats:
             for seat in plan.dead:
                 self.alert(INFO, ("BLIND-23",), "seat %d is absent: its hand is dead, its blinds and antes stay"
                            % seat, "muck seat %d's cards when the deal is complete" % seat, seat=seat)
+        elif plan.dead:
+            # stud: an absent seat's upcard may be the bring-in card (GAME-11), so the Hand needs
+            # its cards; it is killed when the initial deal completes (table_rulings.absent_stud)
+            for seat in plan.dead:
+                self.alert(INFO, ("BLIND-23",), "seat %d is absent: its hand is dead, its antes stay" % seat,
+                           "muck seat %d's cards when the deal is complete; if its upcard brings in, "
+                           "the bring-in is posted for it" % seat, seat=seat)
 
     def _redeal(self):
         # DEAL-14: the same hand again -- same button, same blinds, the same seats

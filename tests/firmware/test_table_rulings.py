@@ -502,3 +502,57 @@ def test_tournament_absent_seat_is_dealt_in_pays_and_is_killed_BLIND_23():
     eq(t.stacks[1], 950)
     eq(sum(t.stacks), 3000)
     replayed(histories, t)
+
+
+def test_stud_tournament_absent_bring_in_seat_pays_the_bring_in_and_is_killed_BLIND_23():
+    # 7-card stud tournament: seats 1 and 3 are away. Both are dealt in and ante (BLIND-23). When
+    # the initial deal completes, seat 1 holds the lowest upcard (2c): the table posts the bring-in
+    # for it -- the bring-in only, never a completion (GAME-11, TDA04 item 8: the minimum bet) --
+    # then its hand is killed; seat 3's hand is killed as soon as the deal is complete too. The
+    # two live seats play to the end without a 4th-street card to the dead hands (DEAL-44).
+    histories = []
+    sim = Sim(history=histories.append)
+    sim.run("table stud7 limit seats=4 ante=5 bring_in=10 small_bet=20 big_bet=40 button=4 mode=tournament")
+    for s in (1, 2, 3, 4):
+        sim.run("seat %d 1000" % s)
+    t = sim.table
+    t.button(1, "long")
+    t.button(3, "long")
+    sim.run("hand")
+    eq(sorted(t.setup.seats), [1, 2, 3, 4])  # the absent seats are dealt in
+    eq(t.hand.pot_total(), 20)  # every seat's ante
+    eq(t.hand.live[t.position(1)], True)  # not before the deal: it may hold the bring-in card
+    downs = ("Ah", "Ad", "As", "Ac", "Kh", "Qd", "Jh", "Td")
+    ups = {1: "2c", 2: "Kd", 3: "9s", 4: "Qh"}
+    order = list(t.setup.seats)
+    for k in range(2):
+        for seat in order:
+            sim.run("draw %s to seat %d" % (downs[k * 4 + seat - 1], seat))
+    for seat in order:
+        sim.run("draw %s to seat %d" % (ups[seat], seat))
+    p1 = t.position(1)
+    eq(t.hand.live[p1], False)
+    eq(t.hand.live[t.position(3)], False)
+    eq(t.killed.get(1), "BLIND-23")
+    eq(t.killed.get(3), "BLIND-23")
+    eq(t.stacks[0] if t.state != "playing" else t.hand.stacks[p1], 985)  # ante 5 + bring-in 10
+    eq(t.hand.pot_total(), 30)
+    assert [a for a in t.alerts if a.rules == ("BLIND-23",) and a.seat == 1 and "bring-in" in a.text], \
+        [a.line() for a in t.alerts]
+    eq(t.setup.seats[t.hand.actor], 2)  # the action goes on to the left of the bring-in
+    wire(sim, "call", [2])
+    wire(sim, "call", [4])
+    eq(t.hand.street, 1)
+    for cards in (("5c", "7c", "Ks"), ("5s", "8c", "3d"), ("6s", "9c", "4d"), ("6c", "Jc", "Jd")):
+        sim.run("draw %s to burn" % cards[0])
+        sim.run("draw %s to seat 2" % cards[1])
+        sim.run("draw %s to seat 4" % cards[2])
+        for _ in range(2):
+            if t.state == "playing" and t.hand.actor is not None:
+                wire(sim, "check", [t.setup.seats[t.hand.actor]])
+    eq(t.state, "over")
+    eq(t.stacks[0], 985)
+    eq(t.stacks[2], 995)
+    eq(sum(t.stacks), 4000)
+    assert not [a for a in t.alerts if a.level == "warn" and "DEAL-44" in a.rules], [a.line() for a in t.alerts]
+    replayed(histories, t)
