@@ -5,7 +5,7 @@
 from felt.engine import dealing
 from felt.errors import DeckError, RuleError
 from felt.events import ERROR, INFO, LAPSED, NOTE, PROPOSED, WARN
-from felt.table_state import CAPACITY, DRAW, FOREIGN, HOLD, OVER, PLAYING, QUIET, SEAT_CAP, SHOWDOWN
+from felt.table_state import BETTING, CAPACITY, DRAW, FOREIGN, HOLD, OVER, PLAYING, QUIET, SEAT_CAP, SHOWDOWN
 from felt.table_state import location_place, place_text
 
 
@@ -250,7 +250,7 @@ class Cards:
         if self._dc_discards and (h.burned or h.phase != DRAW):
             self._tell_discards()
             self._feed_all(h)
-        if self.dc.plan.dead and h.phase == "bet" and not h.finished and h.game.forced == "bring_in":
+        if self.dc.plan.dead and h.phase == BETTING and not h.finished and h.game.forced == "bring_in":
             from felt import table_rulings  # BLIND-23 in stud: the deal is complete, kill them now
             table_rulings.absent_stud(self)
         self._follow()

@@ -3,7 +3,8 @@
 # felt.table (the facade) and its parts table_cards / table_seats / table_showdown / table_entries.
 from felt.engine import dealing
 
-DRAW = "draw"  # Hand.phase values (engine/hand.py)
+BETTING = "bet"  # Hand.phase values (engine/hand.py BET, DRAW, SHOWDOWN)
+DRAW = "draw"
 SHOWDOWN = "showdown"
 
 IDLE = "idle"  # no hand yet
