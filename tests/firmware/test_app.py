@@ -66,20 +66,13 @@ class AppSim(Sim):
         self.logged.append(line)
 
     def boot(self):
-        hal = SimHAL(clock=self.hal.clock)
-        bus = hal.spi(0)
-        for loc, line in self.board.antennas:
-            bus.attach(("74HC154", line), self.chips[loc])
-        hal.uart(0).attach(self.reader)
-        self.console = hal.uart(1)
-        self.oled = hal.add_display(0, 0x3C)
-        self.hal = hal
+        hal = self.rewire()
         self.app = applib.build(hal, self.board, self._make_table, self.root, pressed=self.pressed,
                                 log=self._log, micropython_module=self.mpy, audit_rotation=self.rotation)
         self.table = self.app.table
         self.rt = self.app.runtime
         applib.start(self.app)
-        self.pins = dict([(seat, hal.pin(gpio)) for seat, gpio in self.board.buttons])
+        self.pins = self.pins_of(hal)
         self.settle(sweeps=2)
 
 

@@ -5,7 +5,6 @@
 from felt import journal as jr
 from felt import loop as looplib
 from felt import recovery
-from felt.hal.sim_hal import SimHAL
 from felt.journal_ring import MemBlockDevice, RingHandLog, RingJournal
 from felt.proto import console as proto
 from felt.sim.runner import Sim, registry
@@ -104,18 +103,10 @@ class PowerSim(Sim):
         self.flash.armed = True
 
     def restart(self):
-        old = self.hal
-        hal = SimHAL(clock=old.clock)
-        bus = hal.spi(0)
-        for loc, line in self.board.antennas:
-            bus.attach(("74HC154", line), self.chips[loc])
-        hal.uart(0).attach(self.reader)
-        self.console = hal.uart(1)
-        self.oled = hal.add_display(0, 0x3C)
-        self.hal = hal
+        hal = self.rewire()
         self.restarts += 1
         self._boot()
-        self.pins = dict([(seat, hal.pin(gpio)) for seat, gpio in self.board.buttons])
+        self.pins = self.pins_of(hal)
 
     def next_seq(self):
         return self.recorder.journal.next_seq

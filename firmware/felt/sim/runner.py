@@ -109,6 +109,23 @@ class Sim:
         self.rt.start()
         self.settle(sweeps=1)
 
+    def rewire(self):
+        """A power cycle of the board, not of the devices: a new HAL on the same clock with the
+        same antenna chips, shoe reader, console and display wired to it. Returns the HAL; the
+        caller builds the firmware on it (the button pins follow with pins_of())."""
+        hal = SimHAL(clock=self.hal.clock)
+        bus = hal.spi(0)
+        for loc, line in self.board.antennas:
+            bus.attach(("74HC154", line), self.chips[loc])
+        hal.uart(0).attach(self.reader)
+        self.console = hal.uart(1)
+        self.oled = hal.add_display(0, 0x3C)
+        self.hal = hal
+        return hal
+
+    def pins_of(self, hal):
+        return dict([(seat, hal.pin(gpio)) for seat, gpio in self.board.buttons])
+
     # -- time ----------------------------------------------------------------------------------
     def settle(self, sweeps=1, min_ms=0, until=None):
         """Run the loop on the manual clock until the firmware is idle: at least min_ms went by,
