@@ -92,8 +92,9 @@ def watch(runtime, sweeps=None):
 
     def stepped():
         out = step()
-        if not check.done:
-            check.step()
+        check.step()
+        if check.done:
+            runtime.step = step  # done once: the main loop's every step goes straight to the runtime
         return out
 
     runtime.step = stepped
