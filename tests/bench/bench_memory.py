@@ -12,6 +12,7 @@
 #     and the same after one ten-seat Omaha hi-lo hand played on it to the showdown (what the engine
 #     loads on first use counted), against issue 2's 40 KB target.
 # usage: python tests/bench/bench_memory.py [--hands N] [--breakdown-hands N] [--top N] [--find-ram HANDS]
+#        python tests/bench/bench_memory.py --engine-only   (part 3 alone)
 import argparse
 import os
 import shutil
@@ -223,7 +224,11 @@ def main():
     ap.add_argument("--top", type=int, default=40, help="modules and state parts to list")
     ap.add_argument("--find-ram", type=int, default=0, metavar="HANDS",
                     help="also bisect the board RAM (4 KB steps) that plays HANDS hands without a MemoryError")
+    ap.add_argument("--engine-only", action="store_true",
+                    help="only the rules-engine figures (after import, after one hand); no board or breakdown run")
     a = ap.parse_args()
+    if a.engine_only:
+        return _engine_report()
     ram = romfs.DEVICE_RAM
     board, p = run_board(a.hands, "run")
     hands = board["hands"]
@@ -242,16 +247,8 @@ def main():
     if len(hands) >= 4:
         half = len(hands) // 2
         print("  growth over the second half of the run: %d bytes" % (hands[-1] - hands[half - 1]))
-    eng, p = run_board(0, "engine")
-    if not eng["done"]:
-        print("engine run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
+    if _engine_report():
         return 1
-    print("rules engine (felt.engine.hand + evaluate + games + settings) imported from the image: %d bytes of RAM "
-          "(target < 40960: ratio %.2f), of which %d bytes are its %d interned names (qstr pool)" % (
-              eng["engine"], eng["engine"] / 40960.0, eng["qstr"][1], eng["qstr"][0]))
-    print("  after also playing one ten-seat Omaha hi-lo hand to the showdown (what loads on first use counted; "
-          "the finished hand dropped): %d bytes (ratio %.2f), %d bytes of qstr pool for %d names" % (
-              eng["engine_hand"], eng["engine_hand"] / 40960.0, eng["qstr_hand"][1], eng["qstr_hand"][0]))
     if a.find_ram:
         lo, hi = ram // 1024, 2048  # KB: lo fails (or is the board), hi is assumed to pass
         while hi - lo > 4:
@@ -285,6 +282,21 @@ def main():
           "and %d bytes of state (sim.* parts other than sim.rt, sim.table, sim.board)" % (sim_code, sim_state))
     # a figure over its target is printed as such (FAILED above), like every bench's target; the exit
     # status says only whether the bench itself could run (`make bench` runs the others after it)
+    return 0
+
+
+def _engine_report():
+    """Prints the rules engine's two figures (hardware/memory.md); returns 1 if its run failed."""
+    eng, p = run_board(0, "engine")
+    if not eng["done"]:
+        print("engine run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
+        return 1
+    print("rules engine (felt.engine.hand + evaluate + games + settings) imported from the image: %d bytes of RAM "
+          "(target < 40960: ratio %.2f), of which %d bytes are its %d interned names (qstr pool)" % (
+              eng["engine"], eng["engine"] / 40960.0, eng["qstr"][1], eng["qstr"][0]))
+    print("  after also playing one ten-seat Omaha hi-lo hand to the showdown (what loads on first use counted; "
+          "the finished hand dropped): %d bytes (ratio %.2f), %d bytes of qstr pool for %d names" % (
+              eng["engine_hand"], eng["engine_hand"] / 40960.0, eng["qstr_hand"][1], eng["qstr_hand"][0]))
     return 0
 
 
