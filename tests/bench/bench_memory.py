@@ -11,7 +11,7 @@
 #  3. the rules engine alone (felt.engine.hand + evaluate + games + settings) imported from the image,
 #     and the same after one ten-seat Omaha hi-lo hand played on it to the showdown (what the engine
 #     loads on first use counted), against issue 2's 40 KB target.
-# usage: python tests/bench/bench_memory.py [--hands N] [--breakdown-hands N] [--top N] [--find-ram HANDS]
+# usage: python tests/bench/bench_memory.py [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS]
 #        python tests/bench/bench_memory.py --engine-only   (part 3 alone)
 import argparse
 import os
@@ -226,11 +226,14 @@ def main():
                     help="also bisect the board RAM (4 KB steps) that plays HANDS hands without a MemoryError")
     ap.add_argument("--engine-only", action="store_true",
                     help="only the rules-engine figures (after import, after one hand); no board or breakdown run")
+    ap.add_argument("--ram", type=int, default=romfs.DEVICE_RAM // 1024, metavar="KB",
+                    help="RAM of the board run in KB (default 128, the issue's board; more to see the live figures "
+                         "of a run that does not fit)")
     a = ap.parse_args()
     if a.engine_only:
         return _engine_report()
-    ram = romfs.DEVICE_RAM
-    board, p = run_board(a.hands, "run")
+    ram = a.ram * 1024
+    board, p = run_board(a.hands, "run", ram=ram)
     hands = board["hands"]
     high = max(hands) if hands else 0
     err = "" if board["done"] else (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
