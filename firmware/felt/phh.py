@@ -4,6 +4,7 @@
 # the `[1]`, `[2]` tables of multi-hand `.phhs` files). Money is never a float: decimal amounts
 # become integer chips through one scale factor per hand (10 ** most decimal places used).
 from felt.errors import FormatError
+from felt.textnum import is_digits as _digits
 
 MONEY_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet",
                 "starting_stacks")
@@ -61,12 +62,6 @@ def format_amount(chips, scale):
     whole, frac = divmod(abs(chips), scale)
     frac = str(frac)
     return "%s%d.%s" % (sign, whole, "0" * (places - len(frac)) + frac)
-
-
-def _digits(text):
-    # ASCII digits only: CPython's str.isdigit() also accepts '\u00b9' and kin, which int()
-    # refuses (no digit lies below '0', so the largest character tells).
-    return text.isdigit() and max(text) <= "9"
 
 
 def parse_number(text, line=None):
@@ -763,7 +758,7 @@ def fields(text, scale=1, line=None, split=True):
             return "d", "dh", w[3], None, p, comment
     elif k == 3:
         a = w[2]
-        if w[1] == "cbr" and w[0] != "d" and a.isdigit() and max(a) <= "9":  # _digits(a)
+        if w[1] == "cbr" and w[0] != "d" and _digits(a):
             # a whole-number bet (parse_number and _chips give int(a) * scale)
             p = _PLAYERS.get(w[0])
             if p is None:
