@@ -253,7 +253,7 @@ def main():
     if _engine_report():
         return 1
     if a.find_ram:
-        lo, hi = ram // 1024, 2048  # KB: lo fails (or is the board), hi is assumed to pass
+        lo, hi = romfs.DEVICE_RAM // 1024, 2048  # KB: lo fails (or is the board), hi is assumed to pass
         while hi - lo > 4:
             mid = (lo + hi) // 2
             got, _ = run_board(a.find_ram, "run", ram=mid * 1024)
@@ -262,7 +262,8 @@ def main():
             else:
                 lo = mid
         print("RAM the whole firmware needs for %d hands on this port: more than %d KB, at most %d KB "
-              "(peer: the board's %d KB; ratio %.1f)" % (a.find_ram, lo, hi, ram // 1024, hi * 1024.0 / ram))
+              "(peer: the board's %d KB; ratio %.1f)" % (a.find_ram, lo, hi, romfs.DEVICE_RAM // 1024,
+                                                          hi * 1024.0 / romfs.DEVICE_RAM))
     big, p = run_board(a.breakdown_hands, "breakdown", heapsize=8 * 1024 * 1024)
     if not big["done"]:
         print("breakdown run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
