@@ -317,7 +317,7 @@ def test_every_console_verb_of_the_protocol_is_handled():
               "newhand": [], "stack": [1, 500], "set": ["bb", 100], "get": ["bb"], "challenge": [],
               "auth": ["alice", "0a" * 16, "5a" * 32], "deckline": [1]}
     text = {"auth": "void", "deckline": "felt-deck 1"}
-    verbs = [v for v in proto.VERBS if proto.VERBS[v].sender == proto.CONSOLE]
+    verbs = [v for v in proto.verb_names() if proto.verb(v).sender == proto.CONSOLE]
     eq(sorted(verbs), sorted(sample))
     sim = table()
     for v in sorted(verbs):

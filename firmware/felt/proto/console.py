@@ -51,16 +51,8 @@ def _int_token(tok, lo, hi, what):
     return v
 
 
-def _p_seat(tok):
-    return _int_token(tok, 1, MAX_SEATS, "seat")
-
-
 def _p_amount(tok):
     return _int_token(tok, 0, MAX_CHIPS, "amount")
-
-
-def _p_id(tok):
-    return _int_token(tok, 0, MAX_SEQ, "id")
 
 
 def _p_chips(tok):
@@ -113,14 +105,6 @@ def _p_key(tok):
     raise ValueError("unknown configuration key %r (%s or hr.<name>)" % (tok, ", ".join(CONFIG_KEYS)))
 
 
-def _hex_of(n, what):
-    def parse(tok):
-        if len(tok) != n or any(c not in "0123456789abcdef" for c in tok):
-            raise ValueError("%s must be %d lower-case hex digits, got %r" % (what, n, tok[:12]))
-        return tok
-    return parse
-
-
 def _p_name(tok):
     """A floor key name as provisioned (security/keys.py): 1..32 of letters, digits and - _ ."""
     if not tok or len(tok) > 32:
@@ -170,32 +154,70 @@ def _f_range(r):
     return "%d..%d" % (r[0], r[1])
 
 
-def _choice(options, what):
-    def parse(tok):
-        if tok not in options:
-            raise ValueError("%s must be one of %s, got %r" % (what, "|".join(options), tok))
-        return tok
-    return parse
+def _choice(tok, options, what):
+    if tok not in options:
+        raise ValueError("%s must be one of %s, got %r" % (what, "|".join(options), tok))
+    return tok
 
 
-_P_ACTION = _choice(ACTIONS, "action")
+def _hex(tok, n, what):
+    if len(tok) != n or any(c not in "0123456789abcdef" for c in tok):
+        raise ValueError("%s must be %d lower-case hex digits, got %r" % (what, n, tok[:12]))
+    return tok
 
-_TYPES = {
-    "seat": (_p_seat, str), "amount": (_p_amount, str), "id": (_p_id, str), "chips": (_p_chips, _f_chips),
-    "word": (_p_word, str), "key": (_p_key, str), "value": (_p_value, _f_value), "rule": (_p_rule, str),
-    "range": (_p_range, _f_range), "action": (_P_ACTION, str),
-    "declared": (_choice(DECLARED, "declared"), str), "pulled": (_choice(PULLED, "pulled"), str),
-    "mark": (_choice(MARKS, "mark"), str), "level": (_choice(LEVELS, "level"), str),
-    "name": (_p_name, str), "nonce": (_hex_of(32, "nonce"), str), "tag": (_hex_of(64, "tag"), str),
-    "sha256": (_hex_of(64, "sha256"), str),
-    "line": (lambda tok: _int_token(tok, 1, MAX_DECK_LINES, "line"), str),
-}
+
+def _parse(type_name, tok):
+    """The value of token `tok` of a schema type (ValueError if it is not one). A chain of tests
+    rather than a table of parsers: a dict of closures would sit in RAM for the whole run."""
+    if type_name == "seat":
+        return _int_token(tok, 1, MAX_SEATS, "seat")
+    if type_name == "amount":
+        return _p_amount(tok)
+    if type_name == "id":
+        return _int_token(tok, 0, MAX_SEQ, "id")
+    if type_name == "value":
+        return _p_value(tok)
+    if type_name == "word":
+        return _p_word(tok)
+    if type_name == "rule":
+        return _p_rule(tok)
+    if type_name == "chips":
+        return _p_chips(tok)
+    if type_name == "action":
+        return _choice(tok, ACTIONS, "action")
+    if type_name == "key":
+        return _p_key(tok)
+    if type_name == "range":
+        return _p_range(tok)
+    if type_name in ("declared", "pulled", "mark", "level"):
+        return _choice(tok, _CHOICES[type_name], type_name)
+    if type_name == "name":
+        return _p_name(tok)
+    if type_name in ("nonce", "tag", "sha256"):
+        return _hex(tok, 32 if type_name == "nonce" else 64, type_name)
+    if type_name == "line":
+        return _int_token(tok, 1, MAX_DECK_LINES, "line")
+    raise ValueError("unknown argument type %r" % type_name)
+
+
+_CHOICES = {"declared": DECLARED, "pulled": PULLED, "mark": MARKS, "level": LEVELS}
+
+
+def _format_value(type_name, value):
+    if type_name == "chips":
+        return _f_chips(value)
+    if type_name == "value":
+        return _f_value(value)
+    if type_name == "range":
+        return _f_range(value)
+    return str(value)
 
 
 class Verb:
     """Schema of one verb: who may send it, positional argument types (required, then optional),
     allowed options (key -> type; '*' allows any word key with a value token, for replies and
-    state) and whether a quoted text is 'no', 'optional' or 'required'."""
+    state) and whether a quoted text is 'no', 'optional' or 'required'. Built from its _SCHEMA
+    row by verb(name) when a line needs it, not held for every verb."""
 
     def __init__(self, sender, args=(), optional=(), opts=(), text="no"):
         self.sender = sender
@@ -207,50 +229,72 @@ class Verb:
         self.text = text
 
 
-_PUSH_OPTS = (("declared", "declared"), ("said", "amount"), ("prior", "chips"), ("pulled", "pulled"))
-_ACT_OPTS = (("declared", "declared"),)
+# One row a verb: name, sender (c console, t table, b both), required argument types, optional
+# argument types, options key:type (in encoding order), text (n no, o optional, r required);
+# '-' for none, lists comma-separated. One str constant: on a board it stays in flash (ROMFS),
+# where a dict of 31 Verb records cost ~11 KB of RAM for the whole run.
+_SCHEMA = """
+hello b - - proto:value,role:word,fw:value n
+ping b - - - n
+pong b - - re:id n
+fold c seat - - n
+check c seat - - n
+call c seat amount declared:declared n
+bet c seat,amount - declared:declared n
+raise c seat,amount - declared:declared n
+allin c seat amount - n
+bringin c seat amount - n
+complete c seat,amount - - n
+post c seat,word amount - n
+push c seat,chips - declared:declared,said:amount,prior:chips,pulled:pulled n
+confirm c id - - n
+reject c id - - n
+kill c seat - rule:rule o
+misdeal c - - rule:rule o
+mark c seat,mark - card:id n
+floor c word seat rule:rule,amount:amount o
+newhand c - - - n
+stack c seat,amount - - n
+set c key value - o
+get c key - - n
+challenge c - - - n
+auth c name,nonce,tag - - r
+deckline c line - - r
+ok t - - re:id,nonce:nonce,sha256:sha256,*:value n
+error t - - re:id,rule:rule,legal:range,code:word r
+propose t id - rule:rule,seat:seat,remedy:word r
+alert t level - rule:rule,seat:seat,device:word r
+state t - - *:value n
+"""
+# hello/ping/pong: session. fold..complete: actions (amount = the player's new total on this
+# street, BET-8); post: blinds/antes/straddle postings; push: chips pushed silently or after a
+# declaration (BET-9..17); confirm..stack: rulings on ASSIST proposals and floor decisions;
+# set/get: configuration; challenge/auth/deckline (1.1, hardware/security.md section 5): a fresh
+# challenge, the answer HMAC(floor key, device, nonce, name, command) with the command as text,
+# deck record lines; ok..state: replies and events from the table.
+_SENDERS = {"c": CONSOLE, "t": TABLE, "b": BOTH}
+_TEXTS = {"n": "no", "o": "optional", "r": "required"}
 
-VERBS = {
-    # session
-    "hello": Verb(BOTH, opts=(("proto", "value"), ("role", "word"), ("fw", "value"))),
-    "ping": Verb(BOTH),
-    "pong": Verb(BOTH, opts=(("re", "id"),)),
-    # actions (amount = the player's new total on this street, BET-8)
-    "fold": Verb(CONSOLE, ("seat",)),
-    "check": Verb(CONSOLE, ("seat",)),
-    "call": Verb(CONSOLE, ("seat",), ("amount",), _ACT_OPTS),
-    "bet": Verb(CONSOLE, ("seat", "amount"), (), _ACT_OPTS),
-    "raise": Verb(CONSOLE, ("seat", "amount"), (), _ACT_OPTS),
-    "allin": Verb(CONSOLE, ("seat",), ("amount",)),
-    "bringin": Verb(CONSOLE, ("seat",), ("amount",)),
-    "complete": Verb(CONSOLE, ("seat", "amount")),
-    "post": Verb(CONSOLE, ("seat", "word"), ("amount",)),  # blinds/antes/straddle postings
-    # chips pushed silently or after a declaration (BET-9..17)
-    "push": Verb(CONSOLE, ("seat", "chips"), (), _PUSH_OPTS),
-    # rulings on ASSIST proposals and floor decisions
-    "confirm": Verb(CONSOLE, ("id",)),
-    "reject": Verb(CONSOLE, ("id",)),
-    "kill": Verb(CONSOLE, ("seat",), (), (("rule", "rule"),), "optional"),
-    "misdeal": Verb(CONSOLE, (), (), (("rule", "rule"),), "optional"),
-    "mark": Verb(CONSOLE, ("seat", "mark"), (), (("card", "id"),)),
-    "floor": Verb(CONSOLE, ("word",), ("seat",), (("rule", "rule"), ("amount", "amount")), "optional"),
-    "newhand": Verb(CONSOLE),
-    "stack": Verb(CONSOLE, ("seat", "amount")),
-    # configuration
-    "set": Verb(CONSOLE, ("key",), ("value",), (), "optional"),
-    "get": Verb(CONSOLE, ("key",)),
-    # floor-key commands (1.1, hardware/security.md section 5): a fresh challenge, the answer
-    # HMAC(floor key, device, nonce, name, command) with the command as text, deck record lines
-    "challenge": Verb(CONSOLE),
-    "auth": Verb(CONSOLE, ("name", "nonce", "tag"), (), (), "required"),
-    "deckline": Verb(CONSOLE, ("line",), (), (), "required"),
-    # replies and events from the table
-    "ok": Verb(TABLE, (), (), (("re", "id"), ("nonce", "nonce"), ("sha256", "sha256"), ("*", "value"))),
-    "error": Verb(TABLE, (), (), (("re", "id"), ("rule", "rule"), ("legal", "range"), ("code", "word")), "required"),
-    "propose": Verb(TABLE, ("id",), (), (("rule", "rule"), ("seat", "seat"), ("remedy", "word")), "required"),
-    "alert": Verb(TABLE, ("level",), (), (("rule", "rule"), ("seat", "seat"), ("device", "word")), "required"),
-    "state": Verb(TABLE, (), (), (("*", "value"),)),
-}
+
+def _list(field):
+    return () if field == "-" else tuple(field.split(","))
+
+
+def verb(name):
+    """The Verb schema of `name`, or None for an unknown verb."""
+    if not name or " " in name or "\n" in name:
+        return None
+    i = _SCHEMA.find("\n" + name + " ")
+    if i < 0:
+        return None
+    w = _SCHEMA[i + 1:_SCHEMA.find("\n", i + 1)].split(" ")
+    opts = tuple(tuple(o.split(":")) for o in _list(w[4]))
+    return Verb(_SENDERS[w[1]], _list(w[2]), _list(w[3]), opts, _TEXTS[w[5]])
+
+
+def verb_names():
+    """Every verb of the protocol, in schema order."""
+    return [row.split(" ", 1)[0] for row in _SCHEMA.split("\n") if row]
 
 
 class Message:
@@ -299,7 +343,7 @@ def _opt_type(schema, key):
 def encode(message):
     """Message -> the line as bytes, with checksum and CRLF. Validates like the decoder, so
     whatever is encoded decodes back to an equal Message (ValueError otherwise)."""
-    schema = VERBS.get(message.verb)
+    schema = verb(message.verb)
     if schema is None:
         raise ValueError("unknown verb %r" % (message.verb,))
     if not (0 <= message.seq <= MAX_SEQ):
@@ -334,9 +378,8 @@ def encode(message):
 
 
 def _format(type_name, value):
-    parse, fmt = _TYPES[type_name]
-    tok = fmt(value)
-    parse(tok)
+    tok = _format_value(type_name, value)
+    _parse(type_name, tok)
     return tok
 
 
@@ -410,12 +453,12 @@ def _decode_body(text, seq, sender, raw):
     tokens, quoted = _split(text, seq)
     if len(tokens) < 3:
         raise ConsoleError("syntax", "no verb", seq, raw)
-    verb = tokens[2]
-    schema = VERBS.get(verb)
+    verb_name = tokens[2]
+    schema = verb(verb_name)
     if schema is None:
-        raise ConsoleError("unknown_verb", "unknown verb %r" % verb, seq, raw)
+        raise ConsoleError("unknown_verb", "unknown verb %r" % verb_name, seq, raw)
     if sender is not None and schema.sender not in (sender, BOTH):
-        raise ConsoleError("direction", "%s may not send %r" % (sender, verb), seq, raw)
+        raise ConsoleError("direction", "%s may not send %r" % (sender, verb_name), seq, raw)
     positional = []
     opts = {}
     for tok in tokens[3:]:
@@ -423,10 +466,10 @@ def _decode_body(text, seq, sender, raw):
         if eq_sign:
             t = _opt_type(schema, key)
             if t is None:
-                raise ConsoleError("bad_args", "%s does not take option %r" % (verb, key), seq, raw)
+                raise ConsoleError("bad_args", "%s does not take option %r" % (verb_name, key), seq, raw)
             if key in opts:
                 raise ConsoleError("bad_args", "option %r given twice" % key, seq, raw)
-            opts[key] = _typed(t, value, verb, seq, raw)
+            opts[key] = _typed(t, value, verb_name, seq, raw)
         elif opts:
             raise ConsoleError("syntax", "positional %r after options" % tok, seq, raw)
         else:
@@ -434,18 +477,18 @@ def _decode_body(text, seq, sender, raw):
     types = schema.args + schema.optional
     if not (len(schema.args) <= len(positional) <= len(types)):
         raise ConsoleError("bad_args", "%s takes %d..%d arguments, got %d" % (
-            verb, len(schema.args), len(types), len(positional)), seq, raw)
-    args = [_typed(types[i], positional[i], verb, seq, raw) for i in range(len(positional))]
+            verb_name, len(schema.args), len(types), len(positional)), seq, raw)
+    args = [_typed(types[i], positional[i], verb_name, seq, raw) for i in range(len(positional))]
     if quoted is not None and schema.text == "no":
-        raise ConsoleError("bad_args", "%s takes no text" % verb, seq, raw)
+        raise ConsoleError("bad_args", "%s takes no text" % verb_name, seq, raw)
     if quoted is None and schema.text == "required":
-        raise ConsoleError("bad_args", "%s needs a text" % verb, seq, raw)
-    return Message(seq, verb, args, opts, quoted)
+        raise ConsoleError("bad_args", "%s needs a text" % verb_name, seq, raw)
+    return Message(seq, verb_name, args, opts, quoted)
 
 
 def _typed(type_name, tok, verb, seq, raw):
     try:
-        return _TYPES[type_name][0](tok)
+        return _parse(type_name, tok)
     except ValueError as e:
         raise ConsoleError("bad_args", "%s: %s" % (verb, e), seq, raw)
 
