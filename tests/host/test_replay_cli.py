@@ -175,3 +175,30 @@ def test_unfinished_hand_and_unknown_variant_are_errors(tmp_path):
     cut_r, xx_r = [json.loads(x) for x in out.stdout.splitlines()]
     assert "not finished" in cut_r["error"] and cut_r["line"] == 10
     assert "unknown variant" in xx_r["error"]
+
+
+# A path is read where the user typed it: the emulated board ran in firmware/, so a relative name
+# ('hand.phh' in the user's folder) was "cannot read the file (errno 2)" on micropython only.
+def test_micropython_reads_a_relative_path_from_the_callers_folder(tmp_path):
+    write(tmp_path, "hu.phh", HEADS_UP_NT)
+    cmd = [sys.executable, "-m", "feltctl", "replay", "--jsonl", "hu.phh"]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(REPO, "host_tools") + os.pathsep + os.path.join(REPO, "firmware")
+    host = subprocess.run(cmd, capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=300)
+    assert host.returncode == 0, host.stdout + host.stderr
+    for extra in ([], ["--heapsize", "512K"]):
+        mpy = subprocess.run(cmd + ["--runtime", "micropython"] + extra, capture_output=True, text=True,
+                             cwd=str(tmp_path), env=env, timeout=300)
+        assert mpy.stdout == host.stdout, (extra, mpy.stderr)
+        assert mpy.returncode == 0
+
+
+# --ram / --heapsize that are not sizes (or too small for the interpreter to start) are a usage
+# error naming the option; '--ram abc' was a ValueError traceback and '--ram 1K' a
+# CalledProcessError traceback from the interpreter that would not start, both with exit 1.
+@pytest.mark.parametrize("option,value", [("--ram", "abc"), ("--ram", "1K"), ("--heapsize", "abc"),
+                                          ("--heapsize", "12Q")])
+def test_a_bad_ram_or_heap_size_is_a_usage_error_not_a_traceback(tmp_path, option, value):
+    out = feltctl(write(tmp_path, "hu.phh", HEADS_UP_NT), "--runtime", "micropython", option, value)
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr and option in out.stderr

@@ -2,6 +2,7 @@
 # (CPython) or inside the MicroPython unix port as the emulated board: firmware in a ROMFS image,
 # 128 KB of RAM beside it (feltctl.romfs, hardware/memory.md). Both runtimes run the same module,
 # felt.replay_main, and print byte-identical lines.
+import argparse
 import hashlib
 import json
 import os
@@ -21,6 +22,21 @@ SUFFIXES = (".phh", ".phhs")
 BOARD_FILES = 1
 
 
+MIN_HEAP = 8 * 1024  # below ~4 KB the interpreter cannot even start; 8K leaves it room to say MemoryError
+
+
+def heap_size(text):
+    """argparse type of --ram/--heapsize: the -X heapsize syntax (digits, optional K or M), kept as
+    text; a usage error (exit 2) instead of a traceback from the size parser or the interpreter."""
+    try:
+        size = romfs.parse_size(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a size (digits with an optional K or M, e.g. 128K)" % text)
+    if size < MIN_HEAP:
+        raise argparse.ArgumentTypeError("%r is too small (at least %dK)" % (text, MIN_HEAP // 1024))
+    return text
+
+
 def add_arguments(parser):
     parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help=".phh/.phhs files or folders of them")
     mode = parser.add_mutually_exclusive_group()
@@ -28,9 +44,9 @@ def add_arguments(parser):
     mode.add_argument("--jsonl", action="store_true", help="many files, one JSON object a line, each with `file`")
     parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
                         help="run the replay here or inside the MicroPython interpreter")
-    parser.add_argument("--ram", default="128K",
+    parser.add_argument("--ram", default="128K", type=heap_size,
                         help="micropython: the emulated board's RAM beside the firmware's ROMFS image (default 128K)")
-    parser.add_argument("--heapsize", default=None,
+    parser.add_argument("--heapsize", default=None, type=heap_size,
                         help="micropython: load plain .mpy files into a heap of this size instead (code in RAM)")
 
 
@@ -79,8 +95,10 @@ def run_micropython(module, argv, heapsize="128K", timeout_s=600):
 
 def run_board(module, argv, ram="128K", timeout_s=600):
     """Runs `module`'s main(argv) on the emulated board: the firmware's ROMFS image mounted in
-    'flash', `ram` of heap beside it (feltctl.romfs); returns CompletedProcess."""
-    return romfs.run(module, argv, ram=romfs.parse_size(ram), timeout_s=timeout_s)
+    'flash', `ram` of heap beside it (feltctl.romfs); returns CompletedProcess. Runs in the caller's
+    folder (not romfs.run's firmware/), so a relative file name is read where the user typed it."""
+    return subprocess.run(romfs.command(module, argv, ram=romfs.parse_size(ram)), capture_output=True,
+                          text=True, timeout=timeout_s)
 
 
 def run(args):
