@@ -100,6 +100,16 @@ class MFRC522:
     bounds each exchange with a tag; `max_spins` bounds the ComIrqReg polling so a chip whose
     timer never fires (not answering) raises DeviceTimeout instead of hanging."""
 
+    # Transfer buffers and the answer buffer are the class's, shared by every chip: a table has
+    # 13 readers on one SPI bus and the loop talks to one at a time, each exchange finished (and
+    # its answer read) inside one call. Per chip, with the FIFO buffers of each length, they were
+    # ~1.6 KB of RAM a reader; polling still allocates nothing once each length has been used.
+    _out2 = bytearray(2)
+    _in2 = bytearray(2)
+    _cmd1 = bytearray(1)
+    _pairs = {}  # length -> (out, in) buffers, made on first use
+    rx = bytearray(16)  # the last answer: rx[:rx_len]
+
     def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
         self.device = device
         self.name = name
@@ -107,11 +117,6 @@ class MFRC522:
         self.timeout_us = timer_period_us(self.prescaler, self.reload)
         self.max_spins = max_spins
         self.version = None
-        self._out2 = bytearray(2)
-        self._in2 = bytearray(2)
-        self._pairs = {}  # length -> (out, in) buffers, made once: polling allocates little
-        self._cmd1 = bytearray(1)
-        self.rx = bytearray(16)
         self.rx_len = 0
         self.rx_last_bits = 0
         self.coll_pos = 0
