@@ -121,3 +121,18 @@ def test_events_deal_round_robin_and_burn_before_each_street():
     assert texts[4:8] == ["draw Ah to seat 1", "draw Kh to seat 2", "draw Ad to seat 1", "draw Kd to seat 2"]
     board = [t for t in texts if t.endswith("to board") or t.endswith("to burn")]
     assert [t.split()[-1] for t in board] == ["burn", "board", "board", "board", "burn", "board", "burn", "board"]
+
+
+# A file that cannot be read is the same error object as `feltctl replay` prints for it (the two
+# worded it differently: Python's exception text vs "cannot read the file (errno 2)").
+@pytest.mark.parametrize("name,data", [("missing.phh", None), ("latin1.phh", b"variant = 'NT' # \xe9t\xe9\n"),
+                                       ("folder.phh", "dir")])
+def test_an_unreadable_file_is_the_same_error_object_as_feltctl_replay(tmp_path, name, data):
+    path = tmp_path / name
+    if data == "dir":
+        path.mkdir()
+    elif data is not None:
+        path.write_bytes(data)
+    out, status = replay_file(str(path), "cpython")
+    assert status == 1
+    assert out == reference(str(path))

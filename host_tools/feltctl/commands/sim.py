@@ -81,13 +81,13 @@ def replay_file(path, runtime="micropython", shoe="pn532", kill_every=None):
     if kill_every is not None and kill_every < MIN_KILL_EVERY:
         return {"file": path, "error": "--kill-every must be at least %d (got %d)" % (MIN_KILL_EVERY, kill_every)}, 2
     from felt.errors import FeltError
+    from felt.replay_main import read_text
 
+    text, err = read_text(path)  # the error object `feltctl replay` prints for the same file
+    if err is not None:
+        return err, 1
     try:
-        with open(path) as f:
-            text = f.read()
         conv = phh2events.convert(phh2events.read(text))
-    except (OSError, UnicodeError) as e:
-        return {"file": path, "error": "cannot read the file: %s" % e}, 1
     except FeltError as e:
         return {"file": path, "error": getattr(e, "message", str(e)), "line": getattr(e, "line", None)}, 1
     except phh2events.Unsupported as e:
