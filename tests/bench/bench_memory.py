@@ -11,7 +11,7 @@
 #  3. the rules engine alone (felt.engine.hand + evaluate + games + settings) imported from the image,
 #     and the same after one ten-seat Omaha hi-lo hand played on it to the showdown (what the engine
 #     loads on first use counted), against issue 2's 40 KB target.
-# usage: python tests/bench/bench_memory.py [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS]
+# usage: python tests/bench/bench_memory.py [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
 #        python tests/bench/bench_memory.py --engine-only   (part 3 alone)
 import argparse
 import os
@@ -154,14 +154,32 @@ rows = sorted([(COSTS[k], k) for k in COSTS], key=lambda r: (-r[0], r[1]))
 for b, k in rows:
     print("MOD %s %d" % (k, b))
 print("START %d" % (gc.mem_alloc() - image))
+if sys.argv[2] == "peak":  # the live heap between main-loop steps (gc.collect after each)
+    PEAK = [0, 0, 0]  # bytes, hand, step
+
+    def _step(_orig_step=sim.rt.step):
+        _orig_step()
+        PEAK[2] += 1
+        gc.collect()
+        m = gc.mem_alloc()
+        if m > PEAK[0]:
+            PEAK[0] = m
+            PEAK[1] = HAND[0]
+
+    sim.rt.step = _step  # the instance attribute wins over the method: every settle step goes through it
+HAND = [0]
 rng = autoplay.Lcg(7)
 for i in range(hands):
+    HAND[0] = i + 1
     t = autoplay.play_calling_hand(sim, autoplay.shuffled(rng))
     if t.state != "over" or t.alerts:
         raise SystemExit("BROKEN %s %r" % (t.state, t.alerts[:2]))
     sim.run("clear")
     gc.collect()
     print("HAND %d %d" % (i + 1, gc.mem_alloc() - image))
+    if sys.argv[2] == "peak":
+        print("PEAK %d %d %d" % (i + 1, PEAK[0] - image, PEAK[2]))
+        PEAK[0] = PEAK[2] = 0
 if breakdown:
     end = []
     parts("sim", sim, end, 5)
@@ -202,6 +220,8 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM):
             out[w[0]] = int(w[1])
         elif w[0] == "HAND":
             out["hands"].append(int(w[2]))
+        elif w[0] == "PEAK":
+            out.setdefault("peaks", []).append((int(w[2]), int(w[3])))
         elif w[0] == "PART":
             out["parts"].append((w[1], int(w[2])))
         elif w[0] == "ENGINE":
@@ -229,6 +249,9 @@ def main():
     ap.add_argument("--ram", type=int, default=romfs.DEVICE_RAM // 1024, metavar="KB",
                     help="RAM of the board run in KB (default 128, the issue's board; more to see the live figures "
                          "of a run that does not fit)")
+    ap.add_argument("--peak-hands", type=int, default=0, metavar="N",
+                    help="also play N hands in a large heap with gc.collect after every main-loop step and report "
+                         "the highest live RAM inside each hand (slow)")
     a = ap.parse_args()
     if a.engine_only:
         return _engine_report()
@@ -264,6 +287,15 @@ def main():
         print("RAM the whole firmware needs for %d hands on this port: more than %d KB, at most %d KB "
               "(peer: the board's %d KB; ratio %.1f)" % (a.find_ram, lo, hi, romfs.DEVICE_RAM // 1024,
                                                           hi * 1024.0 / romfs.DEVICE_RAM))
+    if a.peak_hands:
+        got, p = run_board(a.peak_hands, "peak", heapsize=8 * 1024 * 1024)
+        if not got["done"]:
+            print("peak run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
+            return 1
+        print("live RAM between main-loop steps (gc.collect after each step), highest in each of %d hands: %s bytes "
+              "(%d steps a hand); live RAM at the end of each hand: %s" % (
+                  a.peak_hands, " ".join(str(b) for b, _ in got["peaks"]), got["peaks"][0][1],
+                  " ".join(str(b) for b in got["hands"])))
     big, p = run_board(a.breakdown_hands, "breakdown", heapsize=8 * 1024 * 1024)
     if not big["done"]:
         print("breakdown run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
