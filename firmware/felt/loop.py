@@ -247,7 +247,7 @@ class Runtime:
             ok = t.ruling(msg.args[0], verb == "confirm")
         elif verb == "newhand":
             try:
-                t.new_hand()
+                t.new_hand(now_ms=self._at(msg))  # timed penalties count from it (TOUR-17)
             except FeltError as e:  # RuleError/ConfigError: named, shown, state unchanged
                 t.alert(WARN, (e.rule,) if hasattr(e, "rule") else (), "new hand refused: %s" % e)
                 ok = False
@@ -270,7 +270,7 @@ class Runtime:
                 return
             o = msg.opts
             ok = t.floor_decision(msg.args[0], msg.args[1] if len(msg.args) > 1 else None, o.get("rule"),
-                                  o.get("amount"), msg.text)
+                                  o.get("amount"), msg.text, now_ms=self._at(msg))
         elif verb in _FLOOR_WIRE:
             self._floor_wire(msg)
             return
@@ -291,6 +291,11 @@ class Runtime:
         rule = a.rules[0] if a is not None and a.rules else None
         self.link.reply_error(msg.seq, text, rule=rule, legal=_chip_range(getattr(a, "legal", None)), code="rule")
 
+    def _at(self, msg):
+        # when the console line was read (drivers/console.py stamps at_ms); the table gets time only so
+        now = getattr(msg, "at_ms", None)
+        return self.hal.ticks_ms() if now is None else now
+
     def _floor_wire(self, msg):
         """FELT1 1.1 floor-key verbs (challenge / auth / deckline): answered by the floor desk
         (security/floordesk.py FloorDesk.answer, whose code loads only on a provisioned table)."""
@@ -298,8 +303,7 @@ class Runtime:
         if desk is None:
             self.link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
             return
-        now = getattr(msg, "at_ms", None)
-        desk.answer(msg, self.link, self.hal.ticks_ms() if now is None else now)
+        desk.answer(msg, self.link, self._at(msg))
 
     def _notify(self, a):
         link = self.link

@@ -238,7 +238,14 @@ def table_snapshot(table):
             "misdeals": table.misdeals, "state": table.state, "prev": _setup_dict(table.prev),
             "setup": _setup_dict(table.setup), "onant": dict(table.onant),
             "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results),
-            "config": _config_dict(table.config), "staged": dict(getattr(table, "staged", {}))}
+            "config": _config_dict(table.config), "staged": dict(getattr(table, "staged", {})),
+            "penalties": _penalties_data(table)}
+
+
+def _penalties_data(table):
+    # TOUR-17: the penalties still to serve (engine.clock.Penalties), or None
+    pen = getattr(table, "penalties", None)
+    return pen.data() if pen is not None else None
 
 
 def _config_dict(cfg):
@@ -282,6 +289,9 @@ def table_restore(table, snap):
     if "config" in snap:  # (snapshots written before the floor commands have neither)
         _config_restore(table.config, snap["config"])
         table.staged = dict(snap["staged"])
+    if snap.get("penalties") is not None:  # TOUR-17 (snapshots written before penalties have none)
+        from felt.engine.clock import Penalties
+        table.penalties = Penalties.load(snap["penalties"])
     return table
 
 

@@ -89,6 +89,8 @@ class Table(Cards, Seats, Showdown, Entries):
         self.results = []  # award texts of the last finished hand
         self.histories = 0
         self.staged = {}  # floor level/structure changes waiting for the next hand (TOUR-1)
+        self.penalties = None  # engine.clock.Penalties once the floor gives one (TOUR-17, table_rulings)
+        self.serving = {}  # seat -> penalty left after this hand, for seats serving one in it (TOUR-17)
         self._new_account()
 
     # ---- small helpers ---------------------------------------------------------------------

@@ -262,9 +262,10 @@ class Entries:
             self.log(done)
         return bool(done)
 
-    def floor_decision(self, decision, seat=None, rule=None, amount=None, text=None):
-        """Console `floor DECISION ...`: recorded, with its mechanical consequence (table_rulings)."""
-        return self._ruled("floor_decision", "floor %s" % decision, decision, seat, rule, amount, text)
+    def floor_decision(self, decision, seat=None, rule=None, amount=None, text=None, now_ms=None):
+        """Console `floor DECISION ...`: recorded, with its mechanical consequence (table_rulings);
+        now_ms: the loop's clock, for a timed penalty (TOUR-17)."""
+        return self._ruled("floor_decision", "floor %s" % decision, decision, seat, rule, amount, text, now_ms)
 
     # floor-key commands (security/floordesk.py): raise RuleError/ConfigError, state unchanged
     def void_hand(self):

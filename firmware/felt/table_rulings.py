@@ -262,13 +262,16 @@ def post(t, seat, kind, amount=None):
 
 # ---- floor decisions (recorded; FLOOR class rulings) --------------------------------------------
 
-def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None):
+def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None, now_ms=None):
     """`floor DECISION [SEAT] [rule=] [amount=] ["text"]`: the device records the decision and applies
     its mechanical consequence: `kill` (a dead hand), `misdeal`, `dead` (dead blinds owed, BLIND-25,
-    posted with the seat's next hand); anything else is recorded only. Commands that change money
-    or the game outside play (NEEDS_KEY) are refused here: they need the floor key."""
+    posted with the seat's next hand), `penalty` with amount= (TOUR-17: counted down, give_penalty);
+    anything else is recorded only. Commands that change money or the game outside play (NEEDS_KEY)
+    are refused here: they need the floor key. now_ms: the loop's clock (timed penalties)."""
     if decision in NEEDS_KEY:
         raise RuleError(rule or "GAME-1", "floor %s needs the floor key: send challenge, then auth" % decision)
+    if decision == "penalty" and give_penalty(t, seat, rule, amount, text, now_ms):
+        return True
     if decision == "kill":
         if seat is None:
             raise RuleError("DEAL-38", "floor kill needs a seat")
@@ -287,6 +290,103 @@ def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None):
         decision, (" seat %d" % seat) if seat is not None else "", (" %d" % amount) if amount else "",
         (" -- " + text) if text else ""), seat=seat)
     return True
+
+
+# ---- penalties (TOUR-17, BLIND-23) -------------------------------------------------------------
+
+def _players_here(t):
+    # TOUR-17: the players at the table when the penalty is given, the offender included
+    n = 0
+    for s in range(1, t.config.seats + 1):
+        if t._rec(s).status != btn.EMPTY and t.stacks[s - 1] > 0:
+            n += 1
+    return n
+
+
+def _left_text(unit, left):
+    if unit == "minutes":
+        return "%d min" % ((left + 59999) // 60000)
+    return "%d hand%s" % (left, "" if left == 1 else "s")
+
+
+def give_penalty(t, seat, rule, amount, text, now_ms):
+    """`floor penalty SEAT amount=N`: a tournament penalty the table counts down (TOUR-17): N rounds
+    = N x the players at the table now (hr.penalty_unit = hands), or N minutes from now_ms
+    (minutes, TDA04). It starts with the next hand; a second one adds to the first. In cash,
+    without amount=, it is recorded only (returns False: floor_decision records it); with amount=
+    it is refused (TOUR-17 is a tournament rule). A tournament penalty without amount= is refused:
+    the table would not count it, and a floor giving a penalty means it to be served."""
+    cfg = t.config
+    if cfg.mode == settings.CASH:
+        if amount is not None:
+            raise RuleError("TOUR-17", "floor penalty: missed-hand penalties are a tournament rule; in cash the "
+                            "decision is recorded only (leave out amount=)")
+        return False
+    unit = cfg.house.get("penalty_unit") or "hands"
+    if seat is None or not 1 <= seat <= cfg.seats or t._rec(seat).status == btn.EMPTY or t.stacks[seat - 1] <= 0:
+        raise RuleError("TOUR-17", "floor penalty: seat %s has no player" % (seat,), legal=(1, cfg.seats))
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise RuleError("TOUR-17", "floor penalty %d amount=%s: how many %s (hr.penalty_unit = %s)" % (
+            seat, "ROUNDS" if unit == "hands" else "MINUTES", "rounds" if unit == "hands" else "minutes", unit),
+            legal=(1, None))
+    pen = t.penalties
+    if pen is None or (pen.unit != unit and not pen.seats()):
+        from felt.engine.clock import Penalties
+        pen = Penalties(unit)
+    elif pen.unit != unit:
+        raise RuleError("TOUR-17", "floor penalty: penalties in %s are still served; hr.penalty_unit is %s now" % (
+            pen.unit, unit))
+    players = _players_here(t)
+    if unit == "hands":
+        total = pen.give(seat, rounds=amount, players=players)
+        given = "%d round%s x %d players" % (amount, "" if amount == 1 else "s", players)
+    else:
+        total = pen.give(seat, minutes=amount, now_ms=now_ms)
+        given = "%d min" % amount
+    t.penalties = pen
+    rules = ("TOUR-17",) if rule in (None, "TOUR-17") else (rule, "TOUR-17")
+    t.log("seat %d penalty %s: %s to serve (TOUR-17)" % (seat, given, _left_text(unit, total)))
+    t.alert(INFO, rules, "seat %d penalty %s: %s to serve from the next hand%s" % (
+        seat, given, _left_text(unit, total), (" -- " + text) if text else ""),
+        "seat %d is dealt in and its hand killed until it is served (BLIND-23)" % seat, seat=seat)
+    return True
+
+
+def serve_penalties(t, setup, now_ms):
+    """new_hand(): the penalised seats dealt in join setup.absent (dealt in, pay, killed: BLIND-23)
+    and their count goes down (TOUR-17; a redeal does not come here, DEAL-14). A penalised seat
+    that is now empty -- its player busted out -- takes its penalty with it."""
+    pen = t.penalties
+    for seat in pen.seats():
+        if t.seat_rec[seat - 1].status == btn.EMPTY:
+            left = pen.drop(seat)
+            t.alert(INFO, ("TOUR-17",), "seat %d is out with %s of its penalty unserved: the penalty ends" % (
+                seat, _left_text(pen.unit, left)), seat=seat)
+    before = pen.seats()
+    seats = list(setup.seats)
+    killed = pen.hand_started(now_ms, seats=seats)
+    absent = list(setup.absent)
+    for seat in killed:
+        t.serving[seat] = pen.left(seat)
+        if seats.index(seat) not in absent:
+            absent.append(seats.index(seat))
+    absent.sort()
+    setup.absent = tuple(absent)
+    for seat in before:
+        if seat in killed:
+            continue
+        if pen.left(seat):
+            t.log("seat %d is not dealt in: this hand does not count toward its penalty (TOUR-17)" % seat)
+        else:
+            t.alert(INFO, ("TOUR-17",), "seat %d has served its penalty time: it plays this hand" % seat, seat=seat)
+
+
+def penalty_left_text(t, seat):
+    """What seat, serving a penalty in this hand, has left after it (the BLIND-23 alert's words)."""
+    left = t.serving[seat]
+    if t.penalties.unit == "hands" and left == 0:
+        return "the last hand of it, it plays from the next hand"
+    return "%s left%s" % (_left_text(t.penalties.unit, left), " after this one" if t.penalties.unit == "hands" else "")
 
 
 # ---- floor-key commands' entry points (security/floordesk.py calls these) ----------------------

@@ -25,8 +25,9 @@ class Seats:
         self.stacks[seat - 1] = stack  # a seated player's stack is corrected (BET-51, CASH rebuys)
         self.log("seat %d sits with %d" % (seat, stack))
 
-    def new_hand(self):
-        """The next hand: the button moves by BLIND-*, blinds and antes are posted."""
+    def new_hand(self, now_ms=None):
+        """The next hand: the button moves by BLIND-*, blinds and antes are posted. now_ms (the
+        loop's clock, journaled with the call) counts timed penalties (TOUR-17, minutes)."""
         if self.state == PLAYING:
             raise RuleError("GAME-6", "hand %d is not over yet" % self.hand_no)
         if self.staged:  # floor level/structure changes apply from this hand (TOUR-1)
@@ -47,6 +48,10 @@ class Seats:
         self.alerts = []
         self.results = []
         self.misdeals = 0
+        self.serving = {}
+        if self.penalties is not None:  # TOUR-17: penalised seats join the absent ones (BLIND-23)
+            from felt import table_rulings
+            table_rulings.serve_penalties(self, setup, now_ms)
         self._start(setup, None)
 
     def _rebuild(self):
@@ -109,15 +114,23 @@ class Seats:
             from felt import table_rulings
             table_rulings.kill_dead(self, "BLIND-23")
             for seat in plan.dead:
-                self.alert(INFO, ("BLIND-23",), "seat %d is absent: its hand is dead, its blinds and antes stay"
-                           % seat, "muck seat %d's cards when the deal is complete" % seat, seat=seat)
+                self._dead_alert(seat, "its blinds and antes stay", "muck seat %d's cards when the deal is complete"
+                                 % seat)
         elif plan.dead:
             # stud: an absent seat's upcard may be the bring-in card (GAME-11), so the Hand needs
             # its cards; it is killed when the initial deal completes (table_rulings.absent_stud)
             for seat in plan.dead:
-                self.alert(INFO, ("BLIND-23",), "seat %d is absent: its hand is dead, its antes stay" % seat,
-                           "muck seat %d's cards when the deal is complete; if its upcard brings in, "
-                           "the bring-in is posted for it" % seat, seat=seat)
+                self._dead_alert(seat, "its antes stay", "muck seat %d's cards when the deal is complete; if its "
+                                 "upcard brings in, the bring-in is posted for it" % seat)
+
+    def _dead_alert(self, seat, stays, remedy):
+        # BLIND-23: the seat is absent, or serving a penalty (TOUR-17: how much is left is said)
+        if seat not in self.serving:
+            self.alert(INFO, ("BLIND-23",), "seat %d is absent: its hand is dead, %s" % (seat, stays), remedy, seat=seat)
+            return
+        from felt import table_rulings
+        self.alert(INFO, ("TOUR-17", "BLIND-23"), "seat %d serves a penalty: %s; its hand is dead, %s" % (
+            seat, table_rulings.penalty_left_text(self, seat), stays), remedy, seat=seat)
 
     def _redeal(self):
         # DEAL-14: the same hand again -- same button, same blinds, the same seats

@@ -297,44 +297,84 @@ class ActionClock:
 
 class Penalties:
     """TOUR-17: a penalty of R rounds costs R x (players at the table when given, offender included)
-    hands, counted down at each new hand (a redeal does not count, DEAL-14). hr.penalty_unit = minutes
-    (TDA04) counts time instead. During a penalty the seat is dealt in and its hand killed (BLIND-23)."""
+    hands, counted down at each new hand the seat is dealt in (a redeal does not count, DEAL-14).
+    hr.penalty_unit = minutes (TDA04) counts time instead: the time left runs down by the now_ms
+    differences between looks (give, hand_started); a clock that went back -- the board restarted
+    after a power cut and its ms counter began again -- counts nothing for the gap, so the penalty
+    goes on from where it stood. A second penalty adds to the first. During a penalty the seat is
+    dealt in and its hand killed (BLIND-23)."""
 
     def __init__(self, unit="hands"):
         if unit not in ("hands", "minutes"):
             raise ConfigError("hr.penalty_unit: %r is not legal; legal: hands, minutes" % (unit,))
         self.unit = unit
-        self._left = {}  # seat -> hands left, or ms deadline for minutes
+        self._left = {}  # seat -> hands left, or ms left for minutes
+        self.seen_ms = None  # minutes: the now_ms the time left was counted to
 
-    def give(self, seat, rounds=0, players=0, minutes=0, now_ms=0):
+    def give(self, seat, rounds=0, players=0, minutes=0, now_ms=None):
+        """Returns the seat's penalty now: hands, or ms left (minutes)."""
         if self.unit == "hands":
             if rounds <= 0 or players < 2:
                 raise RuleError("TOUR-17", "a penalty is whole rounds at a table of 2+ players", legal=(1, None))
-            self._left[seat] = rounds * players
+            self._left[seat] = self._left.get(seat, 0) + rounds * players
         else:
             if minutes <= 0:
                 raise RuleError("TOUR-17", "a timed penalty needs minutes > 0", legal=(1, None))
-            self._left[seat] = now_ms + minutes * 60000
+            self._tick(now_ms)
+            self._left[seat] = self._left.get(seat, 0) + minutes * 60000
         return self._left[seat]
 
-    def hand_started(self, now_ms=0, redeal=False):
-        """Returns the sorted seats whose hand is killed in this hand."""
+    def _tick(self, now_ms):
+        if now_ms is None:
+            return  # no time given: none is counted
+        if self.seen_ms is not None and now_ms > self.seen_ms:
+            spent = now_ms - self.seen_ms
+            for seat in sorted(self._left):
+                self._left[seat] -= spent
+                if self._left[seat] <= 0:
+                    del self._left[seat]
+        self.seen_ms = now_ms
+
+    def hand_started(self, now_ms=None, redeal=False, seats=None):
+        """Returns the sorted seats whose hand is killed in this hand. `seats`: the seats dealt in
+        (default: all); a penalised seat not dealt in serves nothing in this hand."""
+        if self.unit == "minutes":
+            self._tick(now_ms)
         killed = []
         for seat in sorted(self._left):
-            if self.unit == "hands":
-                killed.append(seat)
-                if not redeal:
-                    self._left[seat] -= 1
-                    if self._left[seat] <= 0:
-                        del self._left[seat]  # this hand was the last one served
-            elif now_ms < self._left[seat]:
-                killed.append(seat)
-            else:
-                del self._left[seat]
+            if seats is not None and seat not in seats:
+                continue
+            killed.append(seat)
+            if self.unit == "hands" and not redeal:
+                self._left[seat] -= 1
+                if self._left[seat] <= 0:
+                    del self._left[seat]  # this hand was the last one served
         return killed
 
     def left(self, seat):
         return self._left.get(seat, 0)
+
+    def seats(self):
+        return sorted(self._left)
+
+    def drop(self, seat):
+        """The seat's penalty ends unserved (its player is out); returns what was left."""
+        return self._left.pop(seat, 0)
+
+    def data(self):
+        """JSON-able state (felt.recovery snapshots it between hands); Penalties.load() inverts it."""
+        left = {}
+        for seat in self._left:
+            left["%d" % seat] = self._left[seat]
+        return {"unit": self.unit, "left": left, "seen_ms": self.seen_ms}
+
+    @staticmethod
+    def load(d):
+        p = Penalties(d["unit"])
+        for k in d["left"]:
+            p._left[int(k)] = d["left"][k]
+        p.seen_ms = d["seen_ms"]
+        return p
 
 
 # ---------------------------------------------------------------- scheduled color-up (TOUR-3, TOUR-4)
