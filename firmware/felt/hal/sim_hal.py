@@ -42,7 +42,7 @@ HISTORY = 64  # pin changes kept per pin (a long simulation must not grow withou
 class SimPin:
     """A GPIO. Input: the test drives the outside world with set(level), which fires the irq
     handler on a matching edge. Output: value(v) records (time_us, v) in `history` (the last
-    HISTORY changes); `changes` counts them all."""
+    hal.pin_history changes, HISTORY unless the HAL was made with fewer); `changes` counts them all."""
 
     def __init__(self, hal, pin, mode, pull=None, value=0):
         self.hal = hal
@@ -66,9 +66,10 @@ class SimPin:
 
     def _record(self):
         self.changes += 1
-        self.history.append((self.hal.clock.now_us, self.level))
-        if len(self.history) > HISTORY:
-            self.history.pop(0)
+        if self.hal.pin_history:
+            self.history.append((self.hal.clock.now_us, self.level))
+            if len(self.history) > self.hal.pin_history:
+                self.history.pop(0)
 
     def irq(self, handler, edge="both"):
         if self.mode != "in":
@@ -337,8 +338,9 @@ class SimHAL:
 
     name = "sim"
 
-    def __init__(self, clock=None):
+    def __init__(self, clock=None, pin_history=HISTORY):
         self.clock = clock if clock is not None else SimClock()
+        self.pin_history = pin_history  # changes each output pin keeps in `history`
         self._pins = {}
         self._spi = {}
         self._uarts = {}

@@ -61,19 +61,30 @@ class SimTag:
     """A type A tag: 4-, 7- or 10-byte UID. Faults: bad_crc / bad_bcc count the next answers
     sent with a broken CRC_A (SAK) or BCC (anticollision)."""
 
+    # Defaults as class attributes: an instance holds only what differs (a fault set by a test,
+    # the state of a powered tag). A hand has ~48 tags in play, and on the emulated board the
+    # sim shares the firmware's heap.
+    power_up_us = 2000
+    state = POWER_OFF
+    level = 0
+    bad_crc = 0
+    bad_bcc = 0
+
     def __init__(self, uid, sak=None, power_up_us=2000):
         self.uid = bytes(uid)
         n = len(self.uid)
         if n not in (4, 7, 10):
             raise ValueError("tag UID must be 4, 7 or 10 bytes, got %d" % n)
         self.levels = (n + 2) // 3 - 1 if n > 4 else 1  # 4 -> 1, 7 -> 2, 10 -> 3
-        self.atqa = bytes([(0x00, 0x40, 0x80)[self.levels - 1] | 0x04, 0x00])
         self.sak = (0x08 if n == 4 else 0x00) if sak is None else sak
-        self.power_up_us = power_up_us
-        self.state = POWER_OFF
-        self.level = 0
-        self.bad_crc = 0
-        self.bad_bcc = 0
+        if power_up_us != 2000:
+            self.power_up_us = power_up_us
+
+    @property
+    def atqa(self):
+        """ATQA (2 bytes, first byte sent first): the UID size in bits 7..6, bit frame
+        anticollision (bit 2)."""
+        return bytes(((0x04, 0x44, 0x84)[self.levels - 1], 0x00))
 
     def cl_frame(self, level):
         """UID CLn (4 bytes, with the cascade tag 0x88 when more levels follow) + BCC."""
@@ -98,14 +109,17 @@ class SimMFRC522:
     low, writes ignored), frame_error_next (answers flagged ProtocolErr), spin_reads (how many
     ComIrqReg reads see 'not yet' before a pending wait is fast-forwarded)."""
 
-    def __init__(self, clock, version=0x92):
+    def __init__(self, clock, version=0x92, frame_log=64):
         self.clock = clock
+        # frames kept for tests to inspect; a long simulation keeps few: on the emulated board the
+        # sim shares the firmware's heap, and 13 chips x 64 frames were ~60 KB of it inside a hand
+        self.frame_log = frame_log
         self.version = version
         self.silent = False
         self.frame_error_next = 0
         self.spin_reads = 0
         self.tags = []
-        self.frames = []  # (bytes sent, bit count) of every transmission, newest last (max 64)
+        self.frames = []  # (bytes sent, bit count) of every transmission, newest last (max frame_log)
         self.field_on_us = None
         self.field_time_us = 0  # total time any field was on, for duty-cycle checks
         self.regs = bytearray(64)
@@ -244,9 +258,10 @@ class SimMFRC522:
         last = framing & 0x07
         rx_align = (framing >> 4) & 0x07
         nbits = len(data) * 8 if last == 0 else (len(data) - 1) * 8 + last
-        self.frames.append((data, nbits))
-        if len(self.frames) > 64:
-            self.frames.pop(0)
+        if self.frame_log:
+            self.frames.append((data, nbits))
+            if len(self.frames) > self.frame_log:
+                self.frames.pop(0)
         end_tx = self.clock.now_us * 1000 + air_bits(nbits) * ETU_NS
         answer = self._answer(data, nbits)  # (value, width) or list of them, or None
         self._spins = self.spin_reads

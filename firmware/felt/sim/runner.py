@@ -24,6 +24,10 @@ STRUCTURES = ("no_limit", "pot_limit", "limit")
 GAMES = ("holdem", "omaha", "omaha8", "stud7", "stud7_8", "stud5", "draw5")
 PLACES = ("board", "burn", "muck")
 NUMBERS = ("sb", "bb", "ante", "small_bet", "big_bet", "bring_in", "unit", "button")
+# Device traces a statement keeps (nothing here reads them; they are emptied after every
+# statement): on the emulated board the sim shares the firmware's heap, and the address pins
+# toggled by every SPI transfer with 64 changes each were ~16 KB of it inside a hand.
+PIN_HISTORY = 2
 MAX_STEPS = 20000  # per statement: a firmware that never settles is reported, not looped on
 
 
@@ -84,14 +88,15 @@ class Sim:
             self.log_sink(line)
 
     def build(self, config):
-        hal = SimHAL()
+        hal = SimHAL(pin_history=PIN_HISTORY)
         b = sim_board(config.seats)
         self.hal = hal
         self.board = b
         self.chips = {}
         bus = hal.spi(0)
         for loc, line in b.antennas:
-            self.chips[loc] = bus.attach(("74HC154", line), SimMFRC522(hal.clock))
+            # nothing here reads the chips' frame logs (they are emptied after every statement)
+            self.chips[loc] = bus.attach(("74HC154", line), SimMFRC522(hal.clock, frame_log=2))
         if self.shoe_protocol == "pn532":
             self.reader = SimPN532()
         else:
@@ -113,7 +118,7 @@ class Sim:
         """A power cycle of the board, not of the devices: a new HAL on the same clock with the
         same antenna chips, shoe reader, console and display wired to it. Returns the HAL; the
         caller builds the firmware on it (the button pins follow with pins_of())."""
-        hal = SimHAL(clock=self.hal.clock)
+        hal = SimHAL(clock=self.hal.clock, pin_history=PIN_HISTORY)
         bus = hal.spi(0)
         for loc, line in self.board.antennas:
             bus.attach(("74HC154", line), self.chips[loc])

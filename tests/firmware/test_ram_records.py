@@ -1,0 +1,81 @@
+# The RAM-saving shapes of the firmware's long-lived records (hardware/memory.md, whole firmware):
+# the event queue as a ring that keeps no taken event, reader chips sharing their transfer
+# buffers, the console's verb schema read from one string, simulated tags holding only what differs.
+from check import eq
+
+from felt.drivers.mfrc522 import MFRC522
+from felt.events import EventQueue
+from felt.hal.sim_hal import SimHAL
+from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.proto import console as proto
+
+
+def test_event_queue_keeps_order_across_the_ring_end_and_drops_when_full():
+    q = EventQueue(4)
+    for i in range(3):
+        q.put(i)
+    eq([q.get(), q.get()], [0, 1])
+    for i in range(3, 7):  # 2 left + 3 fit, the 4th put is dropped
+        q.put(i)
+    eq((len(q), q.dropped), (4, 1))
+    eq([q.get() for _ in range(5)], [2, 3, 4, 5, None])
+
+
+def test_a_drained_event_queue_holds_no_event():
+    q = EventQueue(8)
+    events = [("card-arrived", "seat%d" % i, "04FE17") for i in range(6)]
+    q.extend(events)
+    while q.get() is not None:
+        pass
+    eq(q._items, [None] * 8)  # nothing taken is kept alive (a mid-hand burst was kilobytes)
+    eq(len(q), 0)
+
+
+def test_two_reader_chips_on_one_bus_read_their_own_cards_in_turn():
+    # the chips share the driver's transfer and answer buffers: one exchange at a time
+    hal = SimHAL()
+    bus = hal.spi(0)
+    chips = [bus.attach(cs, SimMFRC522(hal.clock)) for cs in (17, 18)]
+    readers = [MFRC522(bus.device(cs), name="r%d" % cs) for cs in (17, 18)]
+    uids = [bytes([0x04, 0xFE, 0x17, 0x41, 0, 0, n]) for n in (5, 9)]
+    for k in range(2):
+        readers[k].init()
+        chips[k].place(SimTag(uids[k]))
+    for _round in range(2):
+        for k in (1, 0):
+            readers[k].field(True)
+            hal.clock.advance_ms(6)
+            got = readers[k].inventory()
+            readers[k].field(False)
+            eq(got.uids, [uids[k]])
+
+
+def test_console_verb_schema_rows():
+    v = proto.verb("push")
+    eq((v.sender, v.args, v.optional, v.opt_order, v.text),
+       (proto.CONSOLE, ("seat", "chips"), (), ("declared", "said", "prior", "pulled"), "no"))
+    eq(v.opts["said"], "amount")
+    s = proto.verb("state")
+    eq((s.sender, s.open_opts), (proto.TABLE, True))
+    eq(proto.verb("floor").text, "optional")
+    for bad in ("", "hel", "hello ", "ok\n", "nosuch"):
+        eq(proto.verb(bad), None)
+    names = proto.verb_names()
+    eq((len(names), names[0], names[-1]), (31, "hello", "state"))
+
+
+def test_console_line_round_trip_through_the_schema():
+    m = proto.push(7, 3, [100, 100, 25], declared="raise", said=250)
+    line = proto.encode(m)
+    eq(line, b'FELT1 7 push 3 100x2,25 declared=raise said=250 *' + line[-6:])
+    eq(proto.decode_line(line[:-2], proto.CONSOLE), m)
+
+
+def test_simulated_tag_defaults_and_faults():
+    t = SimTag(bytes([0x04, 1, 2, 3, 4, 5, 6]))
+    eq((t.levels, t.atqa, t.sak, t.power_up_us, t.bad_crc), (2, b"\x44\x00", 0x00, 2000, 0))
+    eq(SimTag(bytes(4)).atqa, b"\x04\x00")
+    eq(SimTag(bytes(10)).atqa, b"\x84\x00")
+    t.bad_crc = 2  # a fault set on one tag stays on that tag
+    eq((t.bad_crc, SimTag(bytes(4)).bad_crc), (2, 0))
+    eq(SimTag(bytes(4), power_up_us=500).power_up_us, 500)
