@@ -259,6 +259,57 @@ def test_hand_size_outside_5_to_7_is_refused():
         ev.low27(parse_cards("Ac Kd Qh Js Tc 9d 8h 7s"))
 
 
+def _omaha_by_brute_force(hole, board):
+    # RANK-14 read literally: the best high() of every two hole cards with every three board cards
+    best = 0
+    for i in range(len(hole)):
+        for j in range(i + 1, len(hole)):
+            for a in range(len(board)):
+                for b in range(a + 1, len(board)):
+                    for c in range(b + 1, len(board)):
+                        v = ev.high([hole[i], hole[j], board[a], board[b], board[c]])
+                        if v > best:
+                            best = v
+    return best
+
+
+def test_RANK_14_omaha_rank_pair_cache_survives_600_boards():
+    # omaha_high keeps each hole rank pair's value per board generation (one byte, 1..255, cleared
+    # when it wraps): over 600 random boards no stale entry answers for a new board
+    seed = 12345
+    for n in range(600):
+        cards = []
+        while len(cards) < 9:
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            c = (seed >> 16) % 52
+            if c not in cards:
+                cards.append(c)
+        eq(ev.omaha_high(cards[:4], cards[4:]), _omaha_by_brute_force(cards[:4], cards[4:]), "board %d" % n)
+
+
+def test_RANK_14_omaha_cache_generation_wrap_forgets_every_pair():
+    # a pair of deuces valued on one board, then 254 other boards (no deuce pair in the hole), then
+    # a new board: the 255 generations have come round to the first board's number, and only the
+    # clearing at the wrap keeps the old one-pair value from answering for the new trips
+    eq(omaha("2c 2d 9h 7s", "Ah Kh Qh 5c 3d"), _omaha_by_brute_force(parse_cards("2c 2d 9h 7s"),
+                                                                      parse_cards("Ah Kh Qh 5c 3d")))
+    hole = parse_cards("Ac Kd Qh Js")
+    seed = 99
+    last = None
+    for n in range(254):
+        board = []
+        while len(board) < 5:
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            c = (seed >> 16) % 52
+            if c not in board and c not in hole:
+                board.append(c)
+        assert board != last
+        last = board
+        ev.omaha_high(hole, board)
+    eq(omaha("2h 2s 9c 7d", "2c Kc Qd 5h 3s"), _omaha_by_brute_force(parse_cards("2h 2s 9c 7d"),
+                                                                      parse_cards("2c Kc Qd 5h 3s")))
+
+
 def _calls():
     # (function, args) for every evaluator, over every code path (flush, full house, quads...)
     hands7 = [parse_cards(t) for t in (

@@ -16,8 +16,7 @@ import array
 import sys
 
 _CPYTHON = sys.implementation.name != "micropython"
-FLUSH_ADD = 0x3333 << 12  # a suit field reaches 8 (bit 3) exactly when it holds 5+ cards
-FLUSH_BITS = 0x8888 << 12
+# (the flush test's constants, a suit field reaching 8 = 5+ cards, are const() in evaluate.py)
 
 
 def _table(code, values):
@@ -114,7 +113,7 @@ STRAIGHT = _rom("straight.bin", 8192) or _straights()
 # The data files feltctl.romfs writes beside this module in the image: file, table, entry type
 # ("B" bytes, "I" 4-byte little-endian), as one text (no tuples kept in RAM).
 ROM_FILES = ("straight.bin STRAIGHT B chunk0.table CHUNK0 I chunk1.table CHUNK1 I "
-             "chunk2.table CHUNK2 I chunk3.table CHUNK3 I")
+             "chunk2.table CHUNK2 I chunk3.table CHUNK3 I lowest5.bin LOWEST5 B lowest3.bin LOWEST3 B")
 
 # BIT_INDEX[(1 << i) % 37] == i: 2 is a primitive root mod 37, so i < 36 never collide.
 _bi = bytearray(37)
@@ -145,8 +144,8 @@ def _lowest(k):
     return bytes(t)
 
 
-LOWEST5 = _lowest(5)
-LOWEST3 = _lowest(3)
+LOWEST5 = _rom("lowest5.bin", 256) or _lowest(5)
+LOWEST3 = _rom("lowest3.bin", 256) or _lowest(3)
 
 
 def _triples(n):

@@ -13,35 +13,30 @@
 # Cards must be known (0..51): an UNKNOWN (-1) card raises IndexError or ValueError.
 import array
 
-from felt.engine import evaltables as _t
+from felt.engine.evaltables import BIT_INDEX, CHUNK0, CHUNK1, CHUNK2, CHUNK3, CHUNK4, COMBOS, LOW_BIT, \
+    LOWEST3, LOWEST5, RANK_KEY, RANK_KEY_A5, SUIT_KEY, SUIT_KEY_A5
+from felt.engine.evaltables import STRAIGHT as _STR  # here STRAIGHT is the category
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, \
     STRAIGHT_FLUSH = range(9)
 NO_LOW = -1
 LOW_BASE = (1 << 30) - 1
 
-_STD = 0  # standard high: A-2-3-4-5 is a straight (RANK-7)
-_NOWHEEL = 1  # 2-7 lowball (pokerkit StandardLowHand): the ace is only high
-_SHORT = 2  # short deck: A-6-7-8-9 is the lowest straight, a flush beats a full house
-_A5 = 3  # A-5 lowball: ace low, straights and flushes do not count
-
-_RK = _t.RANK_KEY
-_XK = _t.SUIT_KEY
-_RKA = _t.RANK_KEY_A5
-_XKA = _t.SUIT_KEY_A5
-_C0 = _t.CHUNK0
-_C1 = _t.CHUNK1
-_C2 = _t.CHUNK2
-_C3 = _t.CHUNK3
-_C4 = _t.CHUNK4
-_STR = _t.STRAIGHT
-_BIX = _t.BIT_INDEX
-_LB = _t.LOW_BIT
-_L5 = _t.LOWEST5
-_L3 = _t.LOWEST3
-_COMBOS = _t.COMBOS
-_FADD = _t.FLUSH_ADD
-_FBITS = _t.FLUSH_BITS
+# The tables keep their evaltables names (no module-level aliases: every global name is an
+# interned string and a dict slot in RAM, hardware/memory.md); the modes and the flush test are
+# const(): on MicroPython an underscore const is folded into the bytecode, no name at all.
+_STD = const(0)  # standard high: A-2-3-4-5 is a straight (RANK-7)
+_NOWHEEL = const(1)  # 2-7 lowball (pokerkit StandardLowHand): the ace is only high
+_SHORT = const(2)  # short deck: A-6-7-8-9 is the lowest straight, a flush beats a full house
+_A5 = const(3)  # A-5 lowball: ace low, straights and flushes do not count
+_FADD = const(0x3333 << 12)  # a suit field reaches 8 (bit 3) exactly when it holds 5+ cards
+_FBITS = const(0x8888 << 12)
 
 # Scratch space, allocated once (evaluation never yields, so one set is enough; CPython
 # callers must not evaluate from two threads at once):
@@ -54,18 +49,20 @@ _OTU = array.array("i", [0] * 10)
 _OTF = array.array("i", [0] * 10)
 # the board's suit with 3+ cards (or -1), distinct rank triples, generation, all triples
 _OSUIT = array.array("i", [-1, 0, 0, 0])
-_OPV = array.array("i", [0] * 169)  # best non-flush value per hole rank pair, valid when
-_OPG = array.array("i", [0] * 169)  # its entry here equals the board generation _OSUIT[2]
+# best non-flush value per hole rank pair (high rank h >= low rank l at h * (h + 1) // 2 + l: 91
+# pairs), valid when its byte in _OPG equals the board generation _OSUIT[2] (1..255)
+_OPV = array.array("i", [0] * 91)
+_OPG = bytearray(91)
 
 
 def _chunks(r, x):
     # D | P << 13 | SHAPE << 26 of the hand whose key sums are r, x (see evaltables)
-    return _C0[r & 511] + _C1[(r >> 9) & 511] + _C2[r >> 18] + _C3[x & 511] + _C4[(x >> 9) & 7]
+    return CHUNK0[r & 511] + CHUNK1[(r >> 9) & 511] + CHUNK2[r >> 18] + CHUNK3[x & 511] + CHUNK4[(x >> 9) & 7]
 
 
 def _count(bit, r, x):
     # how many cards of the rank whose bit is `bit`, read from the count fields
-    bit = _BIX[bit % 37]
+    bit = BIT_INDEX[bit % 37]
     if bit < 9:
         return (r >> (3 * bit)) & 7
     return (x >> (3 * bit - 27)) & 7
@@ -94,7 +91,7 @@ def _sets(u, r, x):
 
 def _five(r, x, mode):
     # value of exactly five cards given their key sums (r, x) in one of the modes above
-    u = _C0[r & 511] + _C1[(r >> 9) & 511] + _C2[r >> 18] + _C3[x & 511] + _C4[(x >> 9) & 7]
+    u = CHUNK0[r & 511] + CHUNK1[(r >> 9) & 511] + CHUNK2[r >> 18] + CHUNK3[x & 511] + CHUNK4[(x >> 9) & 7]
     if u < 0x4000000:  # five different ranks
         if mode == _A5:
             return u
@@ -125,7 +122,7 @@ def _five(r, x, mode):
 def _flush7(cards, x):
     # 7 cards holding 5+ of one suit: a flush or straight flush (with 7 cards neither a full
     # house nor quads can exist beside it, so this is the hand). RANK-3, RANK-6.
-    x = _BIX[(((x + _FADD) & _FBITS) >> 15) % 37] >> 2  # the suit: its field bit 3 was set
+    x = BIT_INDEX[(((x + _FADD) & _FBITS) >> 15) % 37] >> 2  # the suit: its field bit 3 was set
     m = 0
     i = 0
     while i < 7:
@@ -149,17 +146,19 @@ def high(cards):
     """Best five-card high hand of 5..7 cards (RANK-1..13, RANK-19)."""
     if len(cards) != 7:
         if len(cards) == 5:
-            return _five(_RK[cards[0]] + _RK[cards[1]] + _RK[cards[2]] + _RK[cards[3]] + _RK[cards[4]],
-                         _XK[cards[0]] + _XK[cards[1]] + _XK[cards[2]] + _XK[cards[3]] + _XK[cards[4]],
+            return _five(RANK_KEY[cards[0]] + RANK_KEY[cards[1]] + RANK_KEY[cards[2]] + RANK_KEY[cards[3]]
+                         + RANK_KEY[cards[4]],
+                         SUIT_KEY[cards[0]] + SUIT_KEY[cards[1]] + SUIT_KEY[cards[2]] + SUIT_KEY[cards[3]]
+                         + SUIT_KEY[cards[4]],
                          _STD)
         return _best(cards, _STD)
-    r = (_RK[cards[0]] + _RK[cards[1]] + _RK[cards[2]] + _RK[cards[3]] + _RK[cards[4]] + _RK[cards[5]]
-         + _RK[cards[6]])
-    x = (_XK[cards[0]] + _XK[cards[1]] + _XK[cards[2]] + _XK[cards[3]] + _XK[cards[4]] + _XK[cards[5]]
-         + _XK[cards[6]])
+    r = (RANK_KEY[cards[0]] + RANK_KEY[cards[1]] + RANK_KEY[cards[2]] + RANK_KEY[cards[3]] + RANK_KEY[cards[4]]
+         + RANK_KEY[cards[5]] + RANK_KEY[cards[6]])
+    x = (SUIT_KEY[cards[0]] + SUIT_KEY[cards[1]] + SUIT_KEY[cards[2]] + SUIT_KEY[cards[3]] + SUIT_KEY[cards[4]]
+         + SUIT_KEY[cards[5]] + SUIT_KEY[cards[6]])
     if (x + 0x3333000) & 0x8888000:
         return _flush7(cards, x)
-    u = _C0[r & 511] + _C1[(r >> 9) & 511] + _C2[r >> 18] + _C3[x & 511] + _C4[(x >> 9) & 7]
+    u = CHUNK0[r & 511] + CHUNK1[(r >> 9) & 511] + CHUNK2[r >> 18] + CHUNK3[x & 511] + CHUNK4[(x >> 9) & 7]
     d = u & 8191
     # 7 cards by frequency: one pair 211111 (6 ranks), two pair 22111 (5), no pair (7),
     # trips 31111 (5), three pairs 2221 (4); the rest are full houses and quads. A straight
@@ -206,11 +205,11 @@ def _load(cards, mode):
     while n:
         n -= 1
         if mode == _A5:
-            _KR[n] = _RKA[cards[n]]
-            _KX[n] = _XKA[cards[n]]
+            _KR[n] = RANK_KEY_A5[cards[n]]
+            _KX[n] = SUIT_KEY_A5[cards[n]]
         else:
-            _KR[n] = _RK[cards[n]]
-            _KX[n] = _XK[cards[n]]
+            _KR[n] = RANK_KEY[cards[n]]
+            _KX[n] = SUIT_KEY[cards[n]]
         _KR[7] += _KR[n]
         _KX[7] += _KX[n]
     return len(cards)
@@ -281,14 +280,14 @@ def _lowmask(cards):
     i = len(cards)
     while i:
         i -= 1
-        m |= _LB[cards[i]]
+        m |= LOW_BIT[cards[i]]
     return m
 
 
 def low8(cards):
     """8-or-better low of 5..7 cards (RANK-15, RANK-16): 255 - mask of the five lowest
     distinct ranks A..8, or NO_LOW (-1) when fewer than five qualify."""
-    m = _L5[_lowmask(cards)]
+    m = LOWEST5[_lowmask(cards)]
     if m:
         return 255 - m
     return NO_LOW
@@ -299,7 +298,7 @@ def _olow(a, h, bm, best):
     if not a or not h or a == h:
         return best  # both hole cards must be low and of different ranks (RANK-15)
     h |= a
-    a = _L3[bm & ~h]  # the three lowest board ranks that do not pair the hole cards
+    a = LOWEST3[bm & ~h]  # the three lowest board ranks that do not pair the hole cards
     if a and a | h < best:
         return a | h
     return best
@@ -309,7 +308,7 @@ def omaha_low8(hole, board):
     """Omaha 8-or-better low: two hole cards of distinct low ranks plus the three lowest
     board ranks not among them (RANK-14, RANK-15, RANK-17); NO_LOW when impossible (RANK-18)."""
     board = _lowmask(board)
-    if not _L3[board]:
+    if not LOWEST3[board]:
         return NO_LOW  # fewer than three low ranks on board (RANK-18)
     if _lowmask(hole) > 255:
         raise ValueError("an unknown hole card (-1) cannot be ranked")
@@ -319,7 +318,7 @@ def omaha_low8(hole, board):
         j = i
         while j:
             j -= 1
-            best = _olow(_LB[hole[i]], _LB[hole[j]], board, best)
+            best = _olow(LOW_BIT[hole[i]], LOW_BIT[hole[j]], board, best)
         i -= 1
     if best == 256:
         return NO_LOW
@@ -337,8 +336,8 @@ def _ofill(board, combos, t):
     else:
         _OTF[t] = 0
     t = _OSUIT[1]
-    _OTR[t] = _RK[a] + _RK[b] + _RK[c]
-    _OTX[t] = _XK[a] + _XK[b] + _XK[c]
+    _OTR[t] = RANK_KEY[a] + RANK_KEY[b] + RANK_KEY[c]
+    _OTX[t] = SUIT_KEY[a] + SUIT_KEY[b] + SUIT_KEY[c]
     _OTU[t] = _chunks(_OTR[t], _OTX[t])
     while t:
         t -= 1
@@ -366,12 +365,19 @@ def _oboard(board):
         i -= 1
         if not 0 <= board[i] < 52:
             raise ValueError("board card %r is not a known card (0..51)" % (board[i],))
-    _OSUIT[2] = (_OSUIT[2] + 1) & 0x3FFFFFFF  # forget every rank pair's value
+    i = _OSUIT[2] + 1  # a new generation forgets every rank pair's value
+    if i > 255:  # one byte a pair: on wrapping, clear them so that no old entry matches
+        i = 91
+        while i:
+            i -= 1
+            _OPG[i] = 0
+        i = 1
+    _OSUIT[2] = i
     x = 0
     i = 0
     while i < n:
         _OB[i + 1] = board[i]
-        x += _XK[board[i]]
+        x += SUIT_KEY[board[i]]
         i += 1
     _OSUIT[0] = -1
     i = 4
@@ -384,7 +390,7 @@ def _oboard(board):
     _OSUIT[1] = 0  # distinct rank triples, counted by _ofill
     while i:
         i -= 1
-        _ofill(board, _COMBOS[n * 8 + 3], i)
+        _ofill(board, COMBOS[n * 8 + 3], i)
     _OB[0] = n
 
 
@@ -424,13 +430,13 @@ def _orank_pair(a, b):
     # best non-flush value of hole cards a, b on the cached board; it depends on their ranks
     # only, so it is kept per rank pair for the other seats of the same showdown
     if a >> 2 > b >> 2:
-        k = (a >> 2) * 13 + (b >> 2)
+        k = ((a >> 2) * ((a >> 2) + 1) >> 1) + (b >> 2)
     else:
-        k = (b >> 2) * 13 + (a >> 2)
+        k = ((b >> 2) * ((b >> 2) + 1) >> 1) + (a >> 2)
     if _OPG[k] == _OSUIT[2]:
         return _OPV[k]
-    _KR[0] = _RK[a] + _RK[b]  # the pair's key sums, for _opair's recounts
-    _KX[0] = _XK[a] + _XK[b]
+    _KR[0] = RANK_KEY[a] + RANK_KEY[b]  # the pair's key sums, for _opair's recounts
+    _KX[0] = SUIT_KEY[a] + SUIT_KEY[b]
     if a >> 2 == b >> 2:
         _OPV[k] = _opair(0x4000000 | (1 << (a >> 2)) | (1 << (13 + (a >> 2))), 0)
     else:
@@ -535,7 +541,7 @@ def _show_ranks(r, x):
         k = 4096
         while k:
             if _count(k, r, x) == want:
-                v = (v << 4) | _BIX[k % 37]
+                v = (v << 4) | BIT_INDEX[k % 37]
             k >>= 1
         want -= 1
     return v
@@ -554,8 +560,8 @@ def showing(upcards):
         raise ValueError("RANK-20: 1 to 4 upcards, not %d" % i)
     while i:
         i -= 1
-        r += _RK[upcards[i]]
-        x += _XK[upcards[i]]
+        r += RANK_KEY[upcards[i]]
+        x += SUIT_KEY[upcards[i]]
         if upcards[i] > hi:
             hi = upcards[i]
     # shape = sum of (count - 1) ** 2: 0 high card, 1 pair, 2 two pair, 4 trips, 9 quads,
@@ -614,7 +620,7 @@ _LOW_CHARS = "A2345678"
 
 
 def _index(bit):
-    return _BIX[bit % 37]
+    return BIT_INDEX[bit % 37]
 
 
 def _ranks_desc(mask):
