@@ -41,6 +41,12 @@ class Transport:
     """One open port. `timeout_s` bounds every wait for the board's next byte."""
 
     def __init__(self, port, baud=115200, timeout_s=3.0, exclusive=True):
+        # checked here, not left to pyserial: its ValueError is no FeltError, and baud 0 on a real
+        # tty is "hang up" (B0), not a speed
+        if not isinstance(baud, int) or baud <= 0:
+            raise TransportError("baud rate %r: must be a whole number above 0" % (baud,))
+        if not timeout_s > 0:
+            raise TransportError("timeout %r s: must be above 0" % (timeout_s,))
         self.port = port
         self.timeout_s = timeout_s
         self.bytes_out = 0
@@ -56,7 +62,7 @@ class Transport:
             try:
                 return serial.serial_for_url(port, baudrate=baud, timeout=0.02, write_timeout=self.timeout_s,
                                              exclusive=exclusive)
-            except serial.SerialException as e:
+            except (serial.SerialException, ValueError) as e:  # ValueError: a URL scheme pyserial lacks
                 text = str(e)
                 if "exclusively lock" not in text or time.monotonic() > end:
                     break

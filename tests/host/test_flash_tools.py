@@ -220,3 +220,23 @@ def test_info_after_an_mpy_deploy_still_shows_the_firmware_version(board, capsys
     out = capsys.readouterr().out
     assert "firmware     %s\n" % VERSION in out, out
     assert "felt/__init__.py" in build_tree(FIRMWARE, mpy=True).files
+
+
+# A port URL pyserial does not know, a baud rate or timeout that is not positive: pyserial's
+# ValueError escaped every board command as a traceback (and --baud 0 on a real tty hangs the line
+# up). Each is one error line naming the problem, before anything is sent.
+@pytest.mark.parametrize("command", ["info", "flash", "export", "monitor"])
+@pytest.mark.parametrize("bad", [["foo://x"], ["B", "--baud", "-5"], ["B", "--baud", "0"],
+                                 ["B", "--timeout", "-1"], ["B", "--timeout", "0"]])
+def test_an_unknown_port_url_or_a_baud_or_timeout_that_is_not_positive_is_one_error_line(
+        board, tmp_path, capsys, command, bad):
+    if command == "monitor" and "--timeout" in bad:
+        pytest.skip("monitor has no --timeout")
+    argv = [command] + [board.device if a == "B" else a for a in bad]
+    if command == "export":
+        argv.insert(2, str(tmp_path / "out"))
+    rc = feltctl(argv)
+    err = capsys.readouterr().err
+    assert rc in (1, 2) and err.startswith("feltctl %s: error: " % command), err
+    assert err.count("\n") == 1, err
+    assert not (tmp_path / "out").exists()

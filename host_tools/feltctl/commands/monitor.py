@@ -25,7 +25,7 @@ def open_port(port, baud, deadline, wait=True):
     while True:
         try:
             return serial.serial_for_url(port, baudrate=baud, timeout=0.1, exclusive=True)
-        except serial.SerialException as e:
+        except (serial.SerialException, ValueError) as e:  # ValueError: a URL scheme pyserial lacks
             if "exclusively lock" in str(e):
                 print("feltctl monitor: %s is in use by another program" % port, file=sys.stderr)
                 raise SystemExit(1)
@@ -65,10 +65,13 @@ def run(args, out=None):
     except re.error as e:
         print("feltctl monitor: error: --until %r is not a regular expression: %s" % (args.until, e), file=sys.stderr)
         return 2
+    if args.baud <= 0:  # pyserial's ValueError otherwise; 0 on a real tty hangs the line up
+        print("feltctl monitor: error: baud rate %d: must be a whole number above 0" % args.baud, file=sys.stderr)
+        return 2
     try:
         # At start a missing port is a mistake to report, not a board to wait for.
         ser = open_port(args.port, args.baud, deadline, wait=False)
-    except serial.SerialException as e:
+    except (serial.SerialException, ValueError) as e:
         print("feltctl monitor: error: %s" % why_not(args.port, e), file=sys.stderr)
         return 1
     if args.restart:
