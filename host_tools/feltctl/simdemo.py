@@ -4,6 +4,7 @@
 # folder. The players' decisions come from seeded bots (felt.selfplay on the host); every card and
 # every action reaches the firmware as a physical event (phh2events) and every figure shown is read
 # back from the firmware's state. Ends with a summary: hands, chips conserved, alerts.
+import argparse
 import os
 import sys
 import time
@@ -204,6 +205,26 @@ def is_demo_file(name):
             and code.isalnum() and code.isascii() and code.upper() == code)
 
 
+def hand_count(text):
+    """argparse type of the demos' --hands: a whole number above 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError("%r: a whole number of hands above 0" % text)
+    return n
+
+
+def prepare_out(out_dir):
+    """Make the demos' --out folder and remove the series a previous run left in it (only that).
+    OSError (a file in the way, no permission) goes to the caller, before anything is played."""
+    os.makedirs(out_dir, exist_ok=True)
+    for name in os.listdir(out_dir):  # a re-run replaces the previous series -- and only that
+        if is_demo_file(name):
+            os.remove(os.path.join(out_dir, name))
+
+
 def _where(path):
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
@@ -213,10 +234,11 @@ def run(args):
     from felt.selfplay import Rng
 
     out_dir = args.out
-    os.makedirs(out_dir, exist_ok=True)
-    for name in os.listdir(out_dir):  # a re-run replaces the previous series -- and only that
-        if is_demo_file(name):
-            os.remove(os.path.join(out_dir, name))
+    try:
+        prepare_out(out_dir)
+    except OSError as e:
+        sys.stderr.write("feltctl sim: error: --out %s: %s\n" % (out_dir, e))
+        return 1
     write = sys.stdout.write
     start = time.time()
     rng = Rng(args.seed)

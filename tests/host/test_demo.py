@@ -57,3 +57,27 @@ def test_demo_replaces_its_own_series_and_leaves_other_hand_histories_alone(tmp_
     assert not stale.exists()
     assert sorted(os.path.basename(f) for f in glob.glob(str(tmp_path / "*.phh"))) == [
         "001-NT.phh", "002-PO.phh", "final-table.phh"]
+
+
+# --out where a folder cannot be made (a file in the way) was a FileExistsError traceback, and
+# --hands below 1 "played" -1 hands with exit 1 (feltctl demo) or 0 (feltctl sim --demo).
+def test_demo_out_that_cannot_be_a_folder_and_hands_below_one_are_named_errors(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("mine")
+    for argv in (["demo"], ["sim", "--demo"]):
+        cmd = [sys.executable, "-m", "feltctl"] + argv + ["--runtime", "cpython", "--hands", "1"]
+        out = subprocess.run(cmd + ["--out", str(blocker / "hands")], capture_output=True, text=True,
+                             cwd=REPO, timeout=300)
+        assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.startswith("feltctl %s: error: " % argv[0]) and str(blocker) in out.stderr
+        assert blocker.read_text() == "mine"
+        for hands in ("0", "-1"):
+            bad = subprocess.run(cmd[:-1] + [hands, "--out", str(tmp_path / "h")], capture_output=True,
+                                 text=True, cwd=REPO, timeout=300)
+            assert bad.returncode == 2 and "--hands" in bad.stderr, bad.stdout + bad.stderr
+    assert not (tmp_path / "h").exists()
+
+
+def test_demo_heapsize_that_is_not_a_size_is_a_usage_error(tmp_path):
+    out = demo(tmp_path, "--hands", "1", "--heapsize", "abc")
+    assert out.returncode == 2 and "--heapsize" in out.stderr, out.stdout + out.stderr

@@ -4,28 +4,29 @@
 import os
 import sys
 
-from feltctl.commands.replay import run_micropython
+from feltctl.commands.replay import heap_size, run_micropython
 from feltctl.paths import REPO
-from feltctl.simdemo import is_demo_file
+from feltctl.simdemo import hand_count, prepare_out
 
 HELP = "play a seeded series of hands with the engine, write them as PHH and replay them"
 
 
 def add_arguments(parser):
-    parser.add_argument("--hands", type=int, default=22, help="number of hands (default 22: two per game)")
+    parser.add_argument("--hands", type=hand_count, default=22, help="number of hands (default 22: two per game)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dealer's shuffles and the bots")
     parser.add_argument("--out", default=os.path.join(REPO, "out", "hands"), help="folder for the PHH files")
     parser.add_argument("--runtime", choices=("micropython", "cpython"), default="micropython")
     # The engine needs more than a Pico's heap to import today (see the replay command); the demo
     # runs with room to spare rather than failing.
-    parser.add_argument("--heapsize", default="2M", help="MicroPython heap (default 2M)")
+    parser.add_argument("--heapsize", default="2M", type=heap_size, help="MicroPython heap (default 2M)")
 
 
 def run(args):
-    os.makedirs(args.out, exist_ok=True)
-    for name in os.listdir(args.out):  # a re-run replaces the previous series -- and only that
-        if is_demo_file(name):
-            os.remove(os.path.join(args.out, name))
+    try:
+        prepare_out(args.out)
+    except OSError as e:
+        sys.stderr.write("feltctl demo: error: --out %s: %s\n" % (args.out, e))
+        return 1
     argv = ["--hands", str(args.hands), "--seed", str(args.seed), "--out", os.path.abspath(args.out)]
     print("engine on %s; PHH files in %s" % (args.runtime, os.path.relpath(args.out)))
     sys.stdout.flush()

@@ -13,6 +13,7 @@ import sys
 from feltctl import phh2events
 from feltctl.bench import indicators
 from feltctl.paths import REPO
+from feltctl.simdemo import hand_count
 from feltctl.simproc import SimProcess, SimProcessError
 
 HELP = "the firmware on a simulated table: interactive, --replay FILE.phh --json, or --demo"
@@ -25,7 +26,7 @@ def add_arguments(parser):
     parser.add_argument("--kill-every", type=int, metavar="N",
                         help="--replay: restart the firmware from its journal after every N input events (N >= 3)")
     parser.add_argument("--json", action="store_true", help="--replay: print one JSON object (the default)")
-    parser.add_argument("--hands", type=int, default=24, help="--demo: number of hands (default 24: 3 per game)")
+    parser.add_argument("--hands", type=hand_count, default=24, help="--demo: number of hands (default 24: 3 per game)")
     parser.add_argument("--seed", type=int, default=1, help="--demo: seed of the shuffles and the players")
     parser.add_argument("--out", default=os.path.join(REPO, "out", "hands"), help="--demo: folder for the PHH files")
     parser.add_argument("--runtime", choices=("micropython", "cpython"), default="micropython",
