@@ -248,3 +248,16 @@ def test_link_path_holding_a_file_is_refused_not_deleted(flash):
         assert os.path.realpath(precious).startswith("/dev/pts/")
     finally:
         board.stop()
+
+
+@pytest.mark.parametrize("bad", [["--heap", "abc"], ["--heap", "1k"], ["--capacity", "-1"], ["--baud", "-5"]])
+def test_feltctl_simboard_refuses_a_heap_capacity_or_baud_it_cannot_run_with(tmp_path, bad):
+    # --heap abc started a board whose interpreter could not start: it printed its device and then
+    # never answered (every client timed out); --capacity -1 was a board whose flash is always full.
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "feltctl", "simboard", "--flash", str(tmp_path / "f")] + bad,
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and bad[0] in out.stderr, out.stderr
+    assert out.stdout == "" and not os.path.lexists(str(tmp_path / "f.tty"))
