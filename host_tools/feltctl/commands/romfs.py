@@ -31,7 +31,11 @@ def run(args):
     image = romfs.build_image()
     size = os.path.getsize(image)
     if args.action == "build":
-        shutil.copyfile(image, args.output)
+        try:
+            shutil.copyfile(image, args.output)
+        except OSError as e:  # no such folder, a folder named, no permission, disk full
+            print("feltctl romfs: error: cannot write %s: %s" % (args.output, e.strerror or e), file=sys.stderr)
+            return 1
         print("%s: %d bytes (firmware/felt precompiled, evaluator tables as data files); on the unix port "
               "the emulated board runs it with -X heapsize=%d (128 KB of RAM beside it)"
               % (args.output, size, romfs.heapsize_for(size)))

@@ -1,0 +1,24 @@
+# Host tools given input they cannot use (host tools): one error line naming it and a non-zero
+# exit, never a Python traceback; nothing written where it was not asked for.
+import os
+import subprocess
+import sys
+
+from feltctl.paths import REPO
+
+
+def feltctl(*argv, timeout_s=300):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(REPO, "host_tools") + os.pathsep + os.path.join(REPO, "firmware")
+    return subprocess.run([sys.executable, "-m", "feltctl"] + list(argv), capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=timeout_s)
+
+
+def test_romfs_build_to_a_path_it_cannot_write_is_one_error_line(tmp_path):
+    # -o in a folder that does not exist, or naming a folder: shutil's OSError was a traceback
+    for target in (tmp_path / "no-such" / "felt.romfs", tmp_path):
+        out = feltctl("romfs", "build", "-o", str(target))
+        assert out.returncode == 1, out.stderr
+        assert out.stderr.startswith("feltctl romfs: error: ") and out.stderr.count("\n") == 1, out.stderr
+        assert str(target) in out.stderr
+    assert os.listdir(str(tmp_path)) == []
