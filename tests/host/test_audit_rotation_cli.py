@@ -81,3 +81,28 @@ def test_two_live_files_are_a_usage_error(store, tmp_path, capsys):
     b.write_text("")
     assert _verify(store, a, b) == 2
     assert "more than one live log file" in capsys.readouterr().err
+
+
+def test_a_folder_without_an_audit_log_is_not_an_intact_log(store, tmp_path, capsys):
+    # The wrong folder (nothing of the board's log in it) was "audit log intact: 0 records", exit 0.
+    wrong = tmp_path / "hands"
+    wrong.mkdir()
+    (wrong / "001-NT.phh").write_text("variant = 'NT'\n")
+    assert _verify(store, wrong, extra=["--no-anchor"]) == 1
+    err = capsys.readouterr().err
+    assert "no audit log" in err and str(wrong) in err
+
+
+def test_a_byte_that_is_not_utf8_is_a_damaged_record_named_like_any_other(store, tmp_path, capsys):
+    # A flipped byte that breaks UTF-8 was "error: 'utf-8' codec can't decode byte 0xff in position
+    # 40" (exit 2), naming neither file nor record; read off the board (--port) the same bytes are
+    # decoded with replacement and refused by record. Now the same refusal either way.
+    folder = tmp_path / "export"
+    _board_log(store, folder, 5)
+    path = folder / "audit.log"
+    data = path.read_bytes()
+    second = data.index(b"\n") + 1 + 40  # inside record 2
+    path.write_bytes(data[:second] + b"\xff" + data[second + 1:])
+    assert _verify(store, folder, extra=["--no-anchor"]) == 1
+    err = capsys.readouterr().err
+    assert "TAMPERED or damaged" in err and "record 2" in err, err

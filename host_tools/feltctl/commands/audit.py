@@ -4,6 +4,7 @@
 # and audit.log.<first seq>): give them all, their folder, or --port; a missing, truncated or
 # edited file is named. The last verified record is remembered as an anchor, so a later log that
 # was cut short, rewritten or rolled off the board before it was verified is refused.
+import errno
 import os
 import sys
 
@@ -64,6 +65,8 @@ def read_set(paths):
         live = [n for n in names if al.file_number(n) is None and any(al.file_number(m, n) is not None for m in names)]
         base = live[0] if live else os.path.basename(al.PATH)
         paths = [os.path.join(folder, n) for n in names if n == base or al.file_number(n, base) is not None]
+        if not paths:  # the wrong folder: "0 records, intact" would be a false verdict
+            raise FileNotFoundError(errno.ENOENT, "no audit log (%s or %s.N) in this folder" % (base, base), folder)
     by_name = {}
     for p in paths:
         by_name[os.path.basename(p)] = p
@@ -73,7 +76,9 @@ def read_set(paths):
     numbered = sorted([(al.file_number(n), n) for n in by_name if al.file_number(n) is not None])
     out = []
     for name in [n for _, n in numbered] + live:
-        with open(by_name[name]) as f:
+        # bytes that are not UTF-8 are decoded as pull() does, so they fail the record's MAC by
+        # name instead of ending the check in a codec error
+        with open(by_name[name], encoding="utf-8", errors="replace") as f:
             out.append((name, f.read()))
     return out
 
