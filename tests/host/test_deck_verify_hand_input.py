@@ -60,3 +60,16 @@ def test_verify_hand_refuses_feeds_that_are_not_records_by_name(store, tmp_path,
     feed.write_bytes(b"\n".join(lines) + b"\n")
     assert feltctl(["verify-hand", str(feed), "--device", "table1", "--keys", store.root]) == 1
     assert why in _one_error_line(capsys, "verify-hand")
+
+
+@pytest.mark.parametrize("out", ["folder", "folder/", "missing/deck.txt"])
+def test_deck_enroll_out_it_cannot_write_leaves_no_signed_file_beside_it(store, tmp_path, capsys, out):
+    # --out naming a folder wrote the signed record to FOLDER.tmp -- outside the folder asked for --
+    # then failed to rename it and left it there (or FOLDER/.tmp with a trailing slash).
+    (tmp_path / "folder").mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir()) + sorted(p.name for p in (tmp_path / "folder").iterdir())
+    assert feltctl(["deck", "enroll", "--deck", "A", "--device", "table1", "--floor", "alice", "--keys",
+                    store.root, "--sim", "--out", str(tmp_path / out)]) == 1
+    err = _one_error_line(capsys, "deck")
+    assert str(tmp_path / out).rstrip("/") in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) + sorted(p.name for p in (tmp_path / "folder").iterdir()) == before

@@ -98,7 +98,22 @@ def _read_uids(path):
     return out
 
 
+def _write_record(path, text):
+    """The record written whole or not at all (a .tmp beside it, renamed); the .tmp never stays."""
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        if os.path.isfile(tmp):
+            os.remove(tmp)
+        raise FeltError("cannot write %s: %s" % (path, e.strerror or e))
+
+
 def enroll(args):
+    if os.path.isdir(args.out) or args.out.endswith(os.sep):  # before the deck is dealt
+        raise FeltError("--out %s is a folder: name the deck record's file" % args.out)
     store = KeyStore(args.keys)
     key = store.role_key(args.device, "floor-" + args.floor)
     e = deckmap.Enrollment()
@@ -111,9 +126,7 @@ def enroll(args):
         raise FeltError("only %d of 52 cards were read; the next one expected is %s -- deal the whole "
                         "sorted deck" % (e.scan.count, e.next_card()))
     text = deckmap.sign(args.device, args.deck, args.floor, key, e.scan.mapping)
-    with open(args.out + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(args.out + ".tmp", args.out)
+    _write_record(args.out, text)
     print("deck %s enrolled: 52 tags, signed by floor key %s -> %s" % (args.deck, args.floor, args.out))
     return 0
 
