@@ -22,6 +22,23 @@ def test_game_1_every_phh_variant_and_rules_name_has_a_record():
         game_for("razz", "limit")
 
 
+def test_game_1_game_for_every_name_and_structure_and_nothing_else():
+    # the RULES.md names x structures that exist, and only those (the parts are looked up in text)
+    got = []
+    for game in ("holdem", "omaha", "omaha8", "stud7", "stud7_8", "stud5", "draw5"):
+        for structure in ("limit", "pot_limit", "no_limit"):
+            try:
+                got.append(game_for(game, structure).code)
+            except ConfigError:
+                pass
+    eq(got, ["FT", "PT", "NT", "FO", "PO", "NO", "FO/8", "PO/8", "F7S", "F7S/8", "F5S", "P5S", "N5S",
+             "F5D", "P5D", "N5D"])
+    for game, structure in (("holdem:T omaha", "limit"), ("omaha ", "limit"), ("omaha", "limit "), ("", ""),
+                            (None, "limit"), ("omaha", None), ("O", "F"), ("holdem", "limit:F pot_limit")):
+        with raises(ConfigError, match="GAME-1"):
+            game_for(game, structure)
+
+
 def test_game_1_structures_and_street_counts_are_data():
     eq([len(GAMES[c].streets) for c in ("NT", "F7S", "F5S", "F5D", "F2L3D", "FB")], [4, 5, 4, 2, 4, 4])
     eq(GAMES["F7S"].max_players, 8)

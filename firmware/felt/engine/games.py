@@ -148,17 +148,30 @@ class _Games:
 
 GAMES = _Games()
 
-_STRUCTURE_LETTER = {"limit": "F", "pot_limit": "P", "no_limit": "N"}
-_GAME_CODE = {"holdem": "%sT", "omaha": "%sO", "omaha8": "%sO/8", "stud7": "%s7S", "stud7_8": "%s7S/8",
-              "stud5": "%s5S", "draw5": "%s5D"}
+# RULES.md names -> the parts of a code: structure letter + game ("omaha8", "limit" -> "F" + "O/8").
+# Text constants read on use (they stay in flash): as dicts, their keys and values would be ~20
+# interned names in RAM (hardware/memory.md).
+_GAME_PARTS = " holdem:T omaha:O omaha8:O/8 stud7:7S stud7_8:7S/8 stud5:5S draw5:5D "
+_STRUCTURE_PARTS = " limit:F pot_limit:P no_limit:N "
+
+
+def _part(parts, name):
+    if not isinstance(name, str) or " " in name or ":" in name:
+        return None  # not a name: must not match across entries ("holdem:T omaha")
+    key = " " + name + ":"
+    at = parts.find(key)
+    if at < 0:
+        return None
+    at += len(key)
+    return parts[at:parts.find(" ", at)]
 
 
 def game_for(game, structure):
     """The Game record for a RULES.md game name and structure (GAME-1, BET-1),
     e.g. game_for("omaha8", "limit") is GAMES["FO/8"]."""
-    pattern = _GAME_CODE.get(game)
-    letter = _STRUCTURE_LETTER.get(structure)
-    record = GAMES.get(pattern % letter) if pattern and letter else None
+    code = _part(_GAME_PARTS, game)
+    letter = _part(_STRUCTURE_PARTS, structure)
+    record = GAMES.get(letter + code) if code and letter else None
     if record is None:
         raise ConfigError("GAME-1: no game %r with structure %r" % (game, structure))
     return record
