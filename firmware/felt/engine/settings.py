@@ -37,7 +37,7 @@ HouseRule = namedtuple("HouseRule", "key kind options cash tournament rules fixe
 # "" = None). Defaults follow §0.3 precedence (tournament: TDA19 first; cash: the club's written
 # rules first); every seed disagreement of §12.1 is one of these keys. Kept as one constant and
 # read row by row on demand: 44 namedtuples with their option tuples cost ~15 KB of a board's RAM
-# (hardware/memory.md); the defaults of a mode are built once (_defaults).
+# (hardware/memory.md); a HouseRules record reads a default when its key is first read.
 _ROWS = """
 initial_button|choice|high_card_by_suit,first_highest_dealt,first_seated|high_card_by_suit|high_card_by_suit|BLIND-1
 button_mode|choice|dead,moving|dead|dead|BLIND-4,BLIND-5,TOUR-12|tournament
@@ -158,30 +158,14 @@ def _values():
     return settingsvalues
 
 
-_DEFAULTS = {}  # (mode, two-round game) -> {key: default}
-
-
-class _Holder:
-    pass
-
-
-def _defaults(mode, game):
-    two = game in _TWO_ROUND_GAMES
-    got = _DEFAULTS.get((mode, two))
-    if got is None:
-        # set as attributes of a bare holder, then its dict kept: attribute names are interned,
-        # so the cached keys are no heap strings (~3 KB less RAM than a dict of split() keys)
-        got = _Holder()
-        for key in _order():
-            row = _row(key)
-            value = row.cash if mode == CASH else row.tournament
-            if value == _NA:
-                value = None
-            elif value == _BY_GAME:
-                value = 4 if two else 3
-            setattr(got, key, value)
-        got = _DEFAULTS[(mode, two)] = got.__dict__
-    return got
+def _default(row, mode, game):
+    # the default of a register row in `mode` (None where n/a; the BET-4 cap by the game's rounds)
+    value = row.cash if mode == CASH else row.tournament
+    if value == _NA:
+        return None
+    if value == _BY_GAME:
+        return 4 if game in _TWO_ROUND_GAMES else 3
+    return value
 
 
 def _bare(key):
@@ -200,41 +184,51 @@ def rule_of(key):
 
 def default(key, mode, game=None):
     """Default of `key` in `mode` (None where the register says n/a)."""
-    bare = _bare(key)
+    row = rule_of(key)  # ConfigError naming the known keys if unknown
     if mode not in MODES:
-        rule_of(key)
         raise ConfigError("mode must be one of %s, got %r" % (", ".join(MODES), mode))
-    got = _defaults(mode, game)
-    if bare not in got:
-        rule_of(key)  # raises ConfigError naming the known keys
-    return got[bare]
+    return _default(row, mode, game)
 
 
 class HouseRules:
     """The house-rule record of one table: every §12.2 key as an attribute (without "hr."), set to
     the mode default unless overridden. `rules.sa_definition`, `rules["hr.sa_definition"]` and
     `rules.get("sa_definition")` all read the same value; keys that do not apply in the mode read
-    None. Immutable by convention: use replace() to change values (validated, all-or-nothing)."""
+    None. Immutable by convention: use replace() to change values (validated, all-or-nothing).
+    A default is read from the register the first time its key is read and kept as an attribute
+    from then on: a table reads a dozen of the 44 keys, and each key held costs a board its
+    interned name and a dict slot (hardware/memory.md)."""
 
     def __init__(self, mode=CASH, game=None, values=None):
         if mode not in MODES:
             raise ConfigError("mode must be one of %s, got %r" % (", ".join(MODES), mode))
         self.mode = mode
         self.game = game
-        chosen = dict(_defaults(mode, game))
+        self._changed = None  # changed(), worked out once
+        given = {}
         if values:
             # validate everything first so a bad value leaves nothing half-applied
             for key in sorted(values):
-                chosen[_bare(key)] = _values().validate(key, values[key], mode)
-        for key in chosen:
-            setattr(self, key, chosen[key])
+                given[_bare(key)] = _values().validate(key, values[key], mode)
+        self._given = given
+        for key in given:
+            setattr(self, key, given[key])
+
+    def __getattr__(self, name):
+        # only for a name not set yet: a register key's default, then kept (no second lookup)
+        row = _row(name)
+        if row is None:
+            raise AttributeError(name)
+        value = _default(row, self.mode, self.game)
+        setattr(self, name, value)
+        return value
 
     def __getitem__(self, key):
         return getattr(self, rule_of(key).key)
 
     def get(self, key, fallback=None):
         bare = _bare(key)
-        return getattr(self, bare) if bare in _defaults(self.mode, self.game) else fallback
+        return getattr(self, bare) if _row(bare) is not None else fallback
 
     def as_dict(self):
         """{"hr.<key>": value} for every key (n/a keys included as None)."""
@@ -247,13 +241,12 @@ class HouseRules:
         """Sorted [(hr.key, value)] of values that differ from the mode defaults."""
         # The record is immutable by convention (replace() makes a new one), so the scan of
         # every key runs once per record, not once per Hand that asks (replay speed).
-        out = getattr(self, "_changed", None)
+        out = self._changed
         if out is None:
             out = []
-            defaults = _defaults(self.mode, self.game)
-            for key in sorted(_order()):
-                value = getattr(self, key)
-                if value != defaults[key]:
+            for key in sorted(self._given):
+                value = self._given[key]
+                if value != _default(_row(key), self.mode, self.game):
                     out.append(("hr." + key, value))
             self._changed = out
         return list(out)

@@ -15,12 +15,20 @@ _DESCRIBE = {"high": "high", "omaha": "high", "short": "short", "low27": "low27"
              "badugi": "badugi", "low8": "low8"}
 
 
+_DEFAULT_RULES = {}  # game code -> its cash-game default HouseRules, shared by the hands of that game
+
+
 def house_rules(rules, game):
     """None, a dict of hr.* values (may carry "mode") or a settings.HouseRules."""
     if isinstance(rules, settings.HouseRules):
         return rules
     if rules is None:
-        return settings.HouseRules(settings.CASH, game.code)
+        # one record a game, as felt.replay does: a record is immutable by convention, and it
+        # reads each default once (settings.HouseRules), not once per hand
+        got = _DEFAULT_RULES.get(game.code)
+        if got is None:
+            got = _DEFAULT_RULES[game.code] = settings.HouseRules(settings.CASH, game.code)
+        return got
     values = {}
     mode = settings.CASH
     for k in rules:
