@@ -316,12 +316,31 @@ def give_penalty(t, seat, rule, amount, text, now_ms):
     without amount=, it is recorded only (returns False: floor_decision records it); with amount=
     it is refused (TOUR-17 is a tournament rule). A tournament penalty without amount= is refused:
     the table would not count it, and a floor giving a penalty means it to be served."""
-    cfg = t.config
-    if cfg.mode == settings.CASH:
+    if t.config.mode == settings.CASH:
         if amount is not None:
             raise RuleError("TOUR-17", "floor penalty: missed-hand penalties are a tournament rule; in cash the "
                             "decision is recorded only (leave out amount=)")
         return False
+    unit = _penalty_check(t, seat, amount)
+    pen = _penalty_book(t, unit)
+    if unit == "hands":
+        given = "%d round%s x %d players" % (amount, "" if amount == 1 else "s", _players_here(t))
+        total = pen.give(seat, rounds=amount, players=_players_here(t))
+    else:
+        given = "%d min" % amount
+        total = pen.give(seat, minutes=amount, now_ms=now_ms)
+    t.penalties = pen
+    t.log("seat %d penalty %s: %s to serve (TOUR-17)" % (seat, given, _left_text(unit, total)))
+    t.alert(INFO, ("TOUR-17",) if rule in (None, "TOUR-17") else (rule, "TOUR-17"),
+            "seat %d penalty %s: %s to serve from the next hand%s" % (
+                seat, given, _left_text(unit, total), (" -- " + text) if text else ""),
+            "seat %d is dealt in and its hand killed until it is served (BLIND-23)" % seat, seat=seat)
+    return True
+
+
+def _penalty_check(t, seat, amount):
+    # the offender is a seated player; amount= says how many rounds or minutes. Returns the unit
+    cfg = t.config
     unit = cfg.house.get("penalty_unit") or "hands"
     if seat is None or not 1 <= seat <= cfg.seats or t._rec(seat).status == btn.EMPTY or t.stacks[seat - 1] <= 0:
         raise RuleError("TOUR-17", "floor penalty: seat %s has no player" % (seat,), legal=(1, cfg.seats))
@@ -329,27 +348,19 @@ def give_penalty(t, seat, rule, amount, text, now_ms):
         raise RuleError("TOUR-17", "floor penalty %d amount=%s: how many %s (hr.penalty_unit = %s)" % (
             seat, "ROUNDS" if unit == "hands" else "MINUTES", "rounds" if unit == "hands" else "minutes", unit),
             legal=(1, None))
+    return unit
+
+
+def _penalty_book(t, unit):
+    # the table's Penalties (engine/clock.py, loaded with the first penalty) in hr.penalty_unit
     pen = t.penalties
-    if pen is None or (pen.unit != unit and not pen.seats()):
-        from felt.engine.clock import Penalties
-        pen = Penalties(unit)
-    elif pen.unit != unit:
+    if pen is not None and pen.unit != unit and pen.seats():
         raise RuleError("TOUR-17", "floor penalty: penalties in %s are still served; hr.penalty_unit is %s now" % (
             pen.unit, unit))
-    players = _players_here(t)
-    if unit == "hands":
-        total = pen.give(seat, rounds=amount, players=players)
-        given = "%d round%s x %d players" % (amount, "" if amount == 1 else "s", players)
-    else:
-        total = pen.give(seat, minutes=amount, now_ms=now_ms)
-        given = "%d min" % amount
-    t.penalties = pen
-    rules = ("TOUR-17",) if rule in (None, "TOUR-17") else (rule, "TOUR-17")
-    t.log("seat %d penalty %s: %s to serve (TOUR-17)" % (seat, given, _left_text(unit, total)))
-    t.alert(INFO, rules, "seat %d penalty %s: %s to serve from the next hand%s" % (
-        seat, given, _left_text(unit, total), (" -- " + text) if text else ""),
-        "seat %d is dealt in and its hand killed until it is served (BLIND-23)" % seat, seat=seat)
-    return True
+    if pen is None or pen.unit != unit:
+        from felt.engine.clock import Penalties
+        pen = Penalties(unit)
+    return pen
 
 
 def serve_penalties(t, setup, now_ms):

@@ -282,3 +282,13 @@ def test_TOUR_17_timed_penalty_survives_a_power_cut():
     sim.run("hand")
     t = sim.table
     eq(t.hand.live[t.position(1)], True)
+
+
+def test_TOUR_17_no_new_penalty_in_another_unit_while_one_is_served():
+    sim = tour_sim()
+    t = sim.table
+    assert " ok " in wire(sim, "floor", ["penalty", 2], {"amount": 1})
+    assert " ok " in wire(sim, "set", ["hr.penalty_unit", "minutes"])
+    r = refused(sim, "TOUR-17", "floor", ["penalty", 3], {"amount": 10})
+    assert "still served" in r, r
+    eq((t.penalties.unit, t.penalties.seats()), ("hands", [2]))
