@@ -372,6 +372,9 @@ class Hand(HandDealing):
         if not self.round.bets[p] or not self.round.to_call(p, self.stacks[p]):
             raise RuleError("BET-44", "%s has no earlier bet facing a raise" % self.who(p))
 
+    def can_pull_back(self, p):
+        return self._can(self.check_pull_back, p)
+
     def pull_back(self, p):
         """BET-44: p clearly pulled back their earlier bet chips facing a raise -- p must now
         call or raise, not fold (the console records it; no chips move)."""
@@ -448,6 +451,13 @@ class Hand(HandDealing):
         if owe:
             raise RuleError("GAME-16", "%s faces %d to call and cannot check" % (self.who(p), owe), legal=owe)
 
+    def can_check(self, p):
+        try:
+            self.check_check(p)
+        except RuleError:
+            return False
+        return True
+
     def check(self, p):
         self.check_check(p)
         return self.check_call(p)
@@ -467,6 +477,13 @@ class Hand(HandDealing):
         self._check_turn(p)
         if not self.round.bring_in_due:
             raise RuleError("GAME-11", "no bring-in is due")
+
+    def can_post_bring_in(self, p):
+        try:
+            self.check_post_bring_in(p)
+        except RuleError:
+            return False
+        return True
 
     def post_bring_in(self, p):
         self.check_post_bring_in(p)
@@ -602,6 +619,13 @@ class Hand(HandDealing):
             # GAME-11: the bring-in card's owner posts the bring-in before anything else
             raise RuleError("GAME-11", "%s must post the bring-in before the hand can be killed" % self.who(p))
 
+    def can_kill(self, p):
+        try:
+            self.check_kill(p)
+        except RuleError:
+            return False
+        return True
+
     def kill(self, p):
         """The dealer or the floor kills p's hand now, in or out of turn (DEAL-36 a hand mucked by
         mistake, DEAL-38 a dead hand). DEAL-36: a bet or raise of p's that nobody has yet called
@@ -643,12 +667,18 @@ class Hand(HandDealing):
     def check_show(self, p, cards=None):
         return settle.check_show(self, p, cards)
 
+    def can_show(self, p, cards=None):
+        return self._can(self.check_show, p, cards)
+
     def show(self, p, cards=None):
         """p tables the hand (cards reveal any the shoe recorded as unknown)."""
         return settle.show(self, p, cards)
 
     def check_muck(self, p):
         return settle.check_muck(self, p)
+
+    def can_muck(self, p):
+        return self._can(self.check_muck, p)
 
     def muck(self, p):
         return settle.muck(self, p)

@@ -10,8 +10,7 @@ DONE = "done"
 
 
 class HandDealing:
-    """Dealing methods of Hand; needs the Hand's fields (hole, up, board, pending_hole ...).
-    Each action X has check_X (raises RuleError) and can_X (-> bool, made by __getattr__)."""
+    """Dealing methods of Hand; needs the Hand's fields (hole, up, board, pending_hole ...)."""
 
     def next_hole_position(self):
         """Whom the next hole card should go to (round-robin from position 0, BLIND-6), or None."""
@@ -125,6 +124,9 @@ class HandDealing:
                     self.up[q].pop(k)
                     break
 
+    def can_deal_hole(self, p, cards):
+        return self._can(self.check_deal_hole, p, cards)
+
     def deal_hole(self, p, cards):
         """Hole card(s) from the shoe to position p (one int or a list)."""
         cards = self.check_deal_hole(p, cards)
@@ -160,6 +162,9 @@ class HandDealing:
             raise RuleError("GAME-2", "this street's card is already burned")
         self._check_card(card)
 
+    def can_burn(self, card):
+        return self._can(self.check_burn, card)
+
     def burn(self, card):
         """The burn before a street (recorded; the dealing checks judge missing burns)."""
         self.check_burn(card)
@@ -191,6 +196,9 @@ class HandDealing:
                             legal=self.pending_board)
         self._check_cards(cards)
         return cards
+
+    def can_deal_board(self, cards):
+        return self._can(self.check_deal_board, cards)
 
     def deal_board(self, cards):
         cards = self.check_deal_board(cards)
@@ -236,6 +244,9 @@ class HandDealing:
                 self._check_card(c, not self._reshuffled(c))
         return discards, new_cards
 
+    def can_draw(self, p, discards, new_cards=None):
+        return self._can(self.check_draw, p, discards, new_cards)
+
     def draw(self, p, discards, new_cards=None):
         """p discards `discards` (GAME-15); replacements now (new_cards) or later by deal_hole."""
         discards, new_cards = self.check_draw(p, discards, new_cards)
@@ -253,11 +264,11 @@ class HandDealing:
             self._dealing_done()
         return op
 
-    def check_stand_pat(self, p):
-        self.check_draw(p, ())
-
     def stand_pat(self, p):
         return self.draw(p, ())
+
+    def can_stand_pat(self, p):
+        return self.can_draw(p, ())
 
     def _dealing_done(self):
         if self.pending_board or (self.phase != DEAL and self.phase != DRAW):
@@ -266,24 +277,9 @@ class HandDealing:
             return
         self._begin_betting()
 
-    def __getattr__(self, name):
-        # can_X(...) -> bool for every action X but the three betting ones: whether check_X(...)
-        # passes (nothing changes). One closure made when asked for instead of a method each: a
-        # method costs a board RAM for its function object and its interned name (hardware/memory.md).
-        # can_fold, can_check_call and can_bet_raise_to are real methods (hand.py): the turn
-        # queries allocate nothing (test_hand_heap). Only called for names the object lacks.
-        if not name.startswith("can_"):
-            raise AttributeError(name)
+    def _can(self, check, *args):
         try:
-            check = getattr(self, "check_" + name[4:])
-        except AttributeError:
-            raise AttributeError(name)
-
-        def can(*args):
-            try:
-                check(*args)
-            except RuleError:
-                return False
-            return True
-
-        return can
+            check(*args)
+        except RuleError:
+            return False
+        return True
