@@ -11,10 +11,17 @@ class FeltError(Exception):
 class RuleError(FeltError):
     """An input breaks a rule of RULES.md; `rule` is its ID (e.g. 'BET-7').
 
-    `legal` optionally describes the legal range, e.g. (min_total, max_total).
-    The state that raised it is unchanged."""
+    RuleError(rule, message, legal=None), or RuleError("BET-7: message", legal=None) with the ID
+    leading the text: the engine writes it that way because a string of up to 10 characters in
+    the bytecode is an interned name in RAM on a board, a longer one stays in flash
+    (hardware/memory.md). `legal` optionally describes the legal range, e.g. (min_total,
+    max_total). The state that raised it is unchanged."""
 
-    def __init__(self, rule, message, legal=None):
+    def __init__(self, rule, message=None, legal=None):
+        if message is None:  # "RULE-ID: message"
+            at = rule.find(": ")
+            message = rule[at + 2:] if at > 0 else rule
+            rule = rule[:at] if at > 0 else ""
         super().__init__(rule + ": " + message)
         self.rule = rule
         self.message = message

@@ -355,11 +355,11 @@ class Hand(HandDealing):
             return
         if self.phase != BET:
             if self.phase == DONE:
-                raise RuleError("GAME-6", "the hand is over")
-            raise RuleError("GAME-2", "no betting now: cards are due (%s)" % self.phase)
+                raise RuleError("GAME-6: the hand is over")
+            raise RuleError("GAME-2: no betting now: cards are due (%s)" % self.phase)
         a = self.round.cur
         if p != a:
-            raise RuleError("BET-38", "%s acted out of turn; %s is to act" % (self.who(p), self.who(a)), legal=a)
+            raise RuleError("BET-38: %s acted out of turn; %s is to act" % (self.who(p), self.who(a)), legal=a)
 
     def out_of_turn(self, p, action, amount=0, dealer_prompted=False):
         """BET-39..42: an action entered for p, who is not the actor: a proposal (outofturn.py);
@@ -370,7 +370,7 @@ class Hand(HandDealing):
     def check_pull_back(self, p):
         self._check_turn(p)
         if not self.round.bets[p] or not self.round.to_call(p, self.stacks[p]):
-            raise RuleError("BET-44", "%s has no earlier bet facing a raise" % self.who(p))
+            raise RuleError("BET-44: %s has no earlier bet facing a raise" % self.who(p))
 
     def can_pull_back(self, p):
         return self._can(self.check_pull_back, p)
@@ -385,12 +385,12 @@ class Hand(HandDealing):
     def check_fold(self, p):
         self._check_turn(p)
         if self.bound[p]:
-            raise RuleError("BET-44", "%s pulled back earlier bet chips and must call or raise" % self.who(p))
+            raise RuleError("BET-44: %s pulled back earlier bet chips and must call or raise" % self.who(p))
         rnd = self.round
         if rnd.bring_in_due and p == self.opener:
             # the owner of the bring-in card may not fold; if that player is all-in for the
             # ante, the players after may bring in or fold (GAME-11)
-            raise RuleError("GAME-11", "%s must post the bring-in or complete" % self.who(p))
+            raise RuleError("GAME-11: %s must post the bring-in or complete" % self.who(p))
 
     def can_fold(self, p):
         try:  # no bound method or *args tuple: a can_X query allocates nothing
@@ -414,7 +414,7 @@ class Hand(HandDealing):
     def check_check_call(self, p):
         self._check_turn(p)
         if self.round.bring_in_due:
-            raise RuleError("GAME-11", "%s must post the bring-in or complete" % self.who(p))
+            raise RuleError("GAME-11: %s must post the bring-in or complete" % self.who(p))
 
     def can_check_call(self, p):
         try:
@@ -449,7 +449,7 @@ class Hand(HandDealing):
         self.check_check_call(p)
         owe = self.round.to_call(p, self.stacks[p])
         if owe:
-            raise RuleError("GAME-16", "%s faces %d to call and cannot check" % (self.who(p), owe), legal=owe)
+            raise RuleError("GAME-16: %s faces %d to call and cannot check" % (self.who(p), owe), legal=owe)
 
     def can_check(self, p):
         try:
@@ -476,7 +476,7 @@ class Hand(HandDealing):
     def check_post_bring_in(self, p):
         self._check_turn(p)
         if not self.round.bring_in_due:
-            raise RuleError("GAME-11", "no bring-in is due")
+            raise RuleError("GAME-11: no bring-in is due")
 
     def can_post_bring_in(self, p):
         try:
@@ -499,7 +499,7 @@ class Hand(HandDealing):
         """Validate a complete/bet/raise to `total` (the new street total, BET-8)."""
         self._check_turn(p)
         if not isinstance(total, int):
-            raise RuleError("BET-49", "amounts are whole chips, got %r" % (total,))
+            raise RuleError("BET-49: amounts are whole chips, got %r" % (total,))
         rnd = self.round
         stack = self.stacks[p]
         allin = rnd.bets[p] + stack
@@ -511,18 +511,18 @@ class Hand(HandDealing):
         hi = rnd.hi_to
         word = "bet" if rnd.high == 0 or rnd.completion else "raise"
         if total > allin:
-            raise RuleError("BET-49", "%s has only %d; %s to %d is impossible" % (self.who(p), allin, word, total),
+            raise RuleError("BET-49: %s has only %d; %s to %d is impossible" % (self.who(p), allin, word, total),
                             legal=(lo, hi))
         if total > hi:
             rule = "BET-3" if self.structure == LIMIT else "BET-24"
             raise RuleError(rule, "%s to %d is above the maximum %s to %d" % (word, total, word, hi), legal=(lo, hi))
         if total == allin:
             if total <= rnd.high:
-                raise RuleError("GAME-16", "all-in for %d does not raise the %d bet; call instead" %
+                raise RuleError("GAME-16: all-in for %d does not raise the %d bet; call instead" %
                                 (total, rnd.high), legal=(lo, hi))
             return  # BET-11: an all-in of any size stands
         if self.structure == LIMIT and lo < total < hi:
-            raise RuleError("BET-3", "%s to %d: the options are %d or %d (TOUR-20 open pair)" % (word, total, lo, hi),
+            raise RuleError("BET-3: %s to %d: the options are %d or %d (TOUR-20 open pair)" % (word, total, lo, hi),
                             legal=(lo, hi))
         if total < lo:
             if self.structure == LIMIT:
@@ -533,7 +533,7 @@ class Hand(HandDealing):
                 rule = "BET-7"
             raise RuleError(rule, "%s to %d is below the minimum %s to %d" % (word, total, word, lo), legal=(lo, hi))
         if total % self.unit:
-            raise RuleError("BET-49", "%d is not a multiple of the %d chip" % (total, self.unit), legal=(lo, hi))
+            raise RuleError("BET-49: %d is not a multiple of the %d chip" % (total, self.unit), legal=(lo, hi))
 
     def can_bet_raise_to(self, p, total):
         try:
@@ -602,22 +602,22 @@ class Hand(HandDealing):
     def check_kill(self, p):
         """Whether p's hand may be killed now; RuleError naming the rule if not."""
         if not isinstance(p, int) or p < 0 or p >= self.n:
-            raise RuleError("DEAL-38", "no position %r to kill" % (p,), legal=(0, self.n - 1))
+            raise RuleError("DEAL-38: no position %r to kill" % (p,), legal=(0, self.n - 1))
         if self.phase == DONE:
-            raise RuleError("GAME-6", "the hand is over")
+            raise RuleError("GAME-6: the hand is over")
         if self.shown[p]:
-            raise RuleError("SHOW-13", "%s's hand is tabled; it cannot be killed" % self.who(p))
+            raise RuleError("SHOW-13: %s's hand is tabled; it cannot be killed" % self.who(p))
         if not self.live[p] or self.mucked[p]:
-            raise RuleError("DEAL-38", "%s's hand is dead already" % self.who(p))
+            raise RuleError("DEAL-38: %s's hand is dead already" % self.who(p))
         left = 0
         for q in range(self.n):
             if self.live[q] and not self.mucked[q]:
                 left += 1
         if left <= 1:
-            raise RuleError("GAME-6", "%s holds the last live hand; it wins the pot" % self.who(p))
+            raise RuleError("GAME-6: %s holds the last live hand; it wins the pot" % self.who(p))
         if self.phase == BET and self.round.bring_in_due and p == self.opener:
             # GAME-11: the bring-in card's owner posts the bring-in before anything else
-            raise RuleError("GAME-11", "%s must post the bring-in before the hand can be killed" % self.who(p))
+            raise RuleError("GAME-11: %s must post the bring-in before the hand can be killed" % self.who(p))
 
     def can_kill(self, p):
         try:

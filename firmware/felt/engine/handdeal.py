@@ -44,12 +44,12 @@ class HandDealing:
 
     def _check_card(self, card, fresh=True):
         if not isinstance(card, int) or card < UNKNOWN or card > 51:
-            raise RuleError("DECK-1", "%r is not a card" % (card,))
+            raise RuleError("DECK-1: %r is not a card" % (card,))
         if card != UNKNOWN:
             if card < 16 and self.game.deck == "short":  # ranks 2-5 are cards 0..15
-                raise RuleError("DECK-1", "%s deck has no card below a six" % self.game.name)
+                raise RuleError("DECK-1: %s deck has no card below a six" % self.game.name)
             if fresh and card in self.seen:
-                raise DuplicateCard("DECK-5", "card %d is already in this hand" % card)
+                raise DuplicateCard("DECK-5: card %d is already in this hand" % card)
 
     def _check_cards(self, cards):
         # _check_card(c) for each card of one entry, in one call: the common card (an int in
@@ -66,18 +66,18 @@ class HandDealing:
         cards = list(cards)
         if len(cards) == 2:  # two hole cards: one comparison, no set
             if cards[0] == cards[1] and cards[0] != UNKNOWN:
-                raise DuplicateCard("DECK-5", "the same card twice in one entry")
+                raise DuplicateCard("DECK-5: the same card twice in one entry")
         elif len(cards) > 1:  # one card cannot repeat itself: no set built for it
             known = [c for c in cards if c != UNKNOWN]
             if len(set(known)) != len(known):
-                raise DuplicateCard("DECK-5", "the same card twice in one entry")
+                raise DuplicateCard("DECK-5: the same card twice in one entry")
         return cards
 
     def _check_dealing(self):
         if self.phase == DONE:
-            raise RuleError("DEAL-49", "the hand is over; no more cards are dealt")
+            raise RuleError("DEAL-49: the hand is over; no more cards are dealt")
         if self.phase not in (DEAL, DRAW):
-            raise RuleError("GAME-2", "no cards are due now: the %s is in progress" %
+            raise RuleError("GAME-2: no cards are due now: the %s is in progress" %
                             ("betting" if self.phase == "bet" else self.phase))
 
     def check_deal_hole(self, p, cards):
@@ -86,13 +86,13 @@ class HandDealing:
             self._check_dealing()  # raises the rule that applies
         cards = self._cards_arg(cards)
         if p < 0 or p >= self.n or not self.live[p]:
-            raise RuleError("GAME-2", "%s holds no live hand" % self.who(p))
+            raise RuleError("GAME-2: %s holds no live hand" % self.who(p))
         if len(cards) > self.pending_hole[p]:
-            raise RuleError("GAME-2", "%s is due %d more hole card(s), not %d" %
+            raise RuleError("GAME-2: %s is due %d more hole card(s), not %d" %
                             (self.who(p), self.pending_hole[p], len(cards)), legal=self.pending_hole[p])
         if phase == DRAW:
             if self.to_draw[p]:
-                raise RuleError("GAME-15", "%s has not discarded yet" % self.who(p))
+                raise RuleError("GAME-15: %s has not discarded yet" % self.who(p))
             for c in cards:
                 self._check_card(c, not self._reshuffled(c))
         else:
@@ -157,9 +157,9 @@ class HandDealing:
         self._check_dealing()
         st = self.game.streets[self.street]
         if not st.burn:
-            raise RuleError("GAME-2", "no burn card on this street")
+            raise RuleError("GAME-2: no burn card on this street")
         if self.burned:
-            raise RuleError("GAME-2", "this street's card is already burned")
+            raise RuleError("GAME-2: this street's card is already burned")
         self._check_card(card)
 
     def can_burn(self, card):
@@ -192,7 +192,7 @@ class HandDealing:
             self._check_card(cards[0])
             return cards
         if len(cards) > self.pending_board or not cards:
-            raise RuleError("GAME-2", "%d board card(s) due, not %d" % (self.pending_board, len(cards)),
+            raise RuleError("GAME-2: %d board card(s) due, not %d" % (self.pending_board, len(cards)),
                             legal=self.pending_board)
         self._check_cards(cards)
         return cards
@@ -219,28 +219,28 @@ class HandDealing:
 
     def check_draw(self, p, discards, new_cards=None):
         if self.phase != DRAW:
-            raise RuleError("GAME-15", "there is no draw now")
+            raise RuleError("GAME-15: there is no draw now")
         if p != self.drawer():
-            raise RuleError("GAME-15", "%s draws next, not %s" % (self.who(self.drawer()), self.who(p)),
+            raise RuleError("GAME-15: %s draws next, not %s" % (self.who(self.drawer()), self.who(p)),
                             legal=self.drawer())
         discards = self._cards_arg(discards)
         limit = self.rules.draw_max_replace
         if len(discards) > limit:
-            raise RuleError("GAME-15", "at most %d cards may be replaced" % limit, legal=(0, limit))
+            raise RuleError("GAME-15: at most %d cards may be replaced" % limit, legal=(0, limit))
         left = list(self.hole[p])
         for c in discards:
             if c in left:
                 left.remove(c)
             else:
-                raise RuleError("GAME-15", "%s does not hold card %d" % (self.who(p), c))
+                raise RuleError("GAME-15: %s does not hold card %d" % (self.who(p), c))
         if new_cards is not None:
             new_cards = self._cards_arg(new_cards)
             if len(new_cards) != len(discards):
-                raise RuleError("GAME-15", "%d discarded, %d dealt" % (len(discards), len(new_cards)),
+                raise RuleError("GAME-15: %d discarded, %d dealt" % (len(discards), len(new_cards)),
                                 legal=len(discards))
             for c in new_cards:
                 if c in discards:
-                    raise DuplicateCard("DECK-5", "card %d was just discarded" % c)
+                    raise DuplicateCard("DECK-5: card %d was just discarded" % c)
                 self._check_card(c, not self._reshuffled(c))
         return discards, new_cards
 

@@ -81,17 +81,17 @@ def build_pots(committed, live, dead=0):
     Returns [Pot], main pot first; every pot has at least one chip and one eligible position."""
     n = len(committed)
     if len(live) != n:
-        raise RuleError("POT-3", "committed has %d positions, live has %d" % (n, len(live)))
+        raise RuleError("POT-3: committed has %d positions, live has %d" % (n, len(live)))
     for c in committed:
         if c < 0:
-            raise RuleError("POT-3", "negative contribution %d" % c, legal=(0, None))
+            raise RuleError("POT-3: negative contribution %d" % c, legal=(0, None))
     if dead < 0:
-        raise RuleError("POT-17", "negative dead money %d" % dead, legal=(0, None))
+        raise RuleError("POT-17: negative dead money %d" % dead, legal=(0, None))
     # The tops of the layers: every distinct total of a live hand (all-in amounts and the
     # largest matched total), ascending (POT-3).
     tops = sorted(set(committed[p] for p in range(n) if live[p]))
     if not tops:
-        raise RuleError("POT-8", "no live hand to build pots for")
+        raise RuleError("POT-8: no live hand to build pots for")
     if len(tops) == 1:
         # the common case: every live hand put in the same total -- one pot of everything
         # (committed >= 0 was checked, so the layer sum below is the plain sum)
@@ -149,7 +149,7 @@ def take_rake(pots, rake_bp=0, cap=None, drop_bp=0, unit=1):
     Returns (pots, rake, drop) with new Pot records. Convention (the seeds say only "from
     the pot"): the deductions are taken from the main pot first, then the side pots in order."""
     if rake_bp < 0 or drop_bp < 0 or unit < 1:
-        raise RuleError("POT-20", "rake and drop must be >= 0 and unit >= 1")
+        raise RuleError("POT-20: rake and drop must be >= 0 and unit >= 1")
     total = 0
     for pot in pots:
         total += pot.amount
@@ -183,9 +183,9 @@ def split(amount, winners, order=None, unit=1):
     that is not a multiple of unit, e.g. after a short all-in ante) goes with the first
     winner. Returns [(position, chips)] in odd-chip order."""
     if unit < 1:
-        raise RuleError("POT-10", "the chip unit must be at least 1", legal=(1, None))
+        raise RuleError("POT-10: the chip unit must be at least 1", legal=(1, None))
     if not winners:
-        raise RuleError("POT-9", "no winner to split %d among" % amount)
+        raise RuleError("POT-9: no winner to split %d among" % amount)
     ranked = _ranked(order or [], winners)
     units = amount // unit
     each = units // len(ranked)
@@ -222,20 +222,20 @@ def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
     hr.stud_odd_chip_low = lowest_card; defaults to odd_order.
     Chips are conserved: the shares add up to the pots exactly."""
     if unit < 1:
-        raise RuleError("POT-10", "the chip unit must be at least 1", legal=(1, None))
+        raise RuleError("POT-10: the chip unit must be at least 1", legal=(1, None))
     if hilo_identical_scoop not in (EVEN_SPLIT, HALVES_THEN_ODD):
-        raise RuleError("POT-15", "unknown hr.hilo_identical_scoop %r" % (hilo_identical_scoop,),
+        raise RuleError("POT-15: unknown hr.hilo_identical_scoop %r" % (hilo_identical_scoop,),
                         legal=(EVEN_SPLIT, HALVES_THEN_ODD))
     n = len(hi)
     if lo is not None and len(lo) != n:
-        raise RuleError("POT-13", "hi has %d positions, lo has %d" % (n, len(lo)))
+        raise RuleError("POT-13: hi has %d positions, lo has %d" % (n, len(lo)))
     if odd_order_lo is None:
         odd_order_lo = odd_order
     awards = []
     for pot in sorted(pots, key=lambda q: -q.index):
         for p in pot.eligible:
             if p < 0 or p >= n:
-                raise RuleError("POT-3", "pot %d names position %d of %d" % (pot.index, p, n))
+                raise RuleError("POT-3: pot %d names position %d of %d" % (pot.index, p, n))
         _award_pot(awards, pot, hi, lo, odd_order, odd_order_lo, unit, hilo_identical_scoop)
     return awards
 
@@ -244,7 +244,7 @@ def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
     contenders = [p for p in pot.eligible if hi[p] is not None]
     if not contenders:
         if len(pot.eligible) != 1:
-            raise RuleError("POT-8", "%s has no contesting hand" % pot.name)
+            raise RuleError("POT-8: %s has no contesting hand" % pot.name)
         # A single eligible hand takes the pot without a showdown (POT-8).
         awards.append(Award(pot.index, pot.amount, WHOLE, [(pot.eligible[0], pot.amount)], None))
         return

@@ -81,18 +81,18 @@ def _showdown_open(hand):
 
 def check_show(hand, p, cards):
     if not _showdown_open(hand):
-        raise RuleError("SHOW-1", "hands are shown only at the showdown or in an all-in run-out")
+        raise RuleError("SHOW-1: hands are shown only at the showdown or in an all-in run-out")
     if p < 0 or p >= hand.n or not hand.live[p] or hand.mucked[p]:
-        raise RuleError("SHOW-1", "%s holds no live hand" % hand.who(p))
+        raise RuleError("SHOW-1: %s holds no live hand" % hand.who(p))
     hole = hand.hole[p]
     if cards is None:
         for c in hole:
             if c == UNKNOWN:
-                raise RuleError("SHOW-1", "%s's cards were not read; enter them" % hand.who(p))
+                raise RuleError("SHOW-1: %s's cards were not read; enter them" % hand.who(p))
         return list(hole)
     cards = hand._cards_arg(cards)
     if len(cards) != len(hole):
-        raise RuleError("SHOW-1", "%s holds %d cards, %d shown" % (hand.who(p), len(hole), len(cards)),
+        raise RuleError("SHOW-1: %s holds %d cards, %d shown" % (hand.who(p), len(hole), len(cards)),
                         legal=len(hole))
     unknown = 0
     for c in hole:
@@ -103,13 +103,13 @@ def check_show(hand, p, cards):
         if not isinstance(c, int) or c < 16 or c > 51:  # else a card of every deck (DECK-1)
             hand._check_card(c, False)
         if c == UNKNOWN:
-            raise RuleError("SHOW-1", "a shown card must be known")
+            raise RuleError("SHOW-1: a shown card must be known")
         if c not in hole:
             if c in hand.seen:
-                raise DuplicateCard("DECK-5", "card %d is already elsewhere in this hand" % c)
+                raise DuplicateCard("DECK-5: card %d is already elsewhere in this hand" % c)
             fresh += 1
     if fresh > unknown:
-        raise RuleError("DECK-5", "%s shows cards that differ from those the shoe dealt" % hand.who(p))
+        raise RuleError("DECK-5: %s shows cards that differ from those the shoe dealt" % hand.who(p))
     return cards
 
 
@@ -142,11 +142,11 @@ def face_up_now(hand):
 
 def check_muck(hand, p):
     if not _showdown_open(hand):
-        raise RuleError("SHOW-1", "a hand is mucked at the showdown; before it, fold")
+        raise RuleError("SHOW-1: a hand is mucked at the showdown; before it, fold")
     if p < 0 or p >= hand.n or not hand.live[p] or hand.mucked[p]:
-        raise RuleError("SHOW-1", "%s holds no live hand" % hand.who(p))
+        raise RuleError("SHOW-1: %s holds no live hand" % hand.who(p))
     if face_up_now(hand):
-        raise RuleError("SHOW-8", "hands are tabled face up in an all-in; %s may not muck" % hand.who(p))
+        raise RuleError("SHOW-8: hands are tabled face up in an all-in; %s may not muck" % hand.who(p))
 
 
 def muck(hand, p):
