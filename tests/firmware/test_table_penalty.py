@@ -292,3 +292,37 @@ def test_TOUR_17_no_new_penalty_in_another_unit_while_one_is_served():
     r = refused(sim, "TOUR-17", "floor", ["penalty", 3], {"amount": 10})
     assert "still served" in r, r
     eq((t.penalties.unit, t.penalties.seats()), ("hands", [2]))
+
+
+# ---- engine/clock.py Penalties on its own -------------------------------------------------------
+
+def test_TOUR_17_penalties_count_only_hands_the_seat_is_dealt_in_and_add_up():
+    from felt.engine.clock import Penalties
+    p = Penalties("hands")
+    eq(p.give(4, rounds=1, players=3), 3)
+    eq(p.hand_started(seats=[1, 2, 3]), [])  # seat 4 not dealt in: nothing served
+    eq(p.left(4), 3)
+    eq(p.give(4, rounds=1, players=3), 6)  # a second penalty adds to the first
+    eq(p.hand_started(seats=[1, 4]), [4])
+    eq(p.left(4), 5)
+    eq(p.drop(4), 5)
+    eq(p.seats(), [])
+
+
+def test_TOUR_17_timed_penalty_clock_that_goes_back_counts_nothing_for_the_gap():
+    from felt.engine.clock import Penalties
+    p = Penalties("minutes")
+    p.give(2, minutes=5, now_ms=1000000)
+    eq(p.hand_started(now_ms=1000000 + 2 * MIN_MS), [2])  # 3 min left
+    eq(p.left(2), 3 * MIN_MS)
+    q = Penalties.load(p.data())  # the snapshot across a power cut
+    eq((q.unit, q.left(2), q.seen_ms), ("minutes", 3 * MIN_MS, 1000000 + 2 * MIN_MS))
+    eq(q.hand_started(now_ms=5000), [2])  # the board restarted: its clock began again
+    eq(q.left(2), 3 * MIN_MS)
+    eq(q.hand_started(now_ms=5000 + 3 * MIN_MS - 1), [2])
+    eq(q.hand_started(now_ms=5000 + 3 * MIN_MS), [])
+    eq(q.hand_started(now_ms=None), [])
+    r = Penalties("minutes")
+    r.give(1, minutes=1, now_ms=0)
+    eq(r.hand_started(now_ms=None), [1])  # no time given: none counted
+    eq(r.left(1), MIN_MS)
