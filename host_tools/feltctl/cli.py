@@ -29,7 +29,13 @@ def main(argv=None):
     if not args.command:
         parser.print_help()
         return 2
-    return modules[args.command].run(args) or 0
+    try:
+        return modules[args.command].run(args) or 0
+    except KeyboardInterrupt:
+        # Ctrl-C: the `with` blocks on the way out have closed ports and child processes; a flash
+        # interrupted part way leaves the board on its previous tree (hardware/flashing.md)
+        sys.stderr.write("\nfeltctl %s: interrupted\n" % args.command)
+        return 130
 
 
 if __name__ == "__main__":

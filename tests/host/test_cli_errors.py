@@ -22,3 +22,22 @@ def test_romfs_build_to_a_path_it_cannot_write_is_one_error_line(tmp_path):
         assert out.stderr.startswith("feltctl romfs: error: ") and out.stderr.count("\n") == 1, out.stderr
         assert str(target) in out.stderr
     assert os.listdir(str(tmp_path)) == []
+
+
+def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(tmp_path):
+    # Ctrl-C (SIGINT) in any command was a KeyboardInterrupt traceback from wherever it landed
+    # (select, a thread pool, pyserial). The context managers still close ports and child
+    # processes on the way out; the user sees one line.
+    import signal
+    import time
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(REPO, "host_tools") + os.pathsep + os.path.join(REPO, "firmware")
+    corpus = os.path.join(REPO, "tests", "bench_scripts")
+    proc = subprocess.Popen([sys.executable, "-m", "feltctl", "bench", "--runtime", "cpython", corpus], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path))
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out[-500:], err[-2000:])
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "feltctl bench: interrupted", err[-2000:]
