@@ -113,6 +113,8 @@ class Seats:
             # the pot and the action passes them by; the dealer mucks their cards after the deal
             from felt import table_rulings
             table_rulings.kill_dead(self, "BLIND-23")
+            if self.hand.finished:  # heads-up: the other hand was the last live one (GAME-6)
+                self._sync()
             for seat in plan.dead:
                 self._dead_alert(seat, "its blinds and antes stay", "muck seat %d's cards when the deal is complete"
                                  % seat)

@@ -326,3 +326,29 @@ def test_TOUR_17_timed_penalty_clock_that_goes_back_counts_nothing_for_the_gap()
     r.give(1, minutes=1, now_ms=0)
     eq(r.hand_started(now_ms=None), [1])  # no time given: none counted
     eq(r.left(1), MIN_MS)
+
+
+def test_TOUR_17_heads_up_the_penalised_hand_is_killed_and_the_hand_ends_at_once_GAME_6():
+    # two players left: killing the penalised big blind leaves one live hand, so the hand is over
+    # before a card is dealt -- the other seat wins the blinds, the PHH replays, the next hand counts
+    histories = []
+    sim = Sim(history=histories.append)
+    sim.run("table holdem no_limit seats=2 sb=50 bb=100 button=1 mode=tournament")
+    sim.run("seat 1 1000")
+    sim.run("seat 2 1000")
+    t = sim.table
+    assert " ok " in wire(sim, "floor", ["penalty", 2], {"amount": 1})
+    eq(t.penalties.left(2), 2)
+    sim.run("hand")
+    eq(t.state, "over")
+    eq(t.stacks, [1100, 900])  # its big blind stays in the pot (BLIND-23)
+    eq(len(histories), 1)
+    replays(histories[0], t)
+    sim.run("hand")
+    eq(t.state, "over")
+    eq(t.penalties.seats(), [])
+    eq(sum(t.stacks), 2000)
+    replays(histories[1], t)
+    sim.run("hand")
+    eq(t.state, "playing")  # served: both play
+    eq(t.hand.live, [True, True])
