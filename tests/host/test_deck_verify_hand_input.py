@@ -73,3 +73,13 @@ def test_deck_enroll_out_it_cannot_write_leaves_no_signed_file_beside_it(store, 
     err = _one_error_line(capsys, "deck")
     assert str(tmp_path / out).rstrip("/") in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) + sorted(p.name for p in (tmp_path / "folder").iterdir()) == before
+
+
+def test_floor_deck_with_a_binary_record_is_named_before_the_port_opens(store, tmp_path, capsys):
+    # `feltctl floor PORT deck FILE` read FILE as text: a binary file was a UnicodeDecodeError traceback
+    rec = tmp_path / "deck.txt"
+    rec.write_bytes(BINARY)
+    assert feltctl(["floor", str(tmp_path / "no-such.tty"), "--device", "table1", "--floor", "alice", "--keys",
+                    store.root, "deck", str(rec)]) == 1
+    err = _one_error_line(capsys, "floor")
+    assert "%s is not a text file" % rec in err and "no-such.tty" not in err, err

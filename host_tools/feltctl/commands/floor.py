@@ -110,8 +110,11 @@ class FloorClient:
 
 
 def _deck_command(path):
-    with open(path) as f:
-        rows = [r.rstrip("\r") for r in f.read().rstrip("\r\n").split("\n")]
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = [r.rstrip("\r") for r in f.read().rstrip("\r\n").split("\n")]
+    except UnicodeError:
+        raise FeltError("%s is not a text file (a deck record is UTF-8 text)" % path)
     record = "\n".join(rows) + "\n"  # the text the table rebuilds from the lines (its SHA-256)
     deck_id = None
     for row in record.split("\n"):
