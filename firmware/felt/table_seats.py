@@ -117,7 +117,7 @@ class Seats:
                 self._sync()
             for seat in plan.dead:
                 self._dead_alert(seat, "its blinds and antes stay", "muck seat %d's cards when the deal is complete"
-                                 % seat)
+                                 % seat if self.state == PLAYING else "deal no cards: the hand is over (GAME-6)")
         elif plan.dead:
             # stud: an absent seat's upcard may be the bring-in card (GAME-11), so the Hand needs
             # its cards; it is killed when the initial deal completes (table_rulings.absent_stud)

@@ -342,6 +342,8 @@ def test_TOUR_17_heads_up_the_penalised_hand_is_killed_and_the_hand_ends_at_once
     sim.run("hand")
     eq(t.state, "over")
     eq(t.stacks, [1100, 900])  # its big blind stays in the pot (BLIND-23)
+    got = penalty_alerts(t, 2)
+    assert got and got[0].remedy == "deal no cards: the hand is over (GAME-6)", [a.line() for a in t.alerts]
     eq(len(histories), 1)
     replays(histories[0], t)
     sim.run("hand")
