@@ -1,9 +1,10 @@
 # Rare console rulings and floor commands on the table (controller layer, part of felt.table.Table,
 # imported on first use to keep the heap small): a dealer/floor kill of a hand (DEAL-36..39), a
 # declared misdeal (DEAL-14/15), blind postings (BLIND-2/14/15/16/20/25), recorded floor decisions,
-# and the floor-key commands' table entry points (void a hand, adjust a stack, change the level or
-# the structure). Each function takes the Table; an illegal entry raises a RuleError/ConfigError
-# naming the rule, before anything changes.
+# penalties the table counts down (TOUR-17, served as BLIND-23 seats), and the floor-key commands'
+# table entry points (void a hand, adjust a stack, change the level or the structure). Each function
+# takes the Table; an illegal entry raises a RuleError/ConfigError naming the rule, before anything
+# changes.
 from felt.engine import button as btn
 from felt.engine import dealing, games, settings
 from felt.errors import ConfigError, RuleError
