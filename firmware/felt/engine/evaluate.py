@@ -612,11 +612,11 @@ def category(value):
     return value >> 26
 
 
-_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-          "queen", "king", "ace")
-_PLURAL = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-           "jacks", "queens", "kings", "aces")
-_LOW_CHARS = "A2345678"
+_NAMES = const(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+                "queen", "king", "ace"))
+_PLURAL = const(("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+                 "jacks", "queens", "kings", "aces"))
+_LOW_CHARS = const("A2345678")
 
 
 def _index(bit):

@@ -24,15 +24,12 @@ Street = namedtuple("Street", "burn hole board draw big opening")
 # forced: "blinds" | "bring_in"; max_players; raises: default hr.limit_raises_per_round (BET-4)
 Game = namedtuple("Game", "code name structure family streets hi lo deck forced max_players raises")
 
-_P = OPEN_POSITION
-
-
 def _board_streets(hole_count):
     return (
-        Street(False, (False,) * hole_count, 0, False, False, _P),
-        Street(True, (), 3, False, False, _P),
-        Street(True, (), 1, False, True, _P),
-        Street(True, (), 1, False, True, _P),
+        Street(False, (False,) * hole_count, 0, False, False, OPEN_POSITION),
+        Street(True, (), 3, False, False, OPEN_POSITION),
+        Street(True, (), 1, False, True, OPEN_POSITION),
+        Street(True, (), 1, False, True, OPEN_POSITION),
     )
 
 
@@ -59,9 +56,9 @@ def _stud5_streets():  # built with the first stud5 game record, not at import (
 
 def _draw_streets(hole_count, draws, big_from):
     # big_from: index of the first street played with the big bet
-    streets = [Street(False, (False,) * hole_count, 0, False, False, _P)]
+    streets = [Street(False, (False,) * hole_count, 0, False, False, OPEN_POSITION)]
     for i in range(1, draws + 1):
-        streets.append(Street(True, (), 0, True, i >= big_from, _P))
+        streets.append(Street(True, (), 0, True, i >= big_from, OPEN_POSITION))
     return tuple(streets)
 
 

@@ -1,6 +1,6 @@
 # One hand's state machine (engine layer, pure): forced bets, cards from the shoe, betting
 # rounds, draws, run-out and the showdown/award, for every game in games.GAMES (GAME-1..17).
-# Each action has a can_X() twin and raises RuleError(rule, message, legal) before changing
+# Each action has a can_X() twin and raises RuleError("RULE-ID: message", legal) before changing
 # anything when illegal; done actions return an Op record. Positions 0..n-1 as in PHH.
 from collections import namedtuple
 
@@ -150,9 +150,10 @@ class Hand(HandDealing):
                 raise ConfigError("BET-1: fixed limit needs the small bet")
             self.small_bet = small_bet
             self.big_bet = big_bet if big_bet > 0 else 2 * small_bet
-            raises = self.rules.limit_raises_per_round
-            if not self.rules_changed("limit_raises_per_round"):
-                raises = game.raises
+            raises = game.raises  # the game's own cap, unless the table set hr.limit_raises_per_round
+            for k, v in self.rules.changed():
+                if k == "hr.limit_raises_per_round":
+                    raises = v
             self.cap = 1 + raises
         else:
             bb = min_bet or small_bet
@@ -162,12 +163,6 @@ class Hand(HandDealing):
                     bb = max(blinds)
             self.small_bet = self.big_bet = bb
             self.cap = None
-
-    def rules_changed(self, key):
-        for k, _ in self.rules.changed():
-            if k == "hr." + key:
-                return True
-        return False
 
     def _stud5_highest_card(self):
         # GAME-14 home variant: the highest upcard opens and may check; no bring-in
@@ -299,8 +294,11 @@ class Hand(HandDealing):
         rnd = self.round
         stack = self.stacks[p]
         if rnd.bring_in_due:
-            lo, hi = self._completion_range(p)
-            return Legal(p, 0, lo, hi, False, lo > 0, None, self._bring_in_amount(p), p != self.opener)
+            # the bring-in player may complete instead of posting the bring-in (GAME-11)
+            lo = hi = 0
+            if rnd.raise_block(p, stack, self.live, self.stacks, self.rules) is None:
+                lo, hi = rnd.raise_range(p, stack, self.collected())
+            return Legal(p, 0, lo, hi, False, lo > 0, None, min(self.bring_in, stack), p != self.opener)
         call = rnd.to_call(p, stack)
         block = rnd.raise_block(p, stack, self.live, self.stacks, self.rules)
         if block is not None:
@@ -462,17 +460,6 @@ class Hand(HandDealing):
         self.check_check(p)
         return self.check_call(p)
 
-    def _bring_in_amount(self, p):
-        return self.bring_in if self.bring_in < self.stacks[p] else self.stacks[p]
-
-    def _completion_range(self, p):
-        # the bring-in player may complete instead of posting the bring-in (GAME-11)
-        rnd = self.round
-        block = rnd.raise_block(p, self.stacks[p], self.live, self.stacks, self.rules)
-        if block is not None:
-            return 0, 0
-        return rnd.raise_range(p, self.stacks[p], self.collected())
-
     def check_post_bring_in(self, p):
         self._check_turn(p)
         if not self.round.bring_in_due:
@@ -487,12 +474,13 @@ class Hand(HandDealing):
 
     def post_bring_in(self, p):
         self.check_post_bring_in(p)
-        amount = self._bring_in_amount(p)
+        amount = min(self.bring_in, self.stacks[p])
         self.stacks[p] -= amount
         self.committed[p] += amount
         self.round.post_bring_in(p, amount)
         op = self._note("bring_in", p, amount, amount, (), self.stacks[p] == 0) if self.log is not None else None
-        self._after_action()
+        if self.round.cur is None or self.live.count(True) <= 1:
+            self._end_street()
         return op
 
     def check_bet_raise_to(self, p, total):
@@ -513,9 +501,12 @@ class Hand(HandDealing):
         if total > allin:
             raise RuleError("BET-49: %s has only %d; %s to %d is impossible" % (self.who(p), allin, word, total),
                             legal=(lo, hi))
-        if total > hi:
-            rule = "BET-3" if self.structure == LIMIT else "BET-24"
-            raise RuleError(rule, "%s to %d is above the maximum %s to %d" % (word, total, word, hi), legal=(lo, hi))
+        if total > hi:  # each text whole: a bare rule ID would be an interned name (hardware/memory.md)
+            if self.structure == LIMIT:
+                text = "BET-3: %s to %d is above the maximum %s to %d"
+            else:
+                text = "BET-24: %s to %d is above the maximum %s to %d"
+            raise RuleError(text % (word, total, word, hi), legal=(lo, hi))
         if total == allin:
             if total <= rnd.high:
                 raise RuleError("GAME-16: all-in for %d does not raise the %d bet; call instead" %
@@ -526,12 +517,12 @@ class Hand(HandDealing):
                             legal=(lo, hi))
         if total < lo:
             if self.structure == LIMIT:
-                rule = "BET-3"
+                text = "BET-3: %s to %d is below the minimum %s to %d"
             elif rnd.high == 0 or rnd.completion:
-                rule = "BET-6"
+                text = "BET-6: %s to %d is below the minimum %s to %d"
             else:
-                rule = "BET-7"
-            raise RuleError(rule, "%s to %d is below the minimum %s to %d" % (word, total, word, lo), legal=(lo, hi))
+                text = "BET-7: %s to %d is below the minimum %s to %d"
+            raise RuleError(text % (word, total, word, lo), legal=(lo, hi))
         if total % self.unit:
             raise RuleError("BET-49: %d is not a multiple of the %d chip" % (total, self.unit), legal=(lo, hi))
 
@@ -554,12 +545,9 @@ class Hand(HandDealing):
         self.committed[p] += amount
         rnd.raise_to(p, total, full, self.live, self.stacks, self.live_count())
         op = self._note(kind, p, amount, total, (), self.stacks[p] == 0) if self.log is not None else None
-        self._after_action()
-        return op
-
-    def _after_action(self):
         if self.round.cur is None or self.live.count(True) <= 1:
             self._end_street()
+        return op
 
     def _end_street(self):
         rnd = self.round

@@ -3,10 +3,17 @@
 # checked in full before anything changes. Hand (hand.py) inherits it; `self` is that Hand.
 from felt.errors import DuplicateCard, RuleError
 
-UNKNOWN = -1
-DEAL = "deal"
-DRAW = "draw"
-DONE = "done"
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+# const(): no module names on MicroPython (no interned name, no dict slot: hardware/memory.md)
+_UNKNOWN = const(-1)
+_DEAL = const("deal")
+_DRAW = const("draw")
+_DONE = const("done")
 
 
 class HandDealing:
@@ -24,7 +31,7 @@ class HandDealing:
 
     def drawer(self):
         """Position due to discard next in a draw (GAME-15: from the button's left), or None."""
-        if self.phase != DRAW:
+        if self.phase != _DRAW:
             return None
         for p in range(self.n):
             if self.to_draw[p]:
@@ -39,13 +46,13 @@ class HandDealing:
         for p in range(self.n):
             self.pending_hole[p] = len(st.hole) if self.live[p] else 0
             self.to_draw[p] = st.draw and self.live[p]
-        self.phase = DRAW if st.draw else DEAL
+        self.phase = _DRAW if st.draw else _DEAL
         self._dealing_done()
 
     def _check_card(self, card, fresh=True):
-        if not isinstance(card, int) or card < UNKNOWN or card > 51:
+        if not isinstance(card, int) or card < _UNKNOWN or card > 51:
             raise RuleError("DECK-1: %r is not a card" % (card,))
-        if card != UNKNOWN:
+        if card != _UNKNOWN:
             if card < 16 and self.game.deck == "short":  # ranks 2-5 are cards 0..15
                 raise RuleError("DECK-1: %s deck has no card below a six" % self.game.name)
             if fresh and card in self.seen:
@@ -57,7 +64,7 @@ class HandDealing:
         seen = self.seen
         short = self.game.deck == "short"
         for c in cards:
-            if not isinstance(c, int) or c < UNKNOWN or c > 51 or c in seen or (short and 0 <= c < 16):
+            if not isinstance(c, int) or c < _UNKNOWN or c > 51 or c in seen or (short and 0 <= c < 16):
                 self._check_card(c)  # raises the rule that applies
 
     def _cards_arg(self, cards):
@@ -65,24 +72,24 @@ class HandDealing:
             return [cards]
         cards = list(cards)
         if len(cards) == 2:  # two hole cards: one comparison, no set
-            if cards[0] == cards[1] and cards[0] != UNKNOWN:
+            if cards[0] == cards[1] and cards[0] != _UNKNOWN:
                 raise DuplicateCard("DECK-5: the same card twice in one entry")
         elif len(cards) > 1:  # one card cannot repeat itself: no set built for it
-            known = [c for c in cards if c != UNKNOWN]
+            known = [c for c in cards if c != _UNKNOWN]
             if len(set(known)) != len(known):
                 raise DuplicateCard("DECK-5: the same card twice in one entry")
         return cards
 
     def _check_dealing(self):
-        if self.phase == DONE:
+        if self.phase == _DONE:
             raise RuleError("DEAL-49: the hand is over; no more cards are dealt")
-        if self.phase not in (DEAL, DRAW):
+        if self.phase not in (_DEAL, _DRAW):
             raise RuleError("GAME-2: no cards are due now: the %s is in progress" %
                             ("betting" if self.phase == "bet" else self.phase))
 
     def check_deal_hole(self, p, cards):
         phase = self.phase
-        if phase != DEAL and phase != DRAW:
+        if phase != _DEAL and phase != _DRAW:
             self._check_dealing()  # raises the rule that applies
         cards = self._cards_arg(cards)
         if p < 0 or p >= self.n or not self.live[p]:
@@ -90,7 +97,7 @@ class HandDealing:
         if len(cards) > self.pending_hole[p]:
             raise RuleError("GAME-2: %s is due %d more hole card(s), not %d" %
                             (self.who(p), self.pending_hole[p], len(cards)), legal=self.pending_hole[p])
-        if phase == DRAW:
+        if phase == _DRAW:
             if self.to_draw[p]:
                 raise RuleError("GAME-15: %s has not discarded yet" % self.who(p))
             for c in cards:
@@ -102,7 +109,7 @@ class HandDealing:
     def _reshuffled(self, card):
         # Triple draw can outrun the stub: the dead cards (discards, burns, folded hands) are
         # then shuffled into a new stub, as pokerkit does; only draw replacements may reuse them
-        if self.phase != DRAW or card == UNKNOWN or card not in self.seen:
+        if self.phase != _DRAW or card == _UNKNOWN or card not in self.seen:
             return False
         if card in self.discards or card in self.burns:
             return True
@@ -134,20 +141,20 @@ class HandDealing:
         k = len(ups) - self.pending_hole[p]
         hole = self.hole[p]
         up = self.up[p]
-        if self.phase == DRAW:
+        if self.phase == _DRAW:
             for c in cards:
                 if self._reshuffled(c):
                     self._reuse(c)
                 hole.append(c)
                 up.append(ups[k] if ups else False)
                 k += 1
-                if c != UNKNOWN:
+                if c != _UNKNOWN:
                     self.seen.add(c)
         else:  # the deal: checked fresh cards, added in one go (check_deal_hole bounds k)
             hole.extend(cards)
             up.extend(ups[k:k + len(cards)] if ups else [False] * len(cards))
             self.seen.update(cards)
-            self.seen.discard(UNKNOWN)  # unknown cards are not tracked (never in seen)
+            self.seen.discard(_UNKNOWN)  # unknown cards are not tracked (never in seen)
         self.pending_hole[p] -= len(cards)
         op = self._note("hole", p, 0, 0, cards, False) if self.log is not None else None
         self._dealing_done()
@@ -170,7 +177,7 @@ class HandDealing:
         self.check_burn(card)
         self.burned = True
         self.burns.append(card)
-        if card != UNKNOWN:
+        if card != _UNKNOWN:
             self.seen.add(card)
         return self._note("burn", None, 0, 0, (card,), False)
 
@@ -211,14 +218,14 @@ class HandDealing:
             self.pending_board -= len(cards)
         for c in cards:
             self.board.append(c)
-            if c != UNKNOWN:
+            if c != _UNKNOWN:
                 self.seen.add(c)
         op = self._note("board", None, 0, 0, cards, False) if self.log is not None else None
         self._dealing_done()
         return op
 
     def check_draw(self, p, discards, new_cards=None):
-        if self.phase != DRAW:
+        if self.phase != _DRAW:
             raise RuleError("GAME-15: there is no draw now")
         if p != self.drawer():
             raise RuleError("GAME-15: %s draws next, not %s" % (self.who(self.drawer()), self.who(p)),
@@ -271,7 +278,7 @@ class HandDealing:
         return self.can_draw(p, ())
 
     def _dealing_done(self):
-        if self.pending_board or (self.phase != DEAL and self.phase != DRAW):
+        if self.pending_board or (self.phase != _DEAL and self.phase != _DRAW):
             return
         if any(self.pending_hole) or any(self.to_draw):
             return

@@ -11,13 +11,19 @@
 # `dead` when PHH ante_trimming_status is false, POT-17); stacks differ only in those cases.
 from felt.errors import RuleError
 
-WHOLE = "whole"
-HIGH = "high"
-LOW = "low"
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
 
-# hr.hilo_identical_scoop options (POT-15)
-EVEN_SPLIT = "even_split"
-HALVES_THEN_ODD = "halves_then_odd"
+# Award.half, and the hr.hilo_identical_scoop options (POT-15): const() names are no module
+# names on MicroPython (no interned name, no dict slot: hardware/memory.md)
+_WHOLE = const("whole")
+_HIGH = const("high")
+_LOW = const("low")
+_EVEN_SPLIT = const("even_split")
+_HALVES_THEN_ODD = const("halves_then_odd")
 
 
 class Pot:
@@ -209,7 +215,7 @@ def _best(values, positions):
 
 
 def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
-          hilo_identical_scoop=EVEN_SPLIT):
+          hilo_identical_scoop=_EVEN_SPLIT):
     """Divide every pot (POT-5..16). Returns [Award] in the order of awarding (POT-7:
     side pots from the most recent, the main pot last; within a pot high before low, SHOW-18).
 
@@ -223,9 +229,9 @@ def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
     Chips are conserved: the shares add up to the pots exactly."""
     if unit < 1:
         raise RuleError("POT-10: the chip unit must be at least 1", legal=(1, None))
-    if hilo_identical_scoop not in (EVEN_SPLIT, HALVES_THEN_ODD):
+    if hilo_identical_scoop not in (_EVEN_SPLIT, _HALVES_THEN_ODD):
         raise RuleError("POT-15: unknown hr.hilo_identical_scoop %r" % (hilo_identical_scoop,),
-                        legal=(EVEN_SPLIT, HALVES_THEN_ODD))
+                        legal=(_EVEN_SPLIT, _HALVES_THEN_ODD))
     n = len(hi)
     if lo is not None and len(lo) != n:
         raise RuleError("POT-13: hi has %d positions, lo has %d" % (n, len(lo)))
@@ -246,7 +252,7 @@ def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
         if len(pot.eligible) != 1:
             raise RuleError("POT-8: %s has no contesting hand" % pot.name)
         # A single eligible hand takes the pot without a showdown (POT-8).
-        awards.append(Award(pot.index, pot.amount, WHOLE, [(pot.eligible[0], pot.amount)], None))
+        awards.append(Award(pot.index, pot.amount, _WHOLE, [(pot.eligible[0], pot.amount)], None))
         return
     hi_value, hi_win = _best(hi, contenders)
     lows = []
@@ -254,22 +260,22 @@ def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
         lows = [p for p in contenders if lo[p] is not None and lo[p] >= 0]
     if not lows:
         # High-only game, or no qualifying low: all to the high hand(s) (POT-14).
-        awards.append(Award(pot.index, pot.amount, WHOLE, split(pot.amount, hi_win, order, unit),
+        awards.append(Award(pot.index, pot.amount, _WHOLE, split(pot.amount, hi_win, order, unit),
                             hi_value, no_low=lo is not None))
         return
     lo_value, lo_win = _best(lo, lows)
-    if sorted(hi_win) == sorted(lo_win) and (len(hi_win) == 1 or scoop_rule == EVEN_SPLIT):
+    if sorted(hi_win) == sorted(lo_win) and (len(hi_win) == 1 or scoop_rule == _EVEN_SPLIT):
         # One player wins both halves (scoop, POT-14), or the same players tie both halves
         # and the whole pot is split as evenly as possible (POT-15 even_split).
-        awards.append(Award(pot.index, pot.amount, WHOLE, split(pot.amount, hi_win, order, unit),
+        awards.append(Award(pot.index, pot.amount, _WHOLE, split(pot.amount, hi_win, order, unit),
                             hi_value, lo_value=lo_value))
         return
     # Halves: an odd unit goes to the high half (POT-13); a sub-unit remainder too.
     units = pot.amount // unit
     low_half = units // 2 * unit
     high_half = pot.amount - low_half
-    awards.append(Award(pot.index, high_half, HIGH, split(high_half, hi_win, order, unit), hi_value))
-    awards.append(Award(pot.index, low_half, LOW, split(low_half, lo_win, order_lo, unit), lo_value))
+    awards.append(Award(pot.index, high_half, _HIGH, split(high_half, hi_win, order, unit), hi_value))
+    awards.append(Award(pot.index, low_half, _LOW, split(low_half, lo_win, order_lo, unit), lo_value))
 
 
 def odd_order_by_card(cards, lowest=False):

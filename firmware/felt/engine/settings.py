@@ -7,23 +7,30 @@ from collections import namedtuple
 
 from felt.errors import ConfigError
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
 CASH = "cash"
 TOURNAMENT = "tournament"
 MODES = (CASH, TOURNAMENT)
 
-# Kinds of value a key can take.
-_CHOICE = "choice"  # one of a tuple of strings
-_BOOL = "bool"  # False / True (register writes them `false`, `true`)
-_INT = "int"  # integer in [lo, hi]
-_CHIPS = "chips"  # integer chip amount >= 0, or None = not set (venue sets)
-_SECONDS_OFF = "seconds_or_off"  # "off" or a positive whole number of seconds
-_RAKE = "rake"  # "off" or {"percent": ..., "cap": ...}
+# Kinds of value a key can take (const(): no module names on MicroPython, hardware/memory.md;
+# settingsvalues.py has the same constants).
+_CHOICE = const("choice")  # one of a tuple of strings
+_BOOL = const("bool")  # False / True (register writes them `false`, `true`)
+_INT = const("int")  # integer in [lo, hi]
+_CHIPS = const("chips")  # integer chip amount >= 0, or None = not set (venue sets)
+_SECONDS_OFF = const("seconds_or_off")  # "off" or a positive whole number of seconds
+_RAKE = const("rake")  # "off" or {"percent": ..., "cap": ...}
 
-_NA = "n/a"  # the key does not apply in that mode (its value is None there)
-_BY_GAME = "by_game"  # hr.limit_raises_per_round: 3, or 4 for two-round (draw) games (BET-4, D33)
+_NA = const("n/a")  # the key does not apply in that mode (its value is None there)
+_BY_GAME = const("by_game")  # hr.limit_raises_per_round: 3, or 4 for two-round (draw) games (BET-4, D33)
 
 # Games with two betting rounds (single-draw games): their limit cap default is 4 raises (BET-4).
-_TWO_ROUND_GAMES = ("draw5", "N5D", "F5D", "P5D", "N2L1D")
+_TWO_ROUND_GAMES = const(("draw5", "N5D", "F5D", "P5D", "N2L1D"))
 
 
 # One row of the §12.2 register (a namedtuple: small on a microcontroller). key is without "hr.";
@@ -124,7 +131,13 @@ def register():
     return tuple([_row(k) for k in _order()])
 
 
-_CASH_RULES = ("check_buy_in", "check_short_buy_in", "jackpot_shares", "bad_beat")
+_CASH_RULES = const(("check_buy_in", "check_short_buy_in", "jackpot_shares", "bad_beat"))
+
+# validate(), the rake record and the text/dict loaders are in settingsvalues.py, loaded when a
+# value is first checked or parsed: a hand on default rules needs none of them (RAM,
+# hardware/memory.md); settings.validate, settings.Rake, ... still reach them.
+_VALUE_NAMES = const(("legal_text", "validate", "Rake", "JACKPOT_DROP", "from_dict", "parse_text", "_scalar",
+                      "_normalise", "_percent_bp", "_digits"))
 
 
 def __getattr__(name):
@@ -143,13 +156,6 @@ def __getattr__(name):
     if name in _VALUE_NAMES:
         return getattr(_values(), name)
     raise AttributeError(name)
-
-
-# validate(), the rake record and the text/dict loaders are in settingsvalues.py, loaded when a
-# value is first checked or parsed: a hand on default rules needs none of them (RAM,
-# hardware/memory.md); settings.validate, settings.Rake, ... still reach them.
-_VALUE_NAMES = ("legal_text", "validate", "Rake", "JACKPOT_DROP", "from_dict", "parse_text", "_scalar",
-                "_normalise", "_percent_bp", "_digits")
 
 
 def _values():

@@ -3,8 +3,21 @@
 # from a plain dict or a small JSON / "key = value" text. Split from settings.py (which forwards
 # these names) so that a hand on default rules does not load them.
 from felt.errors import ConfigError
-from felt.engine.settings import (CASH, MODES, HouseRules, _BOOL, _CHIPS, _CHOICE, _INT, _NA, _SECONDS_OFF,
-                                  _bare, rule_of)
+from felt.engine.settings import CASH, MODES, HouseRules, _bare, rule_of
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+# the kinds of settings.py (const() there and here: no module names on MicroPython)
+_CHOICE = const("choice")
+_BOOL = const("bool")
+_INT = const("int")
+_CHIPS = const("chips")
+_SECONDS_OFF = const("seconds_or_off")
+_NA = const("n/a")
 
 
 def legal_text(row):

@@ -8,7 +8,13 @@ from felt.engine import evaluate, settings
 # only from its first street end / showdown on, and their code and names then cost RAM
 # (hardware/memory.md); after the first time such an import is a dict lookup
 
-UNKNOWN = -1
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_UNKNOWN = const(-1)  # const(): no module name on MicroPython (hardware/memory.md)
 
 # evaluator name per Game.hi / Game.lo, and the kind evaluate.describe() takes
 _DESCRIBE = {"high": "high", "omaha": "high", "short": "short", "low27": "low27", "lowA5": "lowA5",
@@ -87,7 +93,7 @@ def check_show(hand, p, cards):
     hole = hand.hole[p]
     if cards is None:
         for c in hole:
-            if c == UNKNOWN:
+            if c == _UNKNOWN:
                 raise RuleError("SHOW-1: %s's cards were not read; enter them" % hand.who(p))
         return list(hole)
     cards = hand._cards_arg(cards)
@@ -96,13 +102,13 @@ def check_show(hand, p, cards):
                         legal=len(hole))
     unknown = 0
     for c in hole:
-        if c == UNKNOWN:
+        if c == _UNKNOWN:
             unknown += 1
     fresh = 0
     for c in cards:
         if not isinstance(c, int) or c < 16 or c > 51:  # else a card of every deck (DECK-1)
             hand._check_card(c, False)
-        if c == UNKNOWN:
+        if c == _UNKNOWN:
             raise RuleError("SHOW-1: a shown card must be known")
         if c not in hole:
             if c in hand.seen:
@@ -120,7 +126,7 @@ def show(hand, p, cards):
     fresh = [c for c in cards if c not in hole]
     k = 0
     for i in range(len(hole)):
-        if hole[i] == UNKNOWN:
+        if hole[i] == _UNKNOWN:
             hole[i] = fresh[k]
             hand.seen.add(fresh[k])
             k += 1
@@ -229,7 +235,7 @@ def five_card_hand(cards, kind="high"):
     of an equal rank), the set holding the highest card by suit is taken: the player tables the
     five cards that give them the odd chip. None when the cards make no hand of that kind
     (no qualifying 8-or-better low)."""
-    cards = [c for c in cards if c != UNKNOWN]
+    cards = [c for c in cards if c != _UNKNOWN]
     if len(cards) < 5 or len(cards) > 7:
         return None
     fn = _EVAL[kind]
@@ -270,7 +276,7 @@ def stud_odd_orders(hand, left, hi, lo):
     for p in left:
         five = five_card_hand(hand.hole[p], kind if kind in _EVAL else "high")
         if five is None:  # unread cards: fall back to the highest card held
-            five = [c for c in hand.hole[p] if c != UNKNOWN] or [-1]
+            five = [c for c in hand.hole[p] if c != _UNKNOWN] or [-1]
         tops[p] = max([_ace_low(c) for c in five]) if kind == "lowA5" else max(five)
     order = potlib.odd_order_by_card(tops)
     if lo is None:

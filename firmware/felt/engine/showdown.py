@@ -2,8 +2,14 @@
 # (RULES.md SHOW-1..19, POT-7/8). Engine layer: pure; positions 0.. in PHH order (0 = first
 # player left of the button, button last), so "clockwise from the button" is ascending position.
 # Hand values come in as ints (larger is better) from felt.engine.evaluate; so does the wording.
-IMMEDIATE = "immediate"  # hr.allin_face_up (SHOW-7)
-AT_SHOWDOWN = "at_showdown"
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_IMMEDIATE = const("immediate")  # hr.allin_face_up (SHOW-7); const(): no module name (RAM)
+_AT_SHOWDOWN = const("at_showdown")
 
 
 def _clockwise(positions, anchor, n):
@@ -39,11 +45,11 @@ def show_order(live, last_aggressor=None, first=None, pots=None):
     return sorted(players, key=lambda p: (-deepest[p], (p - anchor) % n, p))
 
 
-def face_up_now(live, all_in, street_closed, allin_face_up=AT_SHOWDOWN):
+def face_up_now(live, all_in, street_closed, allin_face_up=_AT_SHOWDOWN):
     """SHOW-7: True when every hand must be tabled at once -- under hr.allin_face_up =
     immediate, a live player is all-in and no further betting by the others is possible
     (the street's action is closed and at most one live player has chips behind)."""
-    if allin_face_up != IMMEDIATE or not street_closed:
+    if allin_face_up != _IMMEDIATE or not street_closed:
         return False
     some_all_in = False
     behind = 0
