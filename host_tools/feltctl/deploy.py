@@ -292,10 +292,13 @@ class Deployer:
             self.t.soft_reset_to_friendly()
         return r
 
-    def export(self, remote, dest, reset=True, chunk=3000):
+    def export(self, remote, dest, reset=True, chunk=3000, missing_ok=True):
         """Copy every file under `remote` on the board into folder `dest` unless an identical
-        copy is already there; each copy is checked against the board's SHA-256."""
+        copy is already there; each copy is checked against the board's SHA-256. A `remote` that
+        is not a folder on the board is nothing to copy with missing_ok, else a DeployError."""
         self.connect()
+        if not missing_ok and not self.call(_IS_DIR % remote, self.work_timeout_s):
+            raise DeployError("no folder %s on the board (board paths are absolute, e.g. /hands)" % remote)
         copied, skipped = [], []
         for rel, size, digest in self.call("files(%r)" % remote, self.work_timeout_s):
             local = os.path.join(dest, *_safe_parts(rel, remote))
@@ -319,6 +322,10 @@ class Deployer:
         if reset:
             self.t.soft_reset_to_friendly()
         return copied, skipped
+
+
+# the agent's files() answers [] for a missing folder too; this tells the two apart
+_IS_DIR = "import os\ntry:\n answer(bool(os.stat(%r)[0] & 0x4000))\nexcept OSError:\n answer(False)\n"
 
 
 def _safe_parts(rel, remote):

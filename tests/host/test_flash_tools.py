@@ -240,3 +240,16 @@ def test_an_unknown_port_url_or_a_baud_or_timeout_that_is_not_positive_is_one_er
     assert rc in (1, 2) and err.startswith("feltctl %s: error: " % command), err
     assert err.count("\n") == 1, err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("remote", ["/hand", "/hands/2026/h1.phh"])
+def test_export_of_a_remote_folder_the_board_does_not_have_is_an_error_not_0_copied(board, tmp_path, capsys, remote):
+    # A typo in --remote (or a file's name) printed "0 copied, 0 already there", exit 0 -- as if
+    # the table had recorded nothing.
+    os.makedirs(os.path.join(board.flash_dir, "hands", "2026"))
+    with open(os.path.join(board.flash_dir, "hands", "2026", "h1.phh"), "w") as f:
+        f.write("variant = 'NT'\n")
+    assert feltctl(["export", board.device, str(tmp_path / "out"), "--remote", remote]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("feltctl export: error: ") and "no folder %s on the board" % remote in err, err
+    assert not (tmp_path / "out").exists()
