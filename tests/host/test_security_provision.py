@@ -83,3 +83,17 @@ def test_audit_verify_reads_the_log_straight_off_the_board(board, tmp_path, caps
     assert feltctl(["audit", "verify", "--port", board.device, "--device", "table1", "--keys", keys,
                     "--no-anchor"]) == 1
     assert "%s is missing" % rotated[1] in capsys.readouterr().err
+
+
+def test_a_port_that_does_not_open_leaves_no_keys_behind_and_the_name_stays_usable(board, tmp_path, capsys):
+    # A mistyped port: the keys were made first and kept "in case the board stored them" though
+    # nothing had been sent, so the retry on the right port was refused ("a board is provisioned
+    # once") until the user deleted the key store folder by hand.
+    keys = str(tmp_path / "keys")
+    argv = ["--device", "table1", "--floor", "alice", "--keys", keys]
+    assert feltctl(["provision", str(tmp_path / "no-such.tty")] + argv) == 1
+    err = capsys.readouterr().err
+    assert "no serial port" in err and "nothing was sent" in err, err
+    assert not os.path.exists(os.path.join(keys, "table1"))
+    assert feltctl(["provision", board.device] + argv) == 0, capsys.readouterr().err
+    assert open(os.path.join(board.flash_dir, "felt.keys")).read() == KeyStore(keys).device_text("table1")

@@ -79,12 +79,19 @@ def run(args):
     if args.out is not None:
         return _to_file(store, k, args.device, args.out)
     code = _WRITE % {"path": keylib.PATH, "text": store.device_text(args.device)}
+    sent = False
     try:
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
             t.enter_raw(soft_reset=True)
+            sent = True  # from here the board may have stored the keys
             r = Deployer(t).call(code)
             t.soft_reset_to_friendly()
     except FeltError as e:
+        if not sent:  # the port did not open or no REPL answered: the name stays free for a retry
+            store.forget(args.device)
+            print("feltctl provision: error: %s\nnothing was sent to the board; the new keys were discarded"
+                  % e, file=sys.stderr)
+            return 1
         print("feltctl provision: error: %s\nthe new keys are kept in %s in case the board stored them; "
               "run provision again only after checking the board" % (e, store.folder(args.device)),
               file=sys.stderr)
