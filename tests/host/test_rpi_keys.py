@@ -95,3 +95,21 @@ def test_sign_covers_what_install_copies_and_no_bytecode(tmp_path, capsys):
     assert m.version == "9.9" and m.counter == 1
     assert feltctl(["sign", "--device", "nobody", "--src", str(src), "--keys", store.root]) == 1
     assert "no readable owner key" in capsys.readouterr().err
+
+
+def test_sign_of_a_folder_that_is_not_a_firmware_tree_is_refused_and_spends_no_counter(tmp_path, capsys):
+    # An existing folder that is not the firmware (an empty one, or the wrong one: ~ would have been
+    # walked whole) was signed: "signed 0 files ... counter 2", a felt.manifest written into it and
+    # an anti-rollback counter used up. Refused as `feltctl flash --src` refuses it (no main.py).
+    from feltctl.cli import main as feltctl
+    from feltctl.signing import KeyStore
+
+    store = KeyStore(str(tmp_path / "keys"))
+    store.create("pi1", ["alice"])
+    wrong = tmp_path / "photos"
+    wrong.mkdir()
+    (wrong / "a.txt").write_text("not firmware\n")
+    assert feltctl(["sign", "--device", "pi1", "--src", str(wrong), "--keys", store.root]) == 1
+    assert "not a firmware tree (no main.py in it)" in capsys.readouterr().err
+    assert sorted(os.listdir(str(wrong))) == ["a.txt"]
+    assert store.next_counter("pi1") == 1

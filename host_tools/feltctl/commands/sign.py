@@ -51,6 +51,10 @@ def run(args):
     if not os.path.isdir(args.src):
         print("feltctl sign: error: %s is not a folder" % args.src, file=sys.stderr)
         return 1
+    if not os.path.isfile(os.path.join(args.src, "main.py")):  # as `feltctl flash --src` refuses it
+        print("feltctl sign: error: %s is not a firmware tree (no main.py in it); nothing signed" % args.src,
+              file=sys.stderr)
+        return 1
     try:
         m = sign_folder(args.src, args.device, KeyStore(args.keys), args.counter)
     except FeltError as e:
