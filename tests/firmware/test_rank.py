@@ -310,6 +310,29 @@ def test_RANK_14_omaha_cache_generation_wrap_forgets_every_pair():
                                                                       parse_cards("2c Kc Qd 5h 3s")))
 
 
+def test_RANK_14_omaha_board_triples_are_every_three_of_the_board():
+    from felt.engine.evaltables import COMBOS
+    for n in (3, 4, 5):
+        want = []
+        for a in range(n):
+            for b in range(a + 1, n):
+                for c in range(b + 1, n):
+                    want += [a, b, c]
+        eq(list(COMBOS[n * 8 + 3]), want, "%d board cards" % n)
+
+
+def test_every_rom_file_is_named_as_its_table_is_read():
+    # evaltables._rom opens table.lower() + ".bin" (bytes) or ".table" (2- and 4-byte entries);
+    # feltctl.romfs writes the files ROM_FILES names: the two must agree
+    from felt.engine import evaltables
+    words = evaltables.ROM_FILES.split()
+    eq(len(words) % 3, 0)
+    for i in range(0, len(words), 3):
+        name, table, kind = words[i:i + 3]
+        eq(name, table.lower() + (".bin" if kind == "B" else ".table"))
+        assert getattr(evaltables, table) is not None, table
+
+
 def _calls():
     # (function, args) for every evaluator, over every code path (flush, full house, quads...)
     hands7 = [parse_cards(t) for t in (

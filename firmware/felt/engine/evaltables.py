@@ -1,7 +1,8 @@
-# Lookup tables of the hand evaluator (engine layer, pure): built once at import, about 22 KB
-# of heap on the 64-bit unix port (tests/bench/bench_evaluate.py measures it; 18 KB of it is
-# table data), 16 KB less on a board running from ROMFS (STRAIGHT and CHUNK0..3 read in place
-# from flash, see _rom).
+# Lookup tables of the hand evaluator (engine layer, pure). On a board running from its ROMFS
+# image they are data files beside this module (written by feltctl.romfs from ROM_FILES): the big
+# ones are read in place from flash, the small hot ones copied into RAM arrays, and no table is
+# computed there (see _rom). Anywhere else (CPython, plain files) evalbuild.py builds them, about
+# 22 KB of heap on the 64-bit unix port (tests/bench/bench_evaluate.py measures it).
 # Only evaluate.py reads them.
 #
 # Each card adds one entry of RANK_KEY and one of SUIT_KEY to two running sums that stay
@@ -13,59 +14,20 @@
 # which tells the count pattern of 5..7 cards apart (2111=1, 221=2, 2221=3, 311=4, 3211=5,
 # 322=6, 331=8, 41=9, 421=10, 43=13). Adding the five chunk entries gives the whole hand.
 import array
-import sys
 
-_CPYTHON = sys.implementation.name != "micropython"
-# (the flush test's constants, a suit field reaching 8 = 5+ cards, are const() in evaluate.py)
-
-
-def _table(code, values):
-    # MicroPython keeps packed arrays (4 bytes an entry); CPython reads tuples faster.
-    return tuple(values) if _CPYTHON else array.array(code, values)
-
-
-def _card_keys(rank_of):
-    rk = []
-    xk = []
-    for c in range(52):
-        r = rank_of(c >> 2)
-        rk.append((1 << (3 * r)) if r < 9 else 0)
-        xk.append(((1 << (3 * (r - 9))) if r >= 9 else 0) + (1 << (12 + 4 * (c & 3))))
-    # Entry 52 is what UNKNOWN (-1) indexes: it pushes r past every chunk table, so an
-    # unknown card raises IndexError instead of passing for the ace of spades.
-    rk.append(1 << 29)
-    xk.append(0)
-    return _table("I", rk), _table("I", xk)
-
-
-RANK_KEY, SUIT_KEY = _card_keys(lambda r: r)  # ranks 2..A -> 0..12 (high hands, 2-7)
-RANK_KEY_A5, SUIT_KEY_A5 = _card_keys(lambda r: (r + 1) % 13)  # ace low: A..K -> 0..12
-
-
-def _chunk(first, fields):
-    out = []
-    for i in range(1 << (3 * fields)):
-        v = 0
-        for j in range(fields):
-            n = (i >> (3 * j)) & 7
-            if n > 4:
-                n = 4  # never happens with one deck; keeps the table total
-            if n:
-                v += (1 << (first + j)) + ((n - 1) * (n - 1) << 26)
-            if n >= 2:
-                v += 1 << (13 + first + j)
-        out.append(v)
-    return _table("I", out)
-
-
-def _rom(name, size, u32=False):
+def _rom(table, size, kind):
     # On a board that runs from a ROMFS image (hardware/memory.md) the host put this table beside
-    # the module as a data file (feltctl.romfs, ROM_FILES); VfsRom files export their bytes as a
-    # buffer, so it is read in place from flash and costs no RAM. A memoryview has no typecode for
-    # 4-byte entries (u32): a uctypes array over the same bytes reads them (measured ~7 % slower per
-    # lookup than array('I')). Anywhere else (plain files, CPython): None, the table is built in RAM.
+    # the module as a data file: table.lower() + ".bin" for bytes, + ".table" for 2- and 4-byte
+    # entries (feltctl.romfs, ROM_FILES); VfsRom
+    # files export their bytes as a buffer, so it can be read in place from flash at no RAM cost.
+    # kind "B": the bytes in place (a memoryview); "I" of 2 KB and more: 4-byte entries in place
+    # (a memoryview has no typecode for them: a uctypes array over the same bytes reads them,
+    # measured ~7 % slower per lookup than array('I')); smaller "I" and "H": copied into a RAM
+    # array (the small tables every evaluation reads). Anywhere else (plain files, CPython): None.
+    # (The file name is made here, not written out: every long text constant of a module costs
+    # ~40 bytes of RAM on this port, hardware/memory.md.)
     try:
-        f = open(__file__.rsplit("/", 1)[0] + "/" + name, "rb")
+        f = open(__file__.rsplit("/", 1)[0] + "/" + table.lower() + (".bin" if kind == "B" else ".table"), "rb")
     except (OSError, NameError):
         return None
     try:
@@ -75,8 +37,10 @@ def _rom(name, size, u32=False):
         return None
     if len(m) != size:
         return None
-    if not u32:
+    if kind == "B":
         return m
+    if size < 2048:
+        return array.array(kind, bytearray(m))  # a bytearray is copied raw, a memoryview is not
     try:
         import uctypes
     except ImportError:
@@ -86,81 +50,40 @@ def _rom(name, size, u32=False):
     return uctypes.struct(uctypes.addressof(m), layout, uctypes.LITTLE_ENDIAN).t
 
 
-_ROM_VIEWS = []
-CHUNK0 = _rom("chunk0.table", 2048, True) or _chunk(0, 3)  # r bits 0..8: ranks 2 3 4
-CHUNK1 = _rom("chunk1.table", 2048, True) or _chunk(3, 3)  # r bits 9..17: ranks 5 6 7
-CHUNK2 = _rom("chunk2.table", 2048, True) or _chunk(6, 3)  # r bits 18..26: ranks 8 9 T
-CHUNK3 = _rom("chunk3.table", 2048, True) or _chunk(9, 3)  # x bits 0..8: ranks J Q K
-CHUNK4 = _chunk(12, 1)  # x bits 9..11: rank A
-
-
-def _straights():
-    # STRAIGHT[mask of ranks] = 1 + rank of the top card of the best straight, 0 = none;
-    # the wheel A-2-3-4-5 is a five-high straight (4), DECK-2 / RANK-7 (no wrap-around).
-    t = bytearray(8192)
-    for top in range(4, 13):
-        m = 31 << (top - 4)
-        for d in range(8192):
-            if d & m == m:
-                t[d] = top + 1
-    for d in range(8192):
-        if not t[d] and d & 0x100F == 0x100F:
-            t[d] = 4
-    return tuple(t) if _CPYTHON else t
-
-
-STRAIGHT = _rom("straight.bin", 8192) or _straights()
+_ROM_VIEWS = []  # the views under the uctypes arrays
 # The data files feltctl.romfs writes beside this module in the image: file, table, entry type
-# ("B" bytes, "I" 4-byte little-endian), as one text (no tuples kept in RAM).
-ROM_FILES = ("straight.bin STRAIGHT B chunk0.table CHUNK0 I chunk1.table CHUNK1 I "
-             "chunk2.table CHUNK2 I chunk3.table CHUNK3 I lowest5.bin LOWEST5 B lowest3.bin LOWEST3 B")
+# ("B" bytes, "H" / "I" 2- / 4-byte little-endian), as one text (no tuples kept in RAM).
+ROM_FILES = ("straight.bin STRAIGHT B chunk0.table CHUNK0 I chunk1.table CHUNK1 I chunk2.table CHUNK2 I "
+             "chunk3.table CHUNK3 I chunk4.table CHUNK4 I rank_key.table RANK_KEY I suit_key.table SUIT_KEY I "
+             "rank_key_a5.table RANK_KEY_A5 I suit_key_a5.table SUIT_KEY_A5 I bit_index.bin BIT_INDEX B "
+             "low_bit.table LOW_BIT H lowest5.bin LOWEST5 B lowest3.bin LOWEST3 B")
+STRAIGHT = _rom("STRAIGHT", 8192, "B")  # STRAIGHT[mask of ranks] = 1 + top rank of its best straight
+CHUNK0 = _rom("CHUNK0", 2048, "I")  # r bits 0..8: ranks 2 3 4
+CHUNK1 = _rom("CHUNK1", 2048, "I")  # r bits 9..17: ranks 5 6 7
+CHUNK2 = _rom("CHUNK2", 2048, "I")  # r bits 18..26: ranks 8 9 T
+CHUNK3 = _rom("CHUNK3", 2048, "I")  # x bits 0..8: ranks J Q K
+CHUNK4 = _rom("CHUNK4", 32, "I")  # x bits 9..11: rank A
+RANK_KEY = _rom("RANK_KEY", 212, "I")  # 53 entries: the 52 cards and UNKNOWN (-1)
+SUIT_KEY = _rom("SUIT_KEY", 212, "I")
+RANK_KEY_A5 = _rom("RANK_KEY_A5", 212, "I")  # ace low
+SUIT_KEY_A5 = _rom("SUIT_KEY_A5", 212, "I")
+BIT_INDEX = _rom("BIT_INDEX", 37, "B")  # BIT_INDEX[(1 << i) % 37] == i
+LOW_BIT = _rom("LOW_BIT", 106, "H")  # 8-or-better: the bit of a card's rank, ace = bit 0
+LOWEST5 = _rom("LOWEST5", 256, "B")  # the 5 (3) lowest bits of a low mask, 0 when it has fewer
+LOWEST3 = _rom("LOWEST3", 256, "B")
+if None in (STRAIGHT, CHUNK0, CHUNK1, CHUNK2, CHUNK3, CHUNK4, RANK_KEY, SUIT_KEY, RANK_KEY_A5, SUIT_KEY_A5,
+            BIT_INDEX, LOW_BIT, LOWEST5, LOWEST3):
+    # not running from an image with every data file: build them all (evalbuild.py)
+    from felt.engine.evalbuild import (BIT_INDEX, CHUNK0, CHUNK1, CHUNK2, CHUNK3, CHUNK4,  # noqa: F811
+                                       LOW_BIT, LOWEST3, LOWEST5, RANK_KEY, RANK_KEY_A5, STRAIGHT, SUIT_KEY,
+                                       SUIT_KEY_A5)
 
-# BIT_INDEX[(1 << i) % 37] == i: 2 is a primitive root mod 37, so i < 36 never collide.
-_bi = bytearray(37)
-for _i in range(30):
-    _bi[(1 << _i) % 37] = _i
-BIT_INDEX = bytes(_bi)
+# The board triples of an Omaha board of n cards (key n * 8 + 3): every 3-subset of its positions
+# as consecutive index bytes (tests/firmware/test_rank.py checks them). Bytes literals: a tuple
+# constant would be built in RAM with the module (8 bytes an item on 64-bit).
+COMBOS = {27: b"\x00\x01\x02",
+          35: b"\x00\x01\x02\x00\x01\x03\x00\x02\x03\x01\x02\x03",
+          43: b"\x00\x01\x02\x00\x01\x03\x00\x01\x04\x00\x02\x03\x00\x02\x04\x00\x03\x04\x01\x02\x03\x01\x02\x04"
+              b"\x01\x03\x04\x02\x03\x04"}
 
-# 8-or-better lows: LOW_BIT[card] = bit of its rank with the ace as bit 0 (A..8), 0 for 9..K
-# (entry 52, for UNKNOWN, is out of every mask table's range); LOWEST5/LOWEST3[mask] = the 5 (3)
-# lowest bits of the mask, 0 when it has fewer.
-LOW_BIT = _table("H", [(1 << ((c >> 2) + 1)) if (c >> 2) < 7 else (1 if (c >> 2) == 12 else 0)
-                       for c in range(52)] + [256])
-
-
-def _lowest(k):
-    t = bytearray(256)
-    for m in range(256):
-        got = 0
-        left = m
-        for _ in range(k):
-            if not left:
-                got = 0
-                break
-            b = left & -left
-            got |= b
-            left ^= b
-        t[m] = got
-    return bytes(t)
-
-
-LOWEST5 = _rom("lowest5.bin", 256) or _lowest(5)
-LOWEST3 = _rom("lowest3.bin", 256) or _lowest(3)
-
-
-def _triples(n):
-    # every 3-subset of range(n) as consecutive index bytes
-    out = bytearray()
-    for a in range(n):
-        for b in range(a + 1, n):
-            for c in range(b + 1, n):
-                out.extend(bytes((a, b, c)))
-    return bytes(out)
-
-
-COMBOS = {}  # n * 8 + 3 -> the board triples of an Omaha board of n cards
-for _n in (3, 4, 5):
-    COMBOS[_n * 8 + 3] = _triples(_n)
-
-# the builders are not needed after import: free their code
-del _table, _card_keys, _chunk, _straights, _lowest, _triples, _bi, _i, _n, _rom
+del _rom

@@ -612,10 +612,10 @@ def category(value):
     return value >> 26
 
 
-_NAMES = const(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-                "queen", "king", "ace"))
-_PLURAL = const(("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-                 "jacks", "queens", "kings", "aces"))
+# Rank words as text split on use (describe runs once per award): a tuple of 26 strings is built
+# in RAM with the module, ~1 KB on 64-bit (hardware/memory.md); a text stays in flash.
+_NAMES = const("two three four five six seven eight nine ten jack queen king ace")
+_PLURAL = const("twos threes fours fives sixes sevens eights nines tens jacks queens kings aces")
 _LOW_CHARS = const("A2345678")
 
 
@@ -633,6 +633,8 @@ def _ranks_desc(mask):
 
 def _describe_high(v, short, shift=0):
     # shift: bit i of the masks is rank (i + shift) % 13 (12 for ace-low masks)
+    names = _NAMES.split()
+    plural = _PLURAL.split()
     cat = v >> 26
     prim = (v >> 13) & 8191
     kick = v & 8191
@@ -641,24 +643,24 @@ def _describe_high(v, short, shift=0):
     if cat == STRAIGHT_FLUSH:
         if kick == 13:
             return "a royal flush"
-        return "a straight flush, %s high" % _NAMES[kick - 1]
+        return "a straight flush, %s high" % names[kick - 1]
     if cat == FOUR_OF_A_KIND:
-        return "four of a kind, %s" % _PLURAL[(_index(prim) + shift) % 13]
+        return "four of a kind, %s" % plural[(_index(prim) + shift) % 13]
     if cat == FULL_HOUSE:
-        return "a full house, %s full of %s" % (_PLURAL[(_index(prim) + shift) % 13],
-                                                 _PLURAL[(_index(kick) + shift) % 13])
+        return "a full house, %s full of %s" % (plural[(_index(prim) + shift) % 13],
+                                                 plural[(_index(kick) + shift) % 13])
     if cat == FLUSH:
-        return "a flush, %s high" % _NAMES[_ranks_desc(kick)[0]]
+        return "a flush, %s high" % names[_ranks_desc(kick)[0]]
     if cat == STRAIGHT:
-        return "a straight, %s high" % _NAMES[kick - 1]
+        return "a straight, %s high" % names[kick - 1]
     if cat == THREE_OF_A_KIND:
-        return "three of a kind, %s" % _PLURAL[(_index(prim) + shift) % 13]
+        return "three of a kind, %s" % plural[(_index(prim) + shift) % 13]
     if cat == TWO_PAIR:
         hi, lo = _ranks_desc(prim)
-        return "two pair, %s and %s" % (_PLURAL[(hi + shift) % 13], _PLURAL[(lo + shift) % 13])
+        return "two pair, %s and %s" % (plural[(hi + shift) % 13], plural[(lo + shift) % 13])
     if cat == PAIR:
-        return "a pair of %s" % _PLURAL[(_index(prim) + shift) % 13]
-    return "%s high" % _NAMES[(_ranks_desc(kick)[0] + shift) % 13]
+        return "a pair of %s" % plural[(_index(prim) + shift) % 13]
+    return "%s high" % names[(_ranks_desc(kick)[0] + shift) % 13]
 
 
 def _low_text(ranks):
@@ -691,7 +693,7 @@ def describe(value, kind="high"):
     if kind == "badugi":
         k = value >> 13
         ranks = ["A23456789TJQK"[i] for i in _ranks_desc(8191 - (value & 8191))]
-        word = ("", "one", "two", "three", "four")[k]
+        word = " one two three four".split(" ")[k]
         if k == 4:
             return "a badugi, " + "-".join(ranks)
         return "a %s-card hand, %s" % (word, "-".join(ranks))

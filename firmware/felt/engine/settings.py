@@ -30,7 +30,7 @@ _NA = const("n/a")  # the key does not apply in that mode (its value is None the
 _BY_GAME = const("by_game")  # hr.limit_raises_per_round: 3, or 4 for two-round (draw) games (BET-4, D33)
 
 # Games with two betting rounds (single-draw games): their limit cap default is 4 raises (BET-4).
-_TWO_ROUND_GAMES = const(("draw5", "N5D", "F5D", "P5D", "N2L1D"))
+_TWO_ROUND_GAMES = const("draw5 N5D F5D P5D N2L1D")  # a text: no tuple built in RAM
 
 
 # One row of the §12.2 register (a namedtuple: small on a microcontroller). key is without "hr.";
@@ -131,13 +131,13 @@ def register():
     return tuple([_row(k) for k in _order()])
 
 
-_CASH_RULES = const(("check_buy_in", "check_short_buy_in", "jackpot_shares", "bad_beat"))
+_CASH_RULES = const("check_buy_in check_short_buy_in jackpot_shares bad_beat")
 
 # validate(), the rake record and the text/dict loaders are in settingsvalues.py, loaded when a
 # value is first checked or parsed: a hand on default rules needs none of them (RAM,
 # hardware/memory.md); settings.validate, settings.Rake, ... still reach them.
-_VALUE_NAMES = const(("legal_text", "validate", "Rake", "JACKPOT_DROP", "from_dict", "parse_text", "_scalar",
-                      "_normalise", "_percent_bp", "_digits"))
+_VALUE_NAMES = const("legal_text validate Rake JACKPOT_DROP from_dict parse_text _scalar _normalise _percent_bp "
+                     "_digits")
 
 
 def __getattr__(name):
@@ -149,11 +149,11 @@ def __getattr__(name):
         return tuple(_order())
     if name == "KEYS":
         return tuple(sorted(_order()))
-    if name in _CASH_RULES:
+    if name in _CASH_RULES.split():
         from felt.engine import cashrules
 
         return getattr(cashrules, name)
-    if name in _VALUE_NAMES:
+    if name in _VALUE_NAMES.split():
         return getattr(_values(), name)
     raise AttributeError(name)
 
@@ -170,7 +170,7 @@ def _default(row, mode, game):
     if value == _NA:
         return None
     if value == _BY_GAME:
-        return 4 if game in _TWO_ROUND_GAMES else 3
+        return 4 if game in _TWO_ROUND_GAMES.split() else 3
     return value
 
 

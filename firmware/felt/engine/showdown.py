@@ -126,12 +126,12 @@ def awards_text(awards, seats=None, describe=None, hi_kind="high", lo_kind="low8
 # The showdown record (Showdown), the nut check (SHOW-19) and show requests (SHOW-11) are in
 # showflow.py, loaded on first use: a hand's settlement needs only the order, SHOW-7 and the
 # award texts above, and every function and name imported costs RAM (hardware/memory.md).
-_FLOW = ("Showdown", "nut_value", "nut_check", "show_request", "PENDING", "SHOWN", "MUCKED", "FLAG_ONLY",
-         "REQUIRE_BET")
+# (names as one text, split when asked: a tuple of them would be built in RAM at import)
+_FLOW = const("Showdown nut_value nut_check show_request PENDING SHOWN MUCKED FLAG_ONLY REQUIRE_BET")
 
 
 def __getattr__(name):
-    if name in _FLOW:
+    if name in _FLOW.split():
         from felt.engine import showflow
 
         return getattr(showflow, name)

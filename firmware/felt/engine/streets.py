@@ -48,12 +48,12 @@ def opener(street, street_index, nominal_blinds, upcards, live, later_ties=False
 
 # The stud and razz openers (by upcard, by showing hand) are in studopen.py, loaded by the
 # first stud hand: a blind game never needs them (RAM, hardware/memory.md).
-_STUD = ("low_card_opener", "high_card_opener", "highest_upcard_opener", "partial_key", "high_hand_opener",
-         "low_hand_opener")
+# (names as one text, split when asked: a tuple of them would be built in RAM at import)
+_STUD = "low_card_opener high_card_opener highest_upcard_opener partial_key high_hand_opener low_hand_opener"
 
 
 def __getattr__(name):
-    if name in _STUD:
+    if name in _STUD.split():
         from felt.engine import studopen
 
         return getattr(studopen, name)
