@@ -41,3 +41,20 @@ def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out[-500:], err[-2000:])
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "feltctl bench: interrupted", err[-2000:]
+
+
+def test_the_compiled_firmware_cache_leaves_no_temporary_folder_when_another_process_won(tmp_path, monkeypatch):
+    # Two feltctl processes compiling the same sources at once: the loser's rename failed and its
+    # whole felt-mpy-<hash>.<pid> folder (~0.5 MB) stayed in /tmp for good (68 of them here).
+    from feltctl.commands import replay
+
+    monkeypatch.setattr(replay.tempfile, "gettempdir", lambda: str(tmp_path))
+    real_rename = os.rename
+
+    def lose_the_race(src, dst):
+        os.makedirs(os.path.join(dst, "felt"))  # the other process's tree lands first
+        real_rename(src, dst)  # ENOTEMPTY / EEXIST, as in the race
+
+    monkeypatch.setattr(os, "rename", lose_the_race)
+    out = replay.compiled_firmware()
+    assert sorted(os.listdir(str(tmp_path))) == [os.path.basename(out)], os.listdir(str(tmp_path))

@@ -6,6 +6,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,16 +73,19 @@ def compiled_firmware():
     if os.path.isdir(out):
         return out
     tmp = out + ".%d" % os.getpid()
-    for path in sources:
-        rel = os.path.relpath(path, FIRMWARE)
-        target = os.path.join(tmp, rel[:-3] + ".mpy")
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        subprocess.run([mpy_cross_binary(), "-o", target, "-s", rel, path], check=True,
-                       capture_output=True, cwd=FIRMWARE)
     try:
-        os.rename(tmp, out)
-    except OSError:  # another process made it first
-        pass
+        for path in sources:
+            rel = os.path.relpath(path, FIRMWARE)
+            target = os.path.join(tmp, rel[:-3] + ".mpy")
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            subprocess.run([mpy_cross_binary(), "-o", target, "-s", rel, path], check=True,
+                           capture_output=True, cwd=FIRMWARE)
+        try:
+            os.rename(tmp, out)
+        except OSError:  # another process made it first: use theirs
+            pass
+    finally:  # the loser's (or an interrupted) half-built copy never stays in /tmp
+        shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 
