@@ -16,11 +16,6 @@ except ImportError:  # CPython
 
 _UNKNOWN = const(-1)  # const(): no module name on MicroPython (hardware/memory.md)
 
-# evaluator name per Game.hi / Game.lo, and the kind evaluate.describe() takes
-_DESCRIBE = {"high": "high", "omaha": "high", "short": "short", "low27": "low27", "lowA5": "lowA5",
-             "badugi": "badugi", "low8": "low8"}
-
-
 _DEFAULT_RULES = {}  # game code -> its cash-game default HouseRules, shared by the hands of that game
 
 
@@ -226,7 +221,8 @@ def _fives(k):
 
 _FIVES = {}  # card count -> its five-card index sets, built on first use (stud only: RAM)
 
-_EVAL = {"high": evaluate.high, "low27": evaluate.low27, "lowA5": evaluate.lowA5, "low8": evaluate.low8}
+# the evaluators a stud hand's five cards are picked by (a text, not a dict: RAM, hardware/memory.md)
+_FIVE_KINDS = const("high low27 lowA5 low8")
 
 
 def five_card_hand(cards, kind="high"):
@@ -238,7 +234,9 @@ def five_card_hand(cards, kind="high"):
     cards = [c for c in cards if c != _UNKNOWN]
     if len(cards) < 5 or len(cards) > 7:
         return None
-    fn = _EVAL[kind]
+    if kind not in _FIVE_KINDS.split():
+        raise KeyError(kind)
+    fn = getattr(evaluate, kind)
     best = fn(cards)
     if best < 0:
         return None
@@ -274,7 +272,7 @@ def stud_odd_orders(hand, left, hi, lo):
     kind = hand.game.hi
     tops = [None] * hand.n
     for p in left:
-        five = five_card_hand(hand.hole[p], kind if kind in _EVAL else "high")
+        five = five_card_hand(hand.hole[p], kind if kind in _FIVE_KINDS.split() else "high")
         if five is None:  # unread cards: fall back to the highest card held
             five = [c for c in hand.hole[p] if c != _UNKNOWN] or [-1]
         tops[p] = max([_ace_low(c) for c in five]) if kind == "lowA5" else max(five)
@@ -343,5 +341,6 @@ def settle(hand):
         for p, chips in a.shares:
             hand.stacks[p] += chips
             hand._note("win", p, chips, 0)
-    hand.reasons = showdown.awards_text(awards, hand.seats, None, _DESCRIBE[hand.game.hi], "low8", unshown)
+    words = "high" if hand.game.hi == "omaha" else hand.game.hi  # evaluate.describe's kind: Omaha's is high
+    hand.reasons = showdown.awards_text(awards, hand.seats, None, words, "low8", unshown)
     hand.phase = "done"
