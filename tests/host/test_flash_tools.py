@@ -253,3 +253,31 @@ def test_export_of_a_remote_folder_the_board_does_not_have_is_an_error_not_0_cop
     err = capsys.readouterr().err
     assert err.startswith("feltctl export: error: ") and "no folder %s on the board" % remote in err, err
     assert not (tmp_path / "out").exists()
+
+
+def test_flash_without_sign_refuses_a_stale_felt_manifest_left_in_the_tree(board, tmp_path, capsys):
+    # `feltctl sign` (for a Raspberry Pi release) leaves firmware/felt.manifest in the tree; a later
+    # plain `feltctl flash` (code edited since, or --mpy) deployed it anyway, and `feltctl info`
+    # then called the board's tree "signed" with a manifest that does not describe it.
+    import shutil
+
+    from feltctl.signing import KeyStore
+
+    src = tmp_path / "fw"
+    shutil.copytree(FIRMWARE, str(src), ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "felt.manifest"))
+    keys = str(tmp_path / "keys")
+    KeyStore(keys).create("pi1", ["alice"])
+    assert feltctl(["sign", "--device", "pi1", "--src", str(src), "--keys", keys]) == 0
+    with open(str(src / "felt" / "errors.py"), "a") as f:
+        f.write("# edited after signing\n")
+    capsys.readouterr()
+    assert feltctl(["flash", board.device, "--src", str(src)]) == 1
+    err = capsys.readouterr().err
+    assert "felt.manifest" in err and "does not match" in err, err
+    assert not os.path.exists(os.path.join(board.flash_dir, "felt.slot"))  # nothing deployed
+    assert feltctl(["flash", board.device, "--src", str(src), "--mpy"]) == 1  # .mpy files: not what was signed
+    assert feltctl(["sign", "--device", "pi1", "--src", str(src), "--keys", keys]) == 0
+    assert feltctl(["flash", board.device, "--src", str(src)]) == 0  # a tree that matches its manifest
+    capsys.readouterr()
+    assert feltctl(["info", board.device]) == 0
+    assert "manifest sha256" in capsys.readouterr().out

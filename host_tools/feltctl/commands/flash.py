@@ -4,6 +4,7 @@
 import sys
 
 from felt.errors import FeltError
+from felt.security import manifest as mf
 from feltctl.deploy import DeployError, Deployer, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.signing import KeyStore, signed_build
@@ -40,6 +41,24 @@ def progress_bar(stream):
     return show
 
 
+def check_presigned(tree, src):
+    """A tree flashed without --sign may carry a manifest signed earlier (`feltctl sign`); it must
+    still describe the files sent, else the board would call a tree "signed" that its manifest does
+    not cover (code edited after signing, or --mpy). DeployError before the port is opened."""
+    text = tree.files.get(mf.NAME)
+    if text is None:
+        return
+    entries = [e for e in tree.entries if e[0] != mf.NAME]
+    try:
+        listed = mf.parse(text.decode("utf-8")).files
+    except (FeltError, UnicodeError):  # ManifestError: not a manifest at all
+        listed = None
+    if listed != entries:
+        raise DeployError("%s/%s does not match the tree (signed before the code changed, or --mpy changed "
+                          "the files): flash with --sign DEVICE, run `feltctl sign` again, or remove it"
+                          % (src.rstrip("/"), mf.NAME))
+
+
 def run(args):
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     try:
@@ -49,6 +68,8 @@ def run(args):
             raise DeployError("%s is not a firmware tree (no main.py in it)" % args.src)
         if tree is not None and args.sign and not args.dry_run:
             tree = signed_build(tree, args.sign, KeyStore(args.keys), counter=args.counter)
+        elif tree is not None and not args.sign:
+            check_presigned(tree, args.src)
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
             d = Deployer(t, progress=progress_bar(sys.stderr) if show else None)
             if args.rollback:
