@@ -81,3 +81,29 @@ def test_demo_out_that_cannot_be_a_folder_and_hands_below_one_are_named_errors(t
 def test_demo_heapsize_that_is_not_a_size_is_a_usage_error(tmp_path):
     out = demo(tmp_path, "--hands", "1", "--heapsize", "abc")
     assert out.returncode == 2 and "--heapsize" in out.stderr, out.stdout + out.stderr
+
+
+def test_demo_on_micropython_shows_each_hand_as_it_is_played(tmp_path):
+    # The MicroPython run was captured whole and printed at the end (nothing on screen until then)
+    # under a 600 s limit meant for hangs: a long series (~12,000 hands) ended in a TimeoutExpired
+    # traceback with all its output lost. It now streams like --runtime cpython does.
+    import time
+
+    cmd = [sys.executable, "-m", "feltctl", "demo", "--out", str(tmp_path), "--hands", "2000"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        seen = []
+        end = time.monotonic() + 120
+        while time.monotonic() < end:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            if line.startswith("#2 "):
+                break
+        assert seen and seen[-1].startswith("#2 "), seen
+        # still playing: the lines came as the hands were played, not after all 2000
+        assert len(os.listdir(str(tmp_path))) < 1000
+    finally:
+        proc.kill()
+        proc.communicate()

@@ -34,8 +34,4 @@ def run(args):
         from felt import selfplay
 
         return selfplay.main(argv)
-    out = run_micropython("felt.selfplay", argv, args.heapsize)
-    sys.stdout.write(out.stdout)
-    if out.returncode not in (0, 1) or out.stderr.strip():
-        sys.stderr.write(out.stderr)
-    return out.returncode
+    return run_micropython("felt.selfplay", argv, args.heapsize, stream=True).returncode

@@ -89,11 +89,16 @@ def compiled_firmware():
     return out
 
 
-def run_micropython(module, argv, heapsize="128K", timeout_s=600):
-    """Runs `micropython -m module argv...` on the precompiled firmware; returns CompletedProcess."""
+def run_micropython(module, argv, heapsize="128K", timeout_s=600, stream=False):
+    """Runs `micropython -m module argv...` on the precompiled firmware; returns CompletedProcess.
+    stream: its output goes straight to ours as it comes, with no time limit (a long run the user
+    watches and can stop with Ctrl-C), instead of being captured."""
     env = dict(os.environ)
     env["MICROPYPATH"] = compiled_firmware()
     cmd = [micropython_binary(), "-X", "heapsize=" + heapsize, "-m", module] + list(argv)
+    if stream:
+        sys.stdout.flush()
+        return subprocess.run(cmd, env=env)
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s)
 
 
