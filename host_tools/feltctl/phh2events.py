@@ -6,6 +6,7 @@
 # about the outcome -- the firmware does.
 from felt import phh
 from felt.engine.cards import card_text
+from felt.errors import FormatError
 
 # PHH variant -> (table game, structure): the games the table plays (felt.engine.games.game_for)
 VARIANTS = {
@@ -88,10 +89,15 @@ def table_statement(h, game, structure, seats, button):
 
 def _parsed(h):
     out = []
+    n = len(h.starting_stacks)
     for k, text in enumerate(h.actions):
         a = phh.parse_action(text, h.scale, h.action_line(k))
-        if a.verb:
-            out.append(a)
+        if not a.verb:
+            continue
+        p = a.dealee if a.verb == "dh" else a.actor
+        if isinstance(p, int) and not 0 <= p < n:  # the engine's replay names it too (SHOW-1, BET-...)
+            raise FormatError("%r: player p%d, but the hand has %d players" % (text, p + 1, n), h.action_line(k))
+        out.append(a)
     return out
 
 

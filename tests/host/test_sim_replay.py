@@ -136,3 +136,13 @@ def test_an_unreadable_file_is_the_same_error_object_as_feltctl_replay(tmp_path,
     out, status = replay_file(str(path), "cpython")
     assert status == 1
     assert out == reference(str(path))
+
+
+@pytest.mark.parametrize("wrong", ["'p2 sm KhKd'", "'d dh p2 KhKd'", "'p2 cc'"])
+def test_an_action_of_a_player_the_hand_does_not_have_is_an_error_object_not_a_traceback(tmp_path, wrong):
+    # 'p3 ...' in a two-player history was an IndexError traceback out of phh2events (feltctl
+    # replay names it: SHOW-1 "position 2 holds no live hand" and the line)
+    path = tmp_path / "p3.phh"
+    path.write_text(HEADS_UP.replace(wrong, wrong.replace("p2", "p3")))
+    out, status = replay_file(str(path), "cpython")
+    assert status == 1 and "p3" in out["error"] and out["line"] is not None, out
