@@ -261,3 +261,18 @@ def test_feltctl_simboard_refuses_a_heap_capacity_or_baud_it_cannot_run_with(tmp
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and bad[0] in out.stderr, out.stderr
     assert out.stdout == "" and not os.path.lexists(str(tmp_path / "f.tty"))
+
+
+def test_feltctl_simboard_flash_that_cannot_be_a_folder_is_one_error_line(tmp_path):
+    # --flash naming a file (or under one) was a FileExistsError traceback from SimBoard()
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine")
+    for flash in (blocker, blocker / "flash"):
+        out = subprocess.run([sys.executable, "-m", "feltctl", "simboard", "--flash", str(flash)],
+                             capture_output=True, text=True, timeout=30)
+        assert out.returncode == 1 and out.stdout == "", out.stderr
+        assert out.stderr.startswith("feltctl simboard: error: ") and out.stderr.count("\n") == 1, out.stderr
+    assert blocker.read_text() == "mine"

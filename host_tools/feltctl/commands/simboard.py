@@ -40,9 +40,9 @@ def add_arguments(p):
 def run(args):
     flash = args.flash or tempfile.mkdtemp(prefix="felt-flash-")
     link = args.link or os.path.abspath(flash.rstrip("/")) + ".tty"
-    board = SimBoard(flash, link=link, baud=args.baud, capacity=args.capacity, heap=args.heap,
-                     faults=Faults(args.cut_at, args.reset_at, args.powercut_at_op))
-    try:
+    try:  # SimBoard() makes the flash folder: a file in the way is the user's mistake, not a crash
+        board = SimBoard(flash, link=link, baud=args.baud, capacity=args.capacity, heap=args.heap,
+                         faults=Faults(args.cut_at, args.reset_at, args.powercut_at_op))
         device = board.start(thread=False)
     except OSError as e:
         print("feltctl simboard: error: %s" % e, file=sys.stderr)
