@@ -315,8 +315,10 @@ def run(hal, board, root, log=print, steps=None):
     """Boot and run the table: banner, build (in boot order), start, loop. In production an
     unexpected error resets a MicroPython board (never the REPL); elsewhere it propagates
     (systemd restarts the Raspberry Pi service)."""
+    from felt import heap
     from felt.table import Table, TableConfig
 
+    heap.collect_early()  # before the table's state exists: collect every few KB, not on failure
     log("%s: board %s (%s), hal %s, data %s" % (VERSION, board.name, board.board, type(hal).__name__, root))
     bare_sim(hal, board)
     settings = _read_json(config_paths(root, "table.json"), {"game": "holdem", "structure": "no_limit",

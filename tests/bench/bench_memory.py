@@ -141,6 +141,9 @@ m0 = gc.mem_alloc()
 print("RAM0 %d" % (m0 - image))
 from felt.sim.runner import Sim
 from felt.sim import autoplay
+if sys.argv[2] != "nogc":
+    from felt import heap
+    heap.collect_early()  # the device's boot policy (felt.app.run): a collection every few KB
 sim = Sim()
 sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
 for s in range(1, 11):
@@ -252,11 +255,15 @@ def main():
     ap.add_argument("--peak-hands", type=int, default=0, metavar="N",
                     help="also play N hands in a large heap with gc.collect after every main-loop step and report "
                          "the highest live RAM inside each hand (slow)")
+    ap.add_argument("--no-collect-early", action="store_true",
+                    help="board runs without the boot's heap policy (felt.heap.collect_early): collections only "
+                         "when an allocation fails")
     a = ap.parse_args()
     if a.engine_only:
         return _engine_report()
     ram = a.ram * 1024
-    board, p = run_board(a.hands, "run", ram=ram)
+    mode = "nogc" if a.no_collect_early else "run"
+    board, p = run_board(a.hands, mode, ram=ram)
     hands = board["hands"]
     high = max(hands) if hands else 0
     err = "" if board["done"] else (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
@@ -279,7 +286,7 @@ def main():
         lo, hi = romfs.DEVICE_RAM // 1024, 2048  # KB: lo fails (or is the board), hi is assumed to pass
         while hi - lo > 4:
             mid = (lo + hi) // 2
-            got, _ = run_board(a.find_ram, "run", ram=mid * 1024)
+            got, _ = run_board(a.find_ram, mode, ram=mid * 1024)
             if got["done"]:
                 hi = mid
             else:

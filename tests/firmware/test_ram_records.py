@@ -79,3 +79,19 @@ def test_simulated_tag_defaults_and_faults():
     t.bad_crc = 2  # a fault set on one tag stays on that tag
     eq((t.bad_crc, SimTag(bytes(4)).bad_crc), (2, 0))
     eq(SimTag(bytes(4), power_up_us=500).power_up_us, 500)
+
+
+def test_heap_policy_collects_every_few_kilobytes_on_micropython():
+    import gc
+
+    from felt import heap
+    from check import MICROPYTHON
+
+    set_ = heap.collect_early(4096)
+    try:
+        eq(set_, MICROPYTHON)
+        if MICROPYTHON:
+            eq(gc.threshold(), 4096)
+    finally:
+        if MICROPYTHON:
+            gc.threshold(-1)  # back to collections on failure only, for the tests that follow
