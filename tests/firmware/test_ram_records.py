@@ -95,3 +95,17 @@ def test_heap_policy_collects_every_few_kilobytes_on_micropython():
     finally:
         if MICROPYTHON:
             gc.threshold(-1)  # back to collections on failure only, for the tests that follow
+
+
+def test_default_light_layout_is_worked_out_not_stored():
+    from felt.drivers.neopixel_lights import ROLES, SeatLights, default_layout
+
+    hal = SimHAL()
+    chain = hal.neopixel(16, 50)
+    lights = SeatLights(chain, 10)
+    eq(lights.layout, None)
+    explicit = SeatLights(hal.neopixel(17, 50), 10, layout=default_layout(10))
+    for seat in range(1, 11):
+        for role in ROLES:
+            want = {role: [seat]} if role == "all_in" else {role: seat}
+            eq(lights.frame(want), explicit.frame(want))

@@ -110,16 +110,24 @@ class MFRC522:
     _pairs = {}  # length -> (out, in) buffers, made on first use
     rx = bytearray(16)  # the last answer: rx[:rx_len]
 
+    # The default timing and the state before the first exchange, also the class's: an instance
+    # holds only its device, its name and what differs (13 readers, RAM on the instance dicts).
+    prescaler, reload = timer_settings(1000)
+    timeout_us = timer_period_us(prescaler, reload)
+    max_spins = 400
+    version = None
+    rx_len = 0
+    rx_last_bits = 0
+    coll_pos = 0
+
     def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
         self.device = device
         self.name = name
-        self.prescaler, self.reload = timer_settings(timeout_us)
-        self.timeout_us = timer_period_us(self.prescaler, self.reload)
-        self.max_spins = max_spins
-        self.version = None
-        self.rx_len = 0
-        self.rx_last_bits = 0
-        self.coll_pos = 0
+        if timeout_us != 1000:
+            self.prescaler, self.reload = timer_settings(timeout_us)
+            self.timeout_us = timer_period_us(self.prescaler, self.reload)
+        if max_spins != 400:
+            self.max_spins = max_spins
 
     # -- register access (datasheet 8.1.2.3: address byte = R/W bit, 6-bit address, 0) ------------
     def write_reg(self, reg, value):

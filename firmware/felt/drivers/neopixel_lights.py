@@ -37,12 +37,20 @@ class SeatLights:
     def __init__(self, chain, seats, layout=None, colours=None, brightness=64):
         self.chain = chain
         self.seats = seats
-        self.layout = layout if layout is not None else default_layout(seats)
+        # None: the default chain order, worked out per LED (default_layout's formula) -- as a
+        # dict it was 2.6 KB of RAM for a ten-seat table
+        self.layout = layout
         self.colours = colours if colours is not None else COLOURS
         self.brightness = brightness
         used = {}
-        for key in sorted(self.layout):
-            led = self.layout[key]
+        if layout is None:
+            led = chain.count  # the first default LED past the chain's end, if the seats need it
+            if seats * len(ROLES) > led:
+                raise ConfigError("LED %d for seat %d %s is outside the chain of %d" % (
+                    led, led // len(ROLES) + 1, ROLES[led % len(ROLES)], chain.count))
+            layout = {}  # every default LED is distinct and inside the chain
+        for key in sorted(layout):
+            led = layout[key]
             if not 0 <= led < chain.count:
                 raise ConfigError("LED %d for seat %d %s is outside the chain of %d" % (led, key[0], key[1], chain.count))
             if led in used:
@@ -78,9 +86,12 @@ class SeatLights:
         return buf
 
     def _paint(self, buf, seat, role):
-        led = self.layout.get((seat, role))
-        if led is None:
-            return  # this table has no such LED (a layout may leave some out)
+        if self.layout is None:
+            led = (seat - 1) * len(ROLES) + ROLES.index(role)
+        else:
+            led = self.layout.get((seat, role))
+            if led is None:
+                return  # this table has no such LED (a layout may leave some out)
         c = self.colours[role]
         b = self.brightness
         buf[3 * led] = c[0] * b // 255
