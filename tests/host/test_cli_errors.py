@@ -58,3 +58,19 @@ def test_the_compiled_firmware_cache_leaves_no_temporary_folder_when_another_pro
     monkeypatch.setattr(os, "rename", lose_the_race)
     out = replay.compiled_firmware()
     assert sorted(os.listdir(str(tmp_path))) == [os.path.basename(out)], os.listdir(str(tmp_path))
+
+
+def test_romfs_deploy_to_a_port_where_nothing_answers_is_one_error_line(tmp_path):
+    # mpremote reads a pty with no timeout: on a port where no board answers (a stopped simboard,
+    # a socat pty) `feltctl romfs deploy` waited for ever; elsewhere its TransportError traceback
+    # ("could not enter raw repl") came through as it was
+    master, slave = os.openpty()  # a port that opens but where no board answers
+    try:
+        out = feltctl("romfs", "deploy", os.ttyname(slave), timeout_s=120)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("feltctl romfs: error: "), out.stderr
+    assert "no MicroPython REPL answered" in out.stderr

@@ -17,6 +17,7 @@ def add_arguments(p):
     p.add_argument("-o", "--output", default="felt.romfs", help="build: image file to write (default felt.romfs)")
     p.add_argument("--partition", type=int, default=None, help="deploy: ROM partition number (mpremote's default: 0)")
     p.add_argument("--dry-run", action="store_true", help="deploy: print the mpremote command, run nothing")
+    p.add_argument("--timeout", type=float, default=3.0, help="deploy: seconds for the board to answer first")
 
 
 def deploy_command(port, image, partition=None):
@@ -47,4 +48,23 @@ def run(args):
     if args.dry_run:
         print(" ".join(cmd))
         return 0
-    return subprocess.run(cmd).returncode
+    # mpremote waits for ever on a pty where no board answers (it reads ptys without a timeout):
+    # the board must answer our transport, with its deadline, before mpremote gets the port
+    from felt.errors import FeltError
+    from feltctl.transport import Transport
+
+    try:
+        with Transport(args.port, timeout_s=args.timeout) as t:
+            t.enter_raw(soft_reset=False)
+    except FeltError as e:
+        print("feltctl romfs: error: %s" % e, file=sys.stderr)
+        return 1
+    # mpremote's progress goes straight through; its errors end in a Python traceback (e.g.
+    # "could not enter raw repl" when no board answers), of which only the last line is news
+    done = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
+    lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
+    if done.returncode and "Traceback (most recent call last):" in done.stderr:
+        print("feltctl romfs: error: mpremote: %s" % lines[-1], file=sys.stderr)
+    else:
+        sys.stderr.write(done.stderr)
+    return done.returncode
