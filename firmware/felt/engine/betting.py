@@ -6,9 +6,14 @@
 # legal-range failure reasons are returned as (rule, message) so the Hand can raise RuleError
 # before touching any state.
 
-LIMIT = "limit"
-POT_LIMIT = "pot_limit"
-NO_LIMIT = "no_limit"
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+LIMIT = "limit"  # Game.structure values (no-limit is the one left: "no_limit")
+_POT_LIMIT = const("pot_limit")  # const(): no module name on MicroPython (hardware/memory.md)
 
 
 class Round:
@@ -204,7 +209,7 @@ class Round:
             if self.alt_inc > self.inc:
                 # hr.stud_open_pair_double = on: the small or the big increment, nothing between
                 hi = lo - self.inc + self.alt_inc
-        elif self.structure == POT_LIMIT:
+        elif self.structure == _POT_LIMIT:
             # BET-24: high + P + C; P counts everything in the pot and in front of players,
             # and a short blind as if posted in full (BET-25)
             hi = self.high + pot + self.pot_in_front() + self.phantom + (self.high - self.bets[p])
