@@ -330,3 +330,18 @@ def test_flash_of_a_folder_that_is_not_a_firmware_tree_is_refused_and_the_board_
     err = capsys.readouterr().err
     assert "not a firmware tree" in err and str(src) in err, err
     assert "FW v1 ok" in boot_output(board)
+
+
+def test_rollback_with_dry_run_says_what_it_would_do_and_changes_nothing(board, tmp_path, capsys):
+    # --dry-run ("change nothing") was ignored with --rollback: the board was rolled back
+    flash(board, make_tree(str(tmp_path / "v1"), "v1"))
+    flash(board, make_tree(str(tmp_path / "v2"), "v2"))
+    with open(os.path.join(board.flash_dir, "felt.slot")) as f:
+        slot = f.read()
+    capsys.readouterr()
+    assert feltctl(["flash", board.device, "--rollback", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "dry run" in out and "nothing written" in out, out
+    with open(os.path.join(board.flash_dir, "felt.slot")) as f:
+        assert f.read() == slot
+    assert "FW v2 ok" in boot_output(board)

@@ -72,6 +72,13 @@ def run(args):
             check_presigned(tree, args.src)
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
             d = Deployer(t, progress=progress_bar(sys.stderr) if show else None)
+            if args.rollback and args.dry_run:  # say what --rollback would do; change nothing
+                r = d.info(reset=not args.no_reset)
+                if not r["previous"]:
+                    raise DeployError("no previous firmware on the board to roll back to")
+                print("dry run: --rollback would boot slot %s again (slot %s, tree %s, now active, kept); "
+                      "nothing written" % (r["previous"], r["active"], (r["tree"] or "?")[:12]))
+                return 0
             if args.rollback:
                 r = d.rollback(reset=not args.no_reset)
                 print("rolled back: now booting slot %s (tree %s); slot %s kept" % (
