@@ -126,3 +126,23 @@ def test_a_file_altered_on_the_board_is_found_by_the_board_itself(board, store):
         verdict = d.call(code)  # the main program's bootcheck.start() runs this same check
         t.soft_reset_to_friendly()
     assert "main.py was altered" in verdict
+
+
+def test_flash_sign_dry_run_lists_the_manifest_and_spends_no_counter(board, store, tmp_path, capsys):
+    # --sign --dry-run skipped signing (right: a counter must not be spent) and so listed no
+    # felt.manifest: the dry run said "0 to add" where the real run adds the manifest, and a
+    # --sign name without a key was not noticed until the real run
+    src = tmp_path / "src"
+    for rel, data in small_tree().files.items():
+        os.makedirs(os.path.dirname(str(src / rel)), exist_ok=True)
+        (src / rel).write_bytes(data)
+    before = sorted(os.listdir(board.flash_dir))
+    assert feltctl(["flash", board.device, "--src", str(src), "--sign", "table1", "--keys", store.root,
+                    "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "+ felt.manifest" in out, out
+    assert store.next_counter("table1") == 1
+    assert sorted(os.listdir(board.flash_dir)) == before
+    assert feltctl(["flash", board.device, "--src", str(src), "--sign", "nobody", "--keys", store.root,
+                    "--dry-run"]) == 1
+    assert "no readable owner key" in capsys.readouterr().err

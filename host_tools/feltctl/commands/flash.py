@@ -7,7 +7,7 @@ from felt.errors import FeltError
 from felt.security import manifest as mf
 from feltctl.deploy import DeployError, Deployer, build_tree
 from feltctl.paths import FIRMWARE
-from feltctl.signing import KeyStore, signed_build
+from feltctl.signing import KeyStore, firmware_version, sign_tree, signed_build
 from feltctl.transport import Transport
 
 HELP = "deploy the firmware to a board: fast, verified, atomic (--rollback, --dry-run, --mpy)"
@@ -68,6 +68,11 @@ def run(args):
             raise DeployError("%s is not a firmware tree (no main.py in it)" % args.src)
         if tree is not None and args.sign and not args.dry_run:
             tree = signed_build(tree, args.sign, KeyStore(args.keys), counter=args.counter)
+        elif tree is not None and args.sign:  # dry run: the manifest it would send, no counter spent
+            store = KeyStore(args.keys)
+            counter = args.counter if args.counter is not None else store.next_counter(args.sign)
+            tree = sign_tree(tree, args.sign, store.role_key(args.sign, "owner"), firmware_version(tree.files),
+                             counter)
         elif tree is not None and not args.sign:
             check_presigned(tree, args.src)
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
