@@ -146,3 +146,14 @@ def test_an_action_of_a_player_the_hand_does_not_have_is_an_error_object_not_a_t
     path.write_text(HEADS_UP.replace(wrong, wrong.replace("p2", "p3")))
     out, status = replay_file(str(path), "cpython")
     assert status == 1 and "p3" in out["error"] and out["line"] is not None, out
+
+
+def test_a_one_hand_phhs_file_carries_hand_as_in_feltctl_replay(tmp_path):
+    # feltctl replay names the hand of a .phhs file ("hand": "7"); sim --replay dropped it, so its
+    # JSON was not "feltctl replay's plus indicators and alerts" for such a file
+    path = tmp_path / "one.phhs"
+    path.write_text("[7]\n" + HEADS_UP)
+    out = same_as_replay(str(path), "cpython")
+    ref = reference(str(path))
+    assert out["hand"] == ref["hand"] == "7"
+    assert set(out) == set(ref) | {"indicators", "alerts"}

@@ -70,6 +70,8 @@ def result_of(conv, snap):
            "pots": pots, "indicators": indicators(snap), "alerts": alert_list(snap)}
     if h.players is not None:
         out["players"] = h.players
+    if h.name is not None:  # a .phhs file's hand, named as felt.replay names it
+        out["hand"] = h.name
     return out
 
 
