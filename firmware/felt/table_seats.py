@@ -110,14 +110,19 @@ class Seats:
                                                             " ".join([str(s) for s in seats])))
         if plan.dead and g.forced == "blinds":
             # the engine Hand kills them too (Hand.kill, journaled): their blinds and antes stay in
-            # the pot and the action passes them by; the dealer mucks their cards after the deal
+            # the pot, layered with their other chips (POT-17: a blind nobody matches comes back,
+            # POT-2), and the action passes them by; the dealer mucks their cards after the deal
             from felt import table_rulings
             table_rulings.kill_dead(self, "BLIND-23")
             if self.hand.finished:  # heads-up: the other hand was the last live one (GAME-6)
                 self._sync()
             for seat in plan.dead:
-                self._dead_alert(seat, "its blinds and antes stay", "muck seat %d's cards when the deal is complete"
-                                 % seat if self.state == PLAYING else "deal no cards: the hand is over (GAME-6)")
+                if self.state == PLAYING:
+                    self._dead_alert(seat, "its blinds and antes stay", "muck seat %d's cards when the deal is complete"
+                                     % seat)
+                else:
+                    self._dead_alert(seat, "its blinds and antes stay but what nobody matched (POT-2)",
+                                     "deal no cards: the hand is over (GAME-6)")
         elif plan.dead:
             # stud: an absent seat's upcard may be the bring-in card (GAME-11), so the Hand needs
             # its cards; it is killed when the initial deal completes (table_rulings.absent_stud)

@@ -243,3 +243,50 @@ def test_DEAL_36_limit_a_returned_raise_gives_back_its_place_under_the_cap_BET_4
     eq(h.stacks[2], 990)  # 10 returned; the 10 matching the big blind stays
     eq(h.legal().call, 5)
     eq((h.legal().min_to, h.legal().max_to), (20, 20))  # the SB may raise to 20, as before it
+
+
+# ---- a hand killed before the betting begins (BLIND-23: an absent or penalised tournament seat
+# is dealt in, pays, and is killed at the start of the hand) -----------------------------------
+
+def test_POT_2_POT_17_absent_big_blind_killed_at_the_deal_everyone_folds_gets_back_the_unmatched_50():
+    # 4-handed NL 50/100, the big blind (position 1) absent: killed before the betting, it is
+    # passed by; everyone folds to the small blind, whose 50 matched only half of the dead 100
+    h = Hand("NT", [1000] * 4, blinds=[50, 100, 0, 0])
+    h.kill(1)
+    for p in (0, 2, 3):
+        h.deal_hole(p, [4 * p, 4 * p + 1])
+    h.fold(2)
+    h.fold(3)
+    eq(h.finished, True)
+    eq(h.stacks, [1050, 950, 1000, 1000])
+
+
+def test_POT_2_POT_17_heads_up_absent_big_blind_killed_at_the_deal_gets_back_the_unmatched_50():
+    # The same situation heads-up: the kill leaves one live hand and ends the hand at once
+    # (GAME-6), before any betting. The dead big blind (position 0) is layered with its payer's
+    # chips (POT-17, POT-3/4): the 50 the small blind matched is won, the 50 nobody matched goes
+    # back (POT-2: also when the bettor's hand is killed before anyone calls) -- as 4-handed.
+    h = Hand("NT", [1000, 1000], blinds=[50, 100])
+    eq(h.committed, [100, 50])  # heads-up: the button (position 1) posts the small blind
+    op = h.kill(0)
+    eq(h.finished, True)
+    eq(h.stacks, [950, 1050])
+    eq(sum(h.stacks), 2000)
+    eq([o.kind for o in h.log if o.kind in ("return", "win")], ["return", "win"])
+    eq(op.kind, "kill")
+
+
+def test_POT_2_heads_up_absent_small_blind_killed_at_the_deal_the_big_blind_wins_the_50():
+    h = Hand("NT", [1000, 1000], blinds=[50, 100])
+    h.kill(1)  # the button's small blind is dead: the big blind's own unmatched 50 comes back
+    eq(h.finished, True)
+    eq(h.stacks, [1050, 950])
+
+
+def test_POT_2_stud_absent_seat_antes_only_killed_at_the_deal_heads_up_antes_go_to_the_other():
+    # antes are no street bet: a dead ante is won whole by the last live hand (POT-17: antes are
+    # layered, and the live hand's own ante matches it)
+    h = Hand("F7S", [1000, 1000], antes=5, bring_in=10, small_bet=20, big_bet=40)
+    h.kill(1)
+    eq(h.finished, True)
+    eq(h.stacks, [1005, 995])

@@ -328,9 +328,24 @@ def test_TOUR_17_timed_penalty_clock_that_goes_back_counts_nothing_for_the_gap()
     eq(r.left(1), MIN_MS)
 
 
+def test_POT_2_absent_big_blind_four_handed_everyone_folds_to_the_small_blind():
+    # BLIND-23: seat 3 (the big blind) is away: dealt in, pays 100, killed. Seats 4 and 1 fold:
+    # the small blind's is the last live hand. The dead 100 is layered with its payer's chips
+    # (POT-17): the 50 the small blind matched is won, the 50 nobody matched goes back (POT-2)
+    histories = []
+    sim = tour_sim(histories)
+    t = sim.table
+    t.button(3, "long")
+    sim.run("hand")
+    eq(t.killed.get(3), "BLIND-23")
+    play_hand(sim, histories)
+    eq(t.stacks, [1000, 1050, 950, 1000])
+
+
 def test_TOUR_17_heads_up_the_penalised_hand_is_killed_and_the_hand_ends_at_once_GAME_6():
     # two players left: killing the penalised big blind leaves one live hand, so the hand is over
-    # before a card is dealt -- the other seat wins the blinds, the PHH replays, the next hand counts
+    # before a card is dealt -- the other seat wins the blinds it matched, the PHH replays, the
+    # next hand counts
     histories = []
     sim = Sim(history=histories.append)
     sim.run("table holdem no_limit seats=2 sb=50 bb=100 button=1 mode=tournament")
@@ -341,9 +356,13 @@ def test_TOUR_17_heads_up_the_penalised_hand_is_killed_and_the_hand_ends_at_once
     eq(t.penalties.left(2), 2)
     sim.run("hand")
     eq(t.state, "over")
-    eq(t.stacks, [1100, 900])  # its big blind stays in the pot (BLIND-23)
+    # its big blind is its contribution (BLIND-23, POT-17): the 50 seat 1's small blind matched
+    # is won, the 50 nobody matched goes back (POT-2), as when everyone folds to the small blind
+    # 4-handed (test_POT_2_absent_big_blind_four_handed_everyone_folds_to_the_small_blind)
+    eq(t.stacks, [1050, 950])
     got = penalty_alerts(t, 2)
     assert got and got[0].remedy == "deal no cards: the hand is over (GAME-6)", [a.line() for a in t.alerts]
+    assert "but what nobody matched (POT-2)" in got[0].text, got[0].text
     eq(len(histories), 1)
     replays(histories[0], t)
     sim.run("hand")

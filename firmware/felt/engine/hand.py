@@ -620,7 +620,8 @@ class Hand(HandDealing):
         is returned at once (only the uncalled part; a called bet and posted blinds stay in the
         pot). p gets no more turns; the others act as if p had folded (BET-43), the street closes
         if everyone left has acted and matched (GAME-5), and with one live hand left the hand
-        ends and it wins (GAME-6). A killed all-in hand is out of the showdown. Returns the
+        ends and it wins (GAME-6), also before the betting (POT-2: the part of a dead blind that
+        nobody matched goes back). A killed all-in hand is out of the showdown. Returns the
         "kill" Op (amount: chips returned)."""
         self.check_kill(p)
         rnd = self.round
@@ -644,8 +645,12 @@ class Hand(HandDealing):
             rnd.kill(p, self.live, self.stacks, back > 0)
             if rnd.cur is None or self.live_count() <= 1:
                 self._end_street()
-        elif self.live_count() <= 1 or self.phase == SHOWDOWN:
-            settle.maybe_settle(self)  # GAME-6, or the showdown was waiting only for p
+        elif self.phase == SHOWDOWN:
+            settle.maybe_settle(self)  # the showdown was waiting only for p
+        elif self.live_count() <= 1:
+            # GAME-6 before the betting (a BLIND-23 seat killed at the deal): the street ends as
+            # after a fold, so the blind nobody matched goes back (POT-2, POT-17), as 4-handed
+            self._end_street()
         else:
             self._dealing_done()  # the cards still due were p's: the betting can begin
         return op
