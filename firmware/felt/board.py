@@ -114,6 +114,10 @@ def load(data):
     _antennas(b, where)
     _buttons(b, where)
     _peripherals(b, where)
+    # the checked record keeps what the drivers are opened from; the raw map and the usable-GPIO
+    # set served only the checks (~1.5 KB of RAM for the whole run otherwise)
+    b.data = None
+    b._gpio = None
     return b
 
 

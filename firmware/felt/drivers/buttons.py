@@ -18,19 +18,22 @@ BOUNCING = "bouncing"
 
 
 class _Seat:
+    # The state of a button nobody has touched is the class's: an instance keeps only what has
+    # changed (ten seats; their instance dicts were ~2 KB of RAM)
+    changed_ms = None  # when raw last changed (None: not since start)
+    down_ms = None  # set at the first poll for a button already held at start
+    stuck = False
+    edges = 0  # raw changes since window_ms
+    window_ms = 0
+    bouncing = False
+    quiet_ms = 0
+
     def __init__(self, seat, pin, level):
         self.seat = seat
         self.pin = pin
         self.raw = level
         self.stable = level
-        self.changed_ms = None  # when raw last changed (None: not since start)
-        self.down_ms = None  # set at the first poll for a button already held at start
         self.long_sent = level  # held at power-up: not a deliberate long press
-        self.stuck = False
-        self.edges = 0  # raw changes since window_ms
-        self.window_ms = 0
-        self.bouncing = False
-        self.quiet_ms = 0
 
 
 class SeatButtons:
