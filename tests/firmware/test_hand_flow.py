@@ -228,9 +228,11 @@ def test_show_order_last_aggressor_first_and_all_in_lights():
     h.bet_raise_to(1, 500)
     h.check_call(0)
     eq(h.phase, "showdown")
-    eq(h.show_order(), [1, 2, 0])  # SHOW-4: the river bettor first, then clockwise
+    # SHOW-4: the river bettor first; SHOW-9: then the side pot's other player (0) before the
+    # all-in player in the main pot only (2), though 2 is next clockwise
+    eq(h.show_order(), [1, 0, 2])
     h.show(1)
-    eq(h.show_order(), [2, 0])
+    eq(h.show_order(), [0, 2])
     h.show(2)
     h.muck(0)
     eq(h.finished, True)

@@ -69,7 +69,9 @@ def current_pots(hand):
 
 def show_order(hand):
     from felt.engine import showdown
-    order = showdown.show_order(contenders(hand), hand.round.aggressor, hand.opener)
+    who = contenders(hand)
+    # SHOW-9: players in a side pot table before those only in the main pot (with the pots)
+    order = showdown.show_order(who, hand.round.aggressor, hand.opener, _build(hand, who))
     return [p for p in order if not hand.shown[p]]
 
 
