@@ -8,10 +8,12 @@ from felt import replay
 
 
 def read_text(path):
-    """File text, or None with an error object when it cannot be read."""
+    """File text, or None with an error object when it cannot be read. Read as bytes and decoded:
+    CPython's text mode would turn a lone CR into a newline and MicroPython's does not, so the two
+    runtimes would read different text (TOML, and so PHH, knows only LF and CRLF)."""
     try:
-        with open(path) as f:
-            return f.read(), None
+        with open(path, "rb") as f:
+            return f.read().decode(), None
     except OSError as e:
         code = e.args[0] if e.args and isinstance(e.args[0], int) else 0
         return None, {"file": path, "error": "cannot read the file (errno %d)" % code}

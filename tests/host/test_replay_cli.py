@@ -139,7 +139,12 @@ def test_json_wants_exactly_one_file(tmp_path):
 # Identical output with the firmware loaded as plain .mpy files (code in the heap: 512K); the
 # emulated 128 KB board is the test after these.
 @pytest.mark.parametrize("name,text", [("hu.phh", HEADS_UP_NT), ("d.phh", DECIMAL_SPLIT),
-                                       ("bad.phh", ILLEGAL), ("broken.phh", BROKEN)])
+                                       ("bad.phh", ILLEGAL), ("broken.phh", BROKEN),
+                                       # line ends: CRLF is a TOML newline, a lone CR is not (both
+                                       # runtimes must refuse it alike: CPython's text mode used to
+                                       # turn it into newlines, MicroPython's does not)
+                                       ("crlf.phh", HEADS_UP_NT.replace("\n", "\r\n")),
+                                       ("cr.phh", HEADS_UP_NT.replace("\n", "\r"))])
 def test_micropython_prints_identical_bytes(tmp_path, name, text):
     path = write(tmp_path, name, text)
     host = feltctl("--jsonl", path)
