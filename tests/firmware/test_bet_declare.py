@@ -182,10 +182,20 @@ def test_bet_37_limit_pushing_more_than_half_commits_to_the_raise():
 
 
 def test_bet_30_undercall_goes_to_the_floor():
+    # BET-30 example 3: A opens 1,000, B raises to 4,000, C pushes 1,000 -- multi-way facing a
+    # raise, so the floor decides (cash under hr.undercall_cash = complete_or_forfeit too); facing
+    # the opening bet, or under the cash default must_correct, it is a full call
+    # (test_rule_examples_betting.py has every case of the example)
+    for rules in ({"mode": "tournament"}, {"undercall_cash": "complete_or_forfeit"}):
+        h = hand("NT", [20000] * 3, (200, 400), rules=rules)
+        h.bet_raise_to(0, 1000)
+        h.bet_raise_to(1, 4000)
+        r = declare.interpret(h, 2, [1000])
+        eq(r.action, "undercall")
+        eq(r.rule, "BET-30")
     h = facing(3000, (200, 400))
     r = declare.interpret(h, 1, [1000])
-    eq(r.action, "undercall")
-    eq(r.rule, "BET-30")
+    eq((r.action, r.total, r.rule), ("call", 3000, "BET-30"))
 
 
 def test_declare_out_of_turn_and_oversized_entry_rejected():

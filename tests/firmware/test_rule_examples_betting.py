@@ -360,3 +360,48 @@ def test_BET_34_example_invalid_declarations():
     h.bet_raise_to(0, 300)
     r = declare.interpret(h, 1, said="check")
     eq((r.action, r.rule), ("call_or_fold", "BET-34"))
+
+
+def _undercall_flop(players, mode, **rules):
+    rules["mode"] = mode
+    return _flop("NT", [20000] * players, [200, 400] + [0] * (players - 2), rules=rules)
+
+
+def test_BET_30_example_tournament_undercall_heads_up_must_be_a_full_call():
+    h = _undercall_flop(2, "tournament")
+    h.bet_raise_to(h.actor, 3000)  # A bets 3,000
+    r = declare.interpret(h, h.actor, chips=[1000])  # B silently pushes 1,000
+    eq((r.action, r.total, r.rule), ("call", 3000, "BET-30"))
+    declare.apply(h, h.actor, r)
+    eq((h.street, h.stacks), (2, [16600, 16600]))  # the flop closed on B's 3,000
+
+
+def test_BET_30_example_tournament_undercall_of_the_opening_bet_multi_way_is_a_full_call():
+    h = _undercall_flop(4, "tournament")
+    h.bet_raise_to(0, 2000)  # A opens 2,000
+    r = declare.interpret(h, 1, chips=[500])  # B pushes 500
+    eq((r.action, r.total, r.rule), ("call", 2000, "BET-30"))
+    h = dealt("NT", [20000] * 4, [200, 400, 0, 0], rules={"mode": "tournament"})
+    r = declare.interpret(h, 2, chips=[100])  # preflop: the posted big blind is the opening bet
+    eq((r.action, r.total, r.rule), ("call", 400, "BET-30"))
+
+
+def test_BET_30_example_tournament_undercall_of_a_raise_multi_way_goes_to_the_floor():
+    h = _undercall_flop(4, "tournament")
+    h.bet_raise_to(0, 1000)  # A opens 1,000
+    h.bet_raise_to(1, 4000)  # B raises to 4,000
+    r = declare.interpret(h, 2, chips=[1000])  # C pushes 1,000: call 4,000 or forfeit 1,000
+    eq((r.action, r.total, r.rule), ("undercall", 1000, "BET-30"))
+    h = dealt("NT", [20000] * 4, [200, 400, 0, 0], rules={"mode": "tournament"})
+    h.bet_raise_to(2, 1200)
+    r = declare.interpret(h, 3, chips=[500])  # preflop, facing a raise
+    eq(r.action, "undercall")
+
+
+def test_BET_30_cash_undercall_follows_hr_undercall_cash():
+    for rule, want in (("must_correct", ("call", 4000)), ("complete_or_forfeit", ("undercall", 1000))):
+        h = _undercall_flop(4, "cash", undercall_cash=rule)
+        h.bet_raise_to(0, 1000)
+        h.bet_raise_to(1, 4000)
+        r = declare.interpret(h, 2, chips=[1000])
+        eq((r.action, r.total, r.rule), want + ("BET-30",), rule)

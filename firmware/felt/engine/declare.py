@@ -166,6 +166,18 @@ def _silent(hand, lg, own, high, total, pieces, allin, shown):
         raise RuleError("BET-38", "facing %d, enter the chips pushed or what was said" % lg.call,
                         legal=(lg.min_to, lg.max_to) if lg.can_raise else None)
     if total < call_to:
+        # BET-30: an undercall is made a full call where the rules say so; else the floor
+        # decides (a full call, or forfeit the chips and fold). Cash: hr.undercall_cash
+        # (must_correct: always corrected). Tournament (TDA19 r51B): heads-up against any bet,
+        # or multi-way facing the street's opening bet (preflop: the big blind; no one has
+        # bet or raised over it, or the high is the street's first bet)
+        cash = hand.rules.undercall_cash
+        if cash is not None:
+            full = cash == "must_correct"
+        else:
+            full = hand.live_count() == 2 or rnd.aggressor is None or rnd.prior[0] == 0
+        if full:
+            return _reading(CALL, call_to, shown, "BET-30", allin)
         return Reading("undercall", total, 0, "BET-30", False)
     if pieces is not None:
         smallest = pieces[0]
