@@ -25,9 +25,10 @@ GAMES = ("holdem", "omaha", "omaha8", "stud7", "stud7_8", "stud5", "draw5")
 PLACES = ("board", "burn", "muck")
 NUMBERS = ("sb", "bb", "ante", "small_bet", "big_bet", "bring_in", "unit", "button")
 # Device traces a statement keeps (nothing here reads them; they are emptied after every
-# statement): on the emulated board the sim shares the firmware's heap, and the address pins
-# toggled by every SPI transfer with 64 changes each were ~16 KB of it inside a hand.
-PIN_HISTORY = 2
+# statement): on the emulated board the sim shares the firmware's heap. The decoder address pins
+# toggle on every SPI transfer: 64 changes each were ~16 KB inside a hand, and recording any
+# change at all was 60 % of what a hand allocates (32 -> 14 MB a hand without it).
+PIN_HISTORY = 0
 MAX_STEPS = 20000  # per statement: a firmware that never settles is reported, not looped on
 
 
