@@ -150,6 +150,17 @@ def _game3_opener(h):
     return False
 
 
+def _rake(h):
+    # a table-written cash hand raked under hr.rake (POT-20): the user field is [basis points,
+    # cap or 0]; the hand is replayed with that rake so its stacks are the table's
+    for k, v in h.extra:
+        if k == "_felt_rake" and isinstance(v, list) and len(v) == 2:
+            from felt.engine import settings
+
+            return {"rake": settings.Rake(v[0], v[1] or None)}
+    return None
+
+
 def replay(h, rules=None):
     """History -> result dict: finishing_stacks, pots, or an error naming the rule or line.
     rules: house rules (None = cash-game defaults, RULES.md section 12.2)."""
@@ -160,6 +171,9 @@ def replay(h, rules=None):
         rules = _DEFAULT_RULES.get(game.code)
         if rules is None:
             rules = _DEFAULT_RULES[game.code] = HouseRules(CASH, game.code)
+        raked = _rake(h)
+        if raked is not None:
+            rules = rules.replace(raked)
     n = len(h.starting_stacks)
     try:
         hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,

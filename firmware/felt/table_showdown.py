@@ -48,6 +48,9 @@ class Showdown:
         for p in range(h.n):
             self.stacks[self.setup.seats[p] - 1] = h.stacks[p]
         self.results = list(h.reasons or [])
+        raked = sum(h.starting_stacks) - sum(h.stacks)  # chips leave a hand only as rake (POT-20)
+        if raked > 0:
+            self.results.append("rake %d (POT-20)" % raked)
         for line in self.results:
             self.log("hand %d: %s" % (self.hand_no, line))
         self.prev = self.setup
@@ -77,7 +80,7 @@ class Showdown:
             big_bet=self.config.big_bet if g.structure == "limit" or g.forced == "bring_in" else None,
             min_bet=self.config.bb if g.structure != "limit" and g.forced == "blinds" else None,
             players=["seat %d" % s for s in self.setup.seats], finishing_stacks=list(h.stacks),
-            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))] + _opener_field(h, g))
+            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))] + _opener_field(h, g) + _rake_field(h))
         for op in h.log:
             if op.kind == "kill":
                 hist.actions = _with_kills(h, hist)
@@ -102,6 +105,15 @@ def _opener_field(h, g):
 
 
 OPENER_FIELD = "_felt_game3_opener"
+
+
+def _rake_field(h):
+    # POT-20: a raked cash hand records hr.rake (basis points, cap or 0) for felt.replay, which
+    # takes the same rake (PHH has no rake field; other readers see the stacks before it)
+    rake = h.rules.rake
+    if rake == "off" or h.rules.mode != "cash":
+        return []
+    return [("_felt_rake", [rake.bp, rake.cap or 0])]
 
 
 def _antes(h):

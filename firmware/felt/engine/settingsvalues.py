@@ -81,6 +81,13 @@ class Rake:
             amount = self.cap
         return amount - amount % unit
 
+    def __call__(self, pots, unit=1):
+        """The pots of a hand with this rake taken off before the award (POT-20, pots.take_rake).
+        A call, not a named method: settle.py raking a hand adds no interned name to a table
+        that has no rake (hardware/memory.md)."""
+        from felt.engine import pots as potlib
+        return potlib.take_rake(pots, self.bp, self.cap, 0, unit)[0]
+
 
 # CASH-12: 0.5 % of every hand on a jackpot table goes into the bad-beat fund.
 JACKPOT_DROP = Rake(50)

@@ -317,6 +317,10 @@ def settle(hand):
     who = contenders(hand)
     left = [p for p in range(hand.n) if who[p]]
     pots = _build(hand, who)
+    rake = hand.rules.rake
+    if rake != "off" and hand.rules.mode == settings.CASH:
+        # POT-20 / CASH-7: the rake of hr.rake comes off before the pots are divided (cash games)
+        pots = rake(pots, hand.unit)  # settings.Rake: pots.take_rake
     hand.final_pots = pots
     if len(left) == 1:
         hi = [0 if who[p] else None for p in range(hand.n)]  # GAME-6: wins unshown
