@@ -2,6 +2,8 @@
 # arrive/leave/collision per location, where each of the 52 cards is, the DEAL-* dealing check fed
 # from them, and the Hand fed every card the check has placed (burns, board, hole cards, draws).
 # A mixin: its methods run on the Table instance and use the state Table.__init__ sets up.
+from binascii import hexlify
+
 from felt.engine import dealing
 from felt.errors import DeckError, RuleError
 from felt.events import ERROR, INFO, LAPSED, NOTE, PROPOSED, WARN
@@ -14,7 +16,7 @@ class Cards:
     def shoe_card(self, uid, repeat=False):
         """The shoe read tag `uid` (bytes) as a card left it; repeat: the driver saw the same UID
         just before (a tag read twice -- counted once)."""
-        hexu = "".join(["%02X" % b for b in uid])
+        hexu = hexlify(uid).decode().upper()
         known = self.uid_card.get(hexu)
         if repeat and hexu == self.last_read and (known is None or known not in self.off):
             self.alert(WARN, ("DECK-5",), "the shoe read tag %s twice in a row; counted once" % hexu,

@@ -15,6 +15,8 @@ Events (tuples):
 While a reader is not answering its cards are neither confirmed nor reported gone (the "reader"
 event is the alert: the floor checks that antenna); they are compared again once it answers.
 """
+from binascii import hexlify
+
 from felt.errors import DeviceTimeout
 from felt.drivers.mfrc522 import air_bits_us
 
@@ -26,7 +28,8 @@ PILE_CARDS = 60  # a pile's read limit: 52 cards and a few foreign tags
 
 
 def uid_hex(uid):
-    return "".join("%02X" % b for b in uid)
+    # 3 objects a UID (not a string per byte): every poll of a seat with cards names them all
+    return hexlify(uid).decode().upper()
 
 
 class ReaderHealth:

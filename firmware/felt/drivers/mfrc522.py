@@ -85,11 +85,12 @@ class ScanResult:
     `collisions` (bit collisions seen: two or more cards answered together), `crc_errors`,
     `frame_errors`."""
 
+    collisions = 0  # the counters start as the class's: a clean poll makes one attribute
+    crc_errors = 0
+    frame_errors = 0
+
     def __init__(self):
         self.uids = []
-        self.collisions = 0
-        self.crc_errors = 0
-        self.frame_errors = 0
 
     def errors(self):
         return self.crc_errors + self.frame_errors
@@ -109,6 +110,12 @@ class MFRC522:
     _cmd1 = bytearray(1)
     _pairs = {}  # length -> (out, in) buffers, made on first use
     rx = bytearray(16)  # the last answer: rx[:rx_len]
+    # frames of one card's selection, also shared and made once: a poll allocates only the
+    # UIDs it returns and their ScanResult (the frames were ~10 objects a card a poll)
+    _frame = bytearray(9)  # anticollision (up to 7 bytes), SELECT (9), HLTA (4)
+    _check = bytearray(3)  # SAK + its CRC_A, recomputed
+    _known = bytearray(5)  # UID CLn + BCC of the cascade level being resolved
+    _uid = bytearray(10)  # the UID so far, through the cascade levels
 
     # The default timing and the state before the first exchange, also the class's: an instance
     # holds only its device, its name and what differs (13 readers, RAM on the instance dicts).
@@ -269,8 +276,9 @@ class MFRC522:
 
     def halt(self):
         """HLTA + CRC_A; a tag that understood stays silent (NO_TAG is success here)."""
-        frame = bytearray(4)
+        frame = self._frame
         frame[0] = 0x50
+        frame[1] = 0x00
         self.crc_a(frame, 2, frame, 2)
         return self.transceive(frame, 4)
 
@@ -278,7 +286,7 @@ class MFRC522:
         """Bit-frame anticollision in one cascade level; on a collision the bit is taken as 1
         (ISO/IEC 14443-3 6.5.3.1). Fills known[0:5] (UID CLn + BCC)."""
         known_bits = 0
-        frame = bytearray(7)
+        frame = self._frame
         frame[0] = sel
         for _ in range(40):
             nbytes = known_bits >> 3
@@ -312,7 +320,7 @@ class MFRC522:
 
     def _select(self, sel, known):
         """SELECT (SEL, NVB=0x70, UID CLn, BCC, CRC_A); returns (status, SAK)."""
-        frame = bytearray(9)
+        frame = self._frame
         frame[0] = sel
         frame[1] = 0x70
         frame[2:7] = known
@@ -323,7 +331,7 @@ class MFRC522:
         if self.rx_len != 3 or self.rx_last_bits:
             return FRAME, 0
         sak = self.rx[0]
-        check = bytearray(3)
+        check = self._check
         check[0] = sak
         got_lo = self.rx[1]
         got_hi = self.rx[2]
@@ -334,8 +342,9 @@ class MFRC522:
 
     def select_card(self, result):
         """Anticollision + SELECT through the cascade levels. Returns (status, uid bytes)."""
-        uid = bytearray()
-        known = bytearray(5)
+        uid = self._uid
+        n = 0
+        known = self._known
         for level in range(3):
             sel = SEL_CL1 + 2 * level
             for k in range(5):
@@ -351,10 +360,13 @@ class MFRC522:
             if sak & 0x04:  # cascade bit: UID not complete
                 if known[0] != CASCADE_TAG:
                     return FRAME, None
-                uid.extend(known[1:4])
+                for k in range(3):
+                    uid[n + k] = known[1 + k]
+                n += 3
                 continue
-            uid.extend(known[0:4])
-            return OK, bytes(uid)
+            for k in range(4):
+                uid[n + k] = known[k]
+            return OK, bytes(uid[:n + 4])
         return FRAME, None
 
     def inventory(self, max_cards=4):
