@@ -150,15 +150,21 @@ def _game3_opener(h):
     return False
 
 
-def _rake(h):
-    # a table-written cash hand raked under hr.rake (POT-20): the user field is [basis points,
-    # cap or 0]; the hand is replayed with that rake so its stacks are the table's
+def _table_rules(h):
+    # house rules a table-written cash hand records in user fields, replayed the same way: a hand
+    # raked under hr.rake (POT-20: [basis points, cap or 0]) or whose blinds were chopped
+    # (BLIND-26: hr.blind_chop was on); None for any other file
+    got = None
     for k, v in h.extra:
         if k == "_felt_rake" and isinstance(v, list) and len(v) == 2:
             from felt.engine import settings
 
-            return {"rake": settings.Rake(v[0], v[1] or None)}
-    return None
+            got = got or {}
+            got["rake"] = settings.Rake(v[0], v[1] or None)
+        elif k == "_felt_chop" and v is True:
+            got = got or {}
+            got["blind_chop"] = "on"
+    return got
 
 
 def replay(h, rules=None):
@@ -171,9 +177,9 @@ def replay(h, rules=None):
         rules = _DEFAULT_RULES.get(game.code)
         if rules is None:
             rules = _DEFAULT_RULES[game.code] = HouseRules(CASH, game.code)
-        raked = _rake(h)
-        if raked is not None:
-            rules = rules.replace(raked)
+        house = _table_rules(h)
+        if house is not None:
+            rules = rules.replace(house)
     n = len(h.starting_stacks)
     try:
         hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,
@@ -213,6 +219,10 @@ def _play(hand, h):
             elif v == "f":
                 if _comment == "kill":
                     hand.kill(p)  # a table-written kill that no in-turn fold can say (DEAL-36/38)
+                elif _comment == "chop":
+                    from felt.engine import cashrules
+
+                    cashrules.chop_blinds(hand)  # the blinds agreed to chop (BLIND-26)
                 else:
                     hand.fold(p)
             elif v == "cbr":

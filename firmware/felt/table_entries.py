@@ -167,6 +167,10 @@ class Entries:
             return h.post_bring_in(p)
         if verb == "kill":  # a journaled ruling (table_rulings.kill): DEAL-36/38, in or out of turn
             return h.kill(p)
+        if verb == "chop":  # both blinds agreed (table_rulings.chop_press): BLIND-26
+            from felt.engine import cashrules
+
+            return cashrules.chop_blinds(h)
         raise RuleError("GAME-16", "unknown action %r" % (verb,), legal=("fold", "check", "call", "bet", "raise",
                                                                           "allin", "bringin", "complete"))
 

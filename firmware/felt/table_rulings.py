@@ -261,6 +261,35 @@ def post(t, seat, kind, amount=None):
     raise RuleError(rule, "post %s by seat %d: posted by the table when the hand starts" % (kind, seat))
 
 
+# ---- chopping the blinds (BLIND-26, cash, hr.blind_chop = on) -----------------------------------
+
+def chop_press(t, seat):
+    """A seat button press during a hand by the small or the big blind once the action has folded
+    to the small blind (cashrules.check_chop): the first press offers to chop, the other blind's
+    press agrees -- the blinds go back and the hand ends with no pot (cashrules.chop_blinds),
+    journaled like an action. False when the press is not about a chop (the caller logs it)."""
+    from felt.engine import cashrules
+
+    h = t.hand
+    p = t.position(seat)
+    if p is None or not cashrules.can_chop(h):
+        return False
+    pair = cashrules.check_chop(h)
+    if p not in pair:
+        return False
+    other = t.setup.seats[pair[1] if p == pair[0] else pair[0]]
+    if getattr(t, "chop_offer", None) != (t.hand_no, other):
+        t.chop_offer = (t.hand_no, seat)
+        t.log("seat %d offers to chop the blinds; seat %d presses to agree (BLIND-26)" % (seat, other))
+        return True
+    t.chop_offer = None
+    cashrules.chop_blinds(h)
+    t.journal.append(("act", seat, "chop", None))  # _rebuild replays it (Table._engine_act)
+    t.log("seats %d and %d chop the blinds (BLIND-26)" % (other, seat))
+    t._sync()
+    return True
+
+
 # ---- floor decisions (recorded; FLOOR class rulings) --------------------------------------------
 
 def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None, now_ms=None):

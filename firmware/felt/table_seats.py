@@ -180,6 +180,11 @@ class Seats:
         if self.state == PLAYING:
             if self.position(seat) is not None and self.config.mode != settings.CASH:
                 self._dc(self.dc.present, seat)  # DEAL-39 presence
+            elif self.config.house.get("blind_chop") == "on":
+                from felt import table_rulings  # BLIND-26: a blind's press offers or agrees to chop
+
+                if table_rulings.chop_press(self, seat):
+                    return
             self.log("seat %d asks for time" % seat)
         elif rec.status in (btn.NEW, btn.BACK):
             self._set_rec(seat, rec.copy(post=True))

@@ -80,7 +80,7 @@ class Showdown:
             big_bet=self.config.big_bet if g.structure == "limit" or g.forced == "bring_in" else None,
             min_bet=self.config.bb if g.structure != "limit" and g.forced == "blinds" else None,
             players=["seat %d" % s for s in self.setup.seats], finishing_stacks=list(h.stacks),
-            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))] + _opener_field(h, g) + _rake_field(h))
+            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))] + _opener_field(h, g) + _rules_fields(h))
         for op in h.log:
             if op.kind == "kill":
                 hist.actions = _with_kills(h, hist)
@@ -107,13 +107,19 @@ def _opener_field(h, g):
 OPENER_FIELD = "_felt_game3_opener"
 
 
-def _rake_field(h):
+def _rules_fields(h):
     # POT-20: a raked cash hand records hr.rake (basis points, cap or 0) for felt.replay, which
-    # takes the same rake (PHH has no rake field; other readers see the stacks before it)
+    # takes the same rake (PHH has no rake field; other readers see the stacks before it).
+    # BLIND-26: a chopped hand is written as the small blind's fold marked "# chop" (PHH has no
+    # chop: other readers give the big blind the small blind), and hr.blind_chop as a user field
+    out = []
+    for op in h.log:
+        if op.kind == "chop":
+            out.append(("_felt_chop", True))
     rake = h.rules.rake
     if rake == "off" or h.rules.mode != "cash":
-        return []
-    return [("_felt_rake", [rake.bp, rake.cap or 0])]
+        return out
+    return out + [("_felt_rake", [rake.bp, rake.cap or 0])]
 
 
 def _antes(h):
@@ -283,4 +289,6 @@ def _phh_action(op):
         return "%s sm %s" % (who, cards_text(op.cards))
     if k == "muck":
         return who + " sm"
+    if k == "chop":
+        return who + " f # chop"
     return None

@@ -1,5 +1,6 @@
 # Cash-game arithmetic of RULES.md §12 (engine layer, pure): buy-in checks (CASH-1, CASH-2), the
-# bad-beat jackpot's shares (CASH-11) and whether a hold'em hand hits it (CASH-8..10). Reached as
+# bad-beat jackpot's shares (CASH-11), whether a hold'em hand hits it (CASH-8..10) and chopping the
+# blinds (BLIND-26, imported from here directly by the table and felt.replay). Reached as
 # settings.check_buy_in etc.: settings loads this module on the first use of one of these names,
 # so a table that never checks a buy-in or pays a jackpot keeps it out of RAM (hardware/memory.md).
 from felt.errors import RuleError
@@ -92,3 +93,58 @@ def bad_beat(holes, board, dealt_in, rake=0, rules=None):
     loser = qualifying[1][1]
     others = [s for s in sorted(dealt_in) if s != winner and s != loser]
     return {"winner": winner, "loser": loser, "others": others}
+
+
+# ---- BLIND-26: chopping the blinds (cash, hr.blind_chop = on) ----
+
+
+def check_chop(hand):
+    """BLIND-26: (small blind position, big blind position) when the blinds may be chopped now --
+    hr.blind_chop is on, it is preflop and everyone else has folded to the small blind without
+    putting a chip in, so the pot holds the two blinds and nothing else (no ante, dead money or
+    straddle) -- else RuleError naming the rule."""
+    if hand.rules.blind_chop != "on":
+        raise RuleError("BLIND-26", "the blinds may not be chopped here (hr.blind_chop is off)")
+    rnd = hand.round
+    sb = hand.actor
+    if hand.phase != "bet" or hand.street != 0 or hand.game.forced != "blinds" or sb is None \
+            or rnd.aggressor is not None or rnd.acted[sb]:
+        raise RuleError("BLIND-26", "the blinds are chopped only when the action has folded to the small blind")
+    posters = [p for p in range(hand.n) if hand.nominal_blinds[p] > 0]
+    if len(posters) != 2 or sb not in posters or hand.dead_money or sum(hand.antes_posted):
+        raise RuleError("BLIND-26", "only a pot of the two blinds alone can be chopped")
+    bb = posters[0] if posters[1] == sb else posters[1]
+    if hand.nominal_blinds[sb] >= hand.nominal_blinds[bb]:
+        raise RuleError("BLIND-26", "the blinds are chopped only when the action has folded to the small blind")
+    for p in range(hand.n):
+        if p != sb and p != bb and (hand.live[p] or hand.committed[p]):
+            raise RuleError("BLIND-26", "the blinds are chopped only when everyone else has folded")
+    return sb, bb
+
+
+def can_chop(hand):
+    try:
+        check_chop(hand)
+    except RuleError:
+        return False
+    return True
+
+
+def chop_blinds(hand):
+    """BLIND-26: the small and big blind agree to take their blinds back; the hand ends with no
+    pot (so no rake, POT-20). Returns the "chop" Op (amount: chips returned), or None when the
+    Hand keeps no log."""
+    sb, bb = check_chop(hand)
+    back = 0
+    for p in (sb, bb):
+        chips = hand.committed[p]
+        hand.stacks[p] += chips
+        hand.committed[p] = 0
+        hand.round.bets[p] = 0
+        back += chips
+    hand.round.cur = None
+    hand.final_pots = []
+    hand.results = []
+    hand.reasons = ["the blinds are chopped (BLIND-26)"]
+    hand.phase = "done"
+    return hand._note("chop", sb, back, 0)
