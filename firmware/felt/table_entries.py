@@ -32,6 +32,12 @@ class Entries:
             self._finish_draws(seat, True)  # "check" during a draw: stands pat (GAME-15)
             self._sync()
             return True
+        if (verb == "check" or verb == "call") and h.actor == p and h.street == len(h.game.streets) - 1 \
+                and h.game.family == "board" and h.game.lo is None and h.round.needs.count(True) <= 1:
+            from felt import table_rulings  # SHOW-19: the last actor on the river checks or calls
+
+            if table_rulings.nut_check(self, seat, p):
+                return None
         try:
             op = self._engine_act(h, p, verb, amount)
         except RuleError as e:

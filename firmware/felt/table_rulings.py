@@ -290,6 +290,45 @@ def chop_press(t, seat):
     return True
 
 
+# ---- the nut check (SHOW-19) -------------------------------------------------------------------
+
+def nut_check(t, seat, p):
+    """SHOW-19: p, the river's last actor in a high-only board game, checks or only calls. When p
+    holds the exclusive nuts -- the best hand any two hole cards could make on this board, and no
+    other live hand ties it (the device knows every card) -- hr.nut_check_last_to_act decides:
+    flag_only logs "nut check seat N" for the floor (the action stands); require_bet refuses the
+    action (an alert naming SHOW-19) and returns True: the player must bet or raise."""
+    from felt.engine import evaluate
+    from felt.engine.cards import UNKNOWN
+    from felt.engine.showflow import nut_check as check, nut_value
+
+    h = t.hand
+    for q in range(h.n):
+        if h.live[q] and UNKNOWN in h.hole[q]:
+            return False  # a hand not read: the device cannot tell
+    if h.game.hi == "omaha":
+        value = evaluate.omaha_high
+    elif h.game.hi == "high":
+        def value(hole, board):
+            return evaluate.high(hole + board)
+    else:
+        return False
+    hi = [value(h.hole[q], h.board) if h.live[q] else None for q in range(h.n)]
+    for q in range(h.n):
+        if q != p and hi[q] is not None and hi[q] >= hi[p]:
+            return False  # not alone at the top: the 1,081 holdings need not be tried
+    got = check(p, True, True, hi, h.live, nut_value(h.board, value), h.rules.nut_check_last_to_act)
+    if got == "flag":
+        t.log("nut check seat %d (SHOW-19)" % seat)
+        t.alert(INFO, ("SHOW-19",), "nut check seat %d: the last to act on the river holds the exclusive nuts "
+                "and does not bet" % seat, "for the floor (hr.nut_check_last_to_act = flag_only)", seat=seat)
+    elif got == "refuse":
+        t.rule_alert(RuleError("SHOW-19", "seat %d holds the exclusive nuts last to act on the river: bet or "
+                               "raise (hr.nut_check_last_to_act = require_bet)" % seat))
+        return True
+    return False
+
+
 # ---- floor decisions (recorded; FLOOR class rulings) --------------------------------------------
 
 def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None, now_ms=None):
