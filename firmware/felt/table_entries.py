@@ -32,12 +32,8 @@ class Entries:
             self._finish_draws(seat, True)  # "check" during a draw: stands pat (GAME-15)
             self._sync()
             return True
-        if (verb == "check" or verb == "call") and h.actor == p and h.street == len(h.game.streets) - 1 \
-                and h.game.family == "board" and h.game.lo is None and h.round.needs.count(True) <= 1:
-            from felt import table_rulings  # SHOW-19: the last actor on the river checks or calls
-
-            if table_rulings.nut_check(self, seat, p):
-                return None
+        if (verb == "check" or verb == "call") and self._nut_refused(h, seat, p):
+            return None
         try:
             op = self._engine_act(h, p, verb, amount)
         except RuleError as e:
@@ -60,6 +56,8 @@ class Entries:
 
         try:
             reading = declare.interpret(h, p, chips, said=said, amount=amount, earlier=earlier)
+            if reading.action in ("check", "call") and self._nut_refused(h, seat, p):
+                return None
             op = declare.apply(h, p, reading)
         except RuleError as e:
             self.rule_alert(e, "push by seat %d" % seat)
@@ -139,6 +137,16 @@ class Entries:
                     verb, seat, a.id))
                 return True
         return False
+
+    def _nut_refused(self, h, seat, p):
+        # SHOW-19: a check or call by the river's last actor in a high-only board game is looked
+        # at (table_rulings.nut_check); True when hr.nut_check_last_to_act = require_bet refuses it
+        if h.actor != p or h.street != len(h.game.streets) - 1 or h.game.family != "board" \
+                or h.game.lo is not None or h.round.needs.count(True) > 1:
+            return False
+        from felt import table_rulings
+
+        return table_rulings.nut_check(self, seat, p)
 
     def _acted(self, seat, verb, amount, op):
         self.journal.append(("act", seat, verb, amount))

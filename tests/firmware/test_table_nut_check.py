@@ -68,3 +68,13 @@ def test_SHOW_19_no_flag_when_the_hand_is_not_the_nuts_or_not_last_to_act():
     wire(sim, "check", [1])
     eq(t.state, "over")
     eq(nut_alerts(t), [])
+
+
+def test_SHOW_19_a_chip_push_that_calls_is_looked_at_too():
+    sim = to_the_river("require_bet")
+    t = sim.table
+    wire(sim, "bet", [1, 100])  # seat 1 (the nuts) bets; seat 2 raises; seat 1 facing 300
+    wire(sim, "raise", [2, 300])
+    eq(t.push(1, [200]), None)  # a silent push of the call: refused, bet or raise
+    assert "SHOW-19" in t.alerts[-1].rules, t.alerts[-1].line()
+    eq(t.setup.seats[t.hand.actor], 1)
