@@ -122,7 +122,7 @@ TABLE_INPUTS = {
 
 # The table settings a console `set` or a floor command can change between hands; the snapshot
 # keeps them, or a compaction at the next hand would forget them.
-_CONFIG_KEYS = ("structure", "sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "unit", "level")
+_CONFIG_KEYS = ("structure", "sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "unit", "level", "players_left")
 
 
 def _plain(value):
@@ -262,7 +262,7 @@ def _config_restore(cfg, d):
     if d["structure"] != cfg.structure:
         cfg.record = games.game_for(cfg.game, d["structure"])
     for k in _CONFIG_KEYS:
-        setattr(cfg, k, d[k])
+        setattr(cfg, k, d.get(k))  # a snapshot from before a key existed: None (players_left)
     cfg.house = settings.HouseRules(cfg.mode, cfg.house.game, d["house"])
 
 

@@ -150,6 +150,15 @@ def _game3_opener(h):
     return False
 
 
+def _event_heads_up(h):
+    # TOUR-13: a table-written limit tournament hand played when two players were left in the
+    # event (no raise cap heads-up, BET-5)
+    for k, v in h.extra:
+        if k == "_felt_event_heads_up":
+            return v is True
+    return False
+
+
 def _table_rules(h):
     # house rules a table-written cash hand records in user fields, replayed the same way: a hand
     # raked under hr.rake (POT-20: [basis points, cap or 0]) or whose blinds were chopped
@@ -185,7 +194,7 @@ def replay(h, rules=None):
         hand = Hand(game=game, stacks=h.starting_stacks, blinds=h.blinds_or_straddles or [0] * n,
                     antes=h.antes, bring_in=h.bring_in or 0, small_bet=h.small_bet or 0,
                     big_bet=h.big_bet or 0, min_bet=h.min_bet or 0, unit=1, rules=rules, record=False,
-                    phh_order=not _game3_opener(h))
+                    phh_order=not _game3_opener(h), event_heads_up=_event_heads_up(h))
     except RuleError as e:
         return _error(e.message, h.line, e.rule)
     except FeltError as e:

@@ -44,6 +44,7 @@ class TableConfig:
         self.deck = deck
         self.levels = levels  # [{"sb":, "bb":, "ante":, ...}] rows for the floor's `level N` (TOUR-1)
         self.level = level
+        self.players_left = None  # TOUR-13: players left in the whole event (console `set`), None = unknown
         values = {}
         for k in sorted(rules or {}):
             values[k] = rules[k]

@@ -82,8 +82,20 @@ class Entries:
                 if not isinstance(value, int) or value < 0:
                     raise ConfigError("BET-1: %s must be a whole number of chips, got %r" % (key, value))
                 setattr(cfg, key, value)
+            elif key == "players_left":
+                # TOUR-13: the console supplies the players left in the event; at two, a heads-up
+                # limit hand has no raise cap (BET-5 event_heads_up_only), from the next hand
+                from felt.engine import ledger
+
+                if cfg.mode == "cash":
+                    raise ConfigError("TOUR-13: players_left is a tournament setting")
+                try:
+                    ledger.event_heads_up(value)
+                except RuleError as e:
+                    raise ConfigError("TOUR-13: " + e.message.split(": ", 1)[-1])
+                cfg.players_left = value
             else:
-                raise ConfigError("GAME-1: %s cannot be changed at the table (%s or hr.NAME)" % (
+                raise ConfigError("GAME-1: %s cannot be changed at the table (%s players_left or hr.NAME)" % (
                     key, " ".join(CONFIG_NUMBERS)))
         except ConfigError as e:
             text = str(e)
@@ -98,7 +110,8 @@ class Entries:
         key = _KEY_ALIAS.get(key, key)
         if key.startswith("hr."):
             return self.config.house.get(key)
-        return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats") else None
+        return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats",
+                                                                           "players_left") else None
 
     def mark(self, seat, what, draw=None):
         """Console mark: the dealer saw draw `draw` (default: the last card drawn to `seat`) face up

@@ -87,7 +87,7 @@ class Seats:
             antes = cfg.ante
         return Hand(game=g, stacks=stacks, blinds=blinds, antes=antes, bring_in=cfg.bring_in,
                     small_bet=cfg.small_bet, big_bet=cfg.big_bet, min_bet=cfg.bb, unit=cfg.unit,
-                    rules=cfg.house, seats=seats, dead=dead)
+                    rules=cfg.house, seats=seats, dead=dead, event_heads_up=cfg.players_left == 2)
 
     def _start(self, setup, plan):
         cfg = self.config

@@ -116,6 +116,8 @@ def _rules_fields(h):
     for op in h.log:
         if op.kind == "chop":
             out.append(("_felt_chop", True))
+    if h.event_heads_up and h.structure == "limit":
+        out.append(("_felt_event_heads_up", True))  # TOUR-13: no raise cap heads-up (BET-5)
     rake = h.rules.rake
     if rake == "off" or h.rules.mode != "cash":
         return out
@@ -209,7 +211,7 @@ def _with_kills(h, hist):
     shadow = Hand(game=game, stacks=hist.starting_stacks, blinds=hist.blinds_or_straddles or [0] * n,
                   antes=hist.antes, bring_in=hist.bring_in or 0, small_bet=hist.small_bet or 0,
                   big_bet=hist.big_bet or 0, min_bet=hist.min_bet or 0, unit=1, rules=HouseRules(CASH, game.code),
-                  record=False, phh_order=not replay._game3_opener(hist))
+                  record=False, phh_order=not replay._game3_opener(hist), event_heads_up=replay._event_heads_up(hist))
     out = []
 
     def play(text):
