@@ -50,7 +50,7 @@ class SimPin:
         self.mode = mode
         self.pull = pull
         self.level = (1 if pull == "up" else 0) if mode == "in" else value
-        self.history = [] if mode == "in" else [(hal.clock.now_us, value)]
+        self.history = [] if mode == "in" or not hal.pin_history else [(hal.clock.now_us, value)]
         self.changes = 0
         self._handler = None
         self._edge = None
