@@ -239,10 +239,12 @@ def _read_json(paths, default):
 
 def config_paths(root, name, hal_name=None):
     """Where a configuration file is looked for: the data root first (survives deploys), then the
-    code folder (shipped with the tree), then the repository's board maps (Raspberry Pi release)."""
+    code folder (shipped with the tree), then -- on a Raspberry Pi only, whose release ships
+    `hardware/` beside `firmware/` -- the repository's board map. A Pico has no such folder
+    (feltctl flashes the firmware tree alone): its board.json is copied to the data root."""
     out = [join(root, name), name]
-    if name == "board.json" and hal_name:
-        out.append("../hardware/boards/%s.json" % ("pico" if hal_name in ("machine", "sim") else hal_name))
+    if name == "board.json" and hal_name == "rpi":
+        out.append("../hardware/boards/rpi.json")
     return out
 
 
@@ -254,7 +256,10 @@ def load_board(root, hal_name=None):
             return boardlib.load_file(p)
         except OSError:
             continue
-    raise FeltError("no board.json in %s, the code folder or ../hardware/boards" % root)
+    if hal_name == "rpi":
+        raise FeltError("no board.json in %s, the code folder or ../hardware/boards/rpi.json" % root)
+    raise FeltError("no board.json in %s or the code folder: copy hardware/boards/pico.json to %s "
+                    "(hardware/flashing.md)" % (root, join(root, "board.json")))
 
 
 def open_hal(name):

@@ -358,3 +358,20 @@ def test_damaged_key_file_halts_instead_of_running_unsigned():
     assert a.halted is not None and "refused" in a.halted, a.halted
     eq(a.runtime, None)
     assert not [ln for ln in said if "running unsigned" in ln], said
+
+
+def test_a_pico_without_board_json_is_told_to_copy_the_pin_map():
+    # feltctl flashes the firmware tree alone: a Pico (or sim) board has no ../hardware folder, so
+    # the only useful answer is where its board.json goes (hardware/flashing.md)
+    root = _tmp("noboard")
+    os.mkdir(root)
+    for hal_name in ("machine", "sim"):
+        eq(applib.config_paths(root, "board.json", hal_name), [root + "/board.json", "board.json"])
+        try:
+            applib.load_board(root, hal_name)
+            raise AssertionError("a board without board.json loaded a pin map")
+        except applib.FeltError as e:
+            assert "copy hardware/boards/pico.json to %s/board.json" % root in str(e), str(e)
+    # a Raspberry Pi release ships hardware/ beside firmware/: its map is the last place looked
+    eq(applib.config_paths(root, "board.json", "rpi")[-1], "../hardware/boards/rpi.json")
+    _rm(root)
