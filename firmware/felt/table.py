@@ -45,6 +45,8 @@ class TableConfig:
         self.levels = levels  # [{"sb":, "bb":, "ante":, ...}] rows for the floor's `level N` (TOUR-1)
         self.level = level
         self.players_left = None  # TOUR-13: players left in the whole event (console `set`), None = unknown
+        # TOUR-8/10 (console `set hand_for_hand`): None off; on: ms left on the level clock, or "on" (not known)
+        self.hand_for_hand = None
         values = {}
         for k in sorted(rules or {}):
             values[k] = rules[k]

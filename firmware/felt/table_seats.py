@@ -40,15 +40,26 @@ class Seats:
             if self.stacks[i] <= 0 and self.seat_rec[i].status != btn.EMPTY:
                 self.seat_rec[i] = btn.Seat()  # busted: the seat is empty from now on
         cfg = self.config
+        h4h = None
+        if cfg.hand_for_hand is not None:  # TOUR-8: this hand takes 2 minutes off the level clock
+            from felt import table_rulings
+            h4h = table_rulings.h4h_tick(self)
         blinds = cfg.record.forced == "blinds"
-        setup = btn.next_hand(self.seat_rec, prev=self.prev, button=cfg.button, sb=cfg.sb if blinds else 0,
-                              bb=cfg.bb if blinds else 1, ante=cfg.ante if blinds else 0, mode=cfg.mode,
-                              rules=cfg.house)
+        try:
+            setup = btn.next_hand(self.seat_rec, prev=self.prev, button=cfg.button, sb=cfg.sb if blinds else 0,
+                                  bb=cfg.bb if blinds else 1, ante=cfg.ante if blinds else 0, mode=cfg.mode,
+                                  rules=cfg.house)
+        except (RuleError, ConfigError):
+            if h4h is not None:  # no hand started: it took no time (nor a level) off the clock
+                h4h[1]()
+            raise
         self.hand_no += 1
         self.alerts = []
         self.results = []
         self.misdeals = 0
         self.serving = {}
+        if h4h is not None:
+            self.alert(INFO, ("TOUR-8",), h4h[0])
         if self.penalties is not None:  # TOUR-17: penalised seats join the absent ones (BLIND-23)
             from felt import table_rulings
             table_rulings.serve_penalties(self, setup, now_ms)
