@@ -11,6 +11,7 @@ import struct
 import subprocess
 import tempfile
 
+from feltctl import tmpcache
 from feltctl.paths import FIRMWARE, micropython_binary, mpy_cross_binary
 
 DEVICE_RAM = 128 * 1024  # the board's RAM budget, as `-X heapsize=128K` (issues 2 and 3)
@@ -109,6 +110,7 @@ def build_image(extra=()):
     os.makedirs(CACHE, exist_ok=True)
     image = os.path.join(CACHE, "felt-%s.romfs" % digest.hexdigest()[:16])
     if os.path.exists(image):
+        tmpcache.touch(image)
         return image
     stage = tempfile.mkdtemp(prefix="stage-", dir=CACHE)
     try:
@@ -128,6 +130,7 @@ def build_image(extra=()):
         os.replace(tmp, image)  # atomic: a parallel build of the same tree writes the same bytes
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+    tmpcache.prune(CACHE, "felt-")  # images of older trees
     return image
 
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from feltctl import romfs
+from feltctl import romfs, tmpcache
 from feltctl.paths import FIRMWARE, micropython_binary, mpy_cross_binary
 from feltctl.paths import expand as paths_expand
 
@@ -71,6 +71,7 @@ def compiled_firmware():
                     digest.update(path.encode() + b"\0" + fh.read())
     out = os.path.join(tempfile.gettempdir(), "felt-mpy-" + digest.hexdigest()[:16])
     if os.path.isdir(out):
+        tmpcache.touch(out)
         return out
     tmp = out + ".%d" % os.getpid()
     try:
@@ -86,6 +87,7 @@ def compiled_firmware():
             pass
     finally:  # the loser's (or an interrupted) half-built copy never stays in /tmp
         shutil.rmtree(tmp, ignore_errors=True)
+    tmpcache.prune(tempfile.gettempdir(), "felt-mpy-")  # trees of older sources
     return out
 
 
