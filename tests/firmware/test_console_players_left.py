@@ -4,16 +4,7 @@ from check import eq
 
 from felt.proto import console as proto
 from felt.sim.runner import Sim
-
-
-def wire(sim, verb, args=(), opts=None, text=None):
-    """Send one console line; the table's reply to it (text)."""
-    sim.seq = (sim.seq + 1) % 65536
-    sim.console.feed(proto.encode(proto.Message(sim.seq, verb, args, opts, text)))
-    sim.settle(sweeps=0)
-    got = [r for r in sim.replies if (" re=%d " % sim.seq) in r and (" ok " in r or " error " in r)]
-    assert len(got) == 1, (verb, sim.replies)
-    return got[0]
+from test_table_rulings import wire  # one console line through the sim wire, the table's reply
 
 
 def test_TOUR_13_players_left_is_a_console_configuration_key():
