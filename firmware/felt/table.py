@@ -5,7 +5,8 @@
 # rejected entry into an Alert (events.py) citing its RULES.md IDs. Indicators come from view.py.
 # Table is a facade over its parts, one concern each: table_cards (card account, dealing checks),
 # table_seats (seats, buttons, hand start), table_showdown (showdown, hand end, PHH),
-# table_entries (console entries and rulings); names shared by them live in table_state.
+# table_entries (console entries and rulings; rare ones in table_rulings and table_h4h, loaded on first
+# use); names shared by them live in table_state.
 from felt.engine import button as btn
 from felt.engine import games, settings
 from felt.engine.cards import card_text

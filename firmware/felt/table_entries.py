@@ -73,10 +73,8 @@ class Entries:
         cfg = self.config
         key = _KEY_ALIAS.get(key, key)
         if key == "hand_for_hand":  # TOUR-8: announced during a hand too (that hand counts)
-            done = self._ruled("hand_for_hand", "set hand_for_hand", value)
-            if done:
-                self.log("set hand_for_hand = %s" % value)
-            return bool(done)
+            from felt import table_h4h
+            return table_h4h.configure(self, value)
         if self.state == PLAYING:
             self.alert(WARN, ("GAME-1",), "set %s refused: hand %d is in progress" % (key, self.hand_no))
             return False
@@ -118,8 +116,8 @@ class Entries:
         if key == "hand_for_hand":  # TOUR-8: off, on (time not known) or the level clock M:SS
             left = self.config.hand_for_hand
             if isinstance(left, int):
-                from felt import table_rulings
-                return table_rulings.clock_text(left)
+                from felt import table_h4h
+                return table_h4h.clock_text(left)
             return left or "off"
         return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats",
                                                                            "players_left") else None
@@ -179,8 +177,8 @@ class Entries:
         self.log("seat %d %s%s" % (seat, op.kind, (" %d" % op.total) if op.kind in ("bet", "raise", "complete") else ""))
         self._sync()
         if self.config.hand_for_hand is not None and self.state == PLAYING and self.hand.runout:
-            from felt import table_rulings
-            table_rulings.maybe_hold(self)  # TOUR-10: an all-in and call waits for the TD
+            from felt import table_h4h
+            table_h4h.maybe_hold(self)  # TOUR-10: an all-in and call waits for the TD
         return op
 
     def _engine_act(self, h, p, verb, amount):

@@ -42,8 +42,8 @@ class Seats:
         cfg = self.config
         h4h = None
         if cfg.hand_for_hand is not None:  # TOUR-8: this hand takes 2 minutes off the level clock
-            from felt import table_rulings
-            h4h = table_rulings.h4h_tick(self)
+            from felt import table_h4h
+            h4h = table_h4h.h4h_tick(self)
         blinds = cfg.record.forced == "blinds"
         try:
             setup = btn.next_hand(self.seat_rec, prev=self.prev, button=cfg.button, sb=cfg.sb if blinds else 0,

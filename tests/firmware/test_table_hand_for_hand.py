@@ -117,6 +117,9 @@ def test_TOUR_8_hand_for_hand_refused_at_a_cash_table_and_a_bad_time_names_the_r
     sim = tour_sim()
     r = refused(sim, "TOUR-8", "set", ["hand_for_hand", "11:5"])
     eq(sim.table.config.hand_for_hand, None)
+    eq(sim.table.configure("hand_for_hand", -5), False)  # a direct caller's negative time
+    eq(sim.table.alerts[-1].rules, ("TOUR-8",))
+    eq(sim.table.config.hand_for_hand, None)
     assert " ok " in wire(sim, "set", ["hand_for_hand", "on"])  # on, time not given: not counted
     sim.run("hand")
     eq(clock(sim), "on")
@@ -224,3 +227,21 @@ def test_TOUR_8_TOUR_10_survive_power_cuts():
     sim.run("clear")
     sim.run("hand")
     eq(sim.table.config.hand_for_hand, 7 * 60000)
+
+
+def test_TOUR_8_a_redeal_after_a_misdeal_is_the_same_hand_and_takes_no_time_DEAL_14():
+    sim = tour_sim()
+    t = sim.table
+    assert " ok " in wire(sim, "set", ["hand_for_hand", "11:00"])
+    sim.run("hand")
+    eq(clock(sim), "9:00")
+    deal(sim)
+    r = wire(sim, "misdeal", (), {"rule": "DEAL-14"})
+    assert " ok " in r, r
+    eq((t.misdeals, t.hand_no), (1, 1))
+    sim.run("clear")
+    deal(sim)
+    eq(clock(sim), "9:00")
+    fold_out(sim)
+    sim.run("hand")
+    eq(clock(sim), "7:00")
