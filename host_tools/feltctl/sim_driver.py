@@ -83,7 +83,7 @@ def main(argv):
         from felt.sim.powerloss import KillFlash, PowerSim
 
         # the flash never cuts a write (every=None): the restarts are the driver's, on input events
-        sim = PowerSim(KillFlash(), shoe=shoe)
+        sim = PowerSim(KillFlash(), shoe=shoe, history=histories.append)
     else:
         sim = Sim(shoe=shoe, log=None, history=histories.append)
     keep_going = "--keep-going" in argv

@@ -81,3 +81,27 @@ def test_kill_every_below_3_is_refused_with_a_clear_error(tmp_path):
     out = json.loads(proc.stdout)
     assert out["error"] == "--kill-every must be at least 3 (got 2)"
     assert "finishing_stacks" not in out
+
+
+def test_a_hand_finished_across_power_cuts_writes_one_history_that_replays(tmp_path):
+    # nothing is lost: the PHH the firmware writes when the hand ends after restarts is the same
+    # text as without them, written once (the hand log keeps it across a cut), and it replays
+    from felt.replay import replay_text
+    from feltctl import phh2events
+    from feltctl.simproc import SimProcess
+
+    path = _hand_file(tmp_path, "heads-up")
+    conv = phh2events.convert(phh2events.read(open(path).read()))
+    texts = {}
+    for every in (None, 3):
+        with SimProcess("micropython", kill_every=every) as proc:
+            for ev in conv.events:
+                proc.send(ev.text)
+            snap = proc.state()
+        assert snap["street"] == "over", snap
+        assert len(snap["phh"]) == 1, (every, snap["phh"])
+        texts[every] = snap["phh"][0]
+    assert texts[3] == texts[None]
+    got = replay_text(texts[3])[0]
+    assert "error" not in got, got
+    assert got["finishing_stacks"] == [300, 0], got

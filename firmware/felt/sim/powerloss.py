@@ -74,8 +74,10 @@ class PowerSim(Sim):
     """The sim runner with the firmware journaled on `flash`; restart() is a power cycle of the
     board: new HAL, new drivers, table rebuilt by recovery; the devices keep their state."""
 
-    def __init__(self, flash, shoe="pn532"):
-        Sim.__init__(self, shoe=shoe)
+    def __init__(self, flash, shoe="pn532", history=None):
+        # history: the finished-hand PHH sink; the recorder writes each hand to the hand log first
+        # and delivers it once, also when the hand ends while the journal is replayed after a cut
+        Sim.__init__(self, shoe=shoe, history=history)
         self.flash = flash
         self.reports = []
         self.restarts = 0
@@ -87,7 +89,7 @@ class PowerSim(Sim):
         self.restarts = 0
 
     def _make_table(self):
-        return Table(self.config, registry(), log=self._log, history=None)
+        return Table(self.config, registry(), log=self._log, history=self.history)
 
     def _boot(self):
         self.flash.armed = False
