@@ -130,6 +130,11 @@ class Runtime:
             self._dropped = q.dropped
             t.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
                            "the table is overloaded; check for a chattering device")
+        c = t.action_clock
+        if c is not None:  # TOUR-6: the clock on a seat; each tick is journaled, so only when one is due
+            due = c.next_due_ms()
+            if due is None or now >= due or now < c._start_ms:  # (a smaller now: the board restarted)
+                t.clock_tick(now)
         if p is not None and t.moved:
             if self._moved_sweep is None:
                 self._moved_sweep = p.sweeps
@@ -187,6 +192,9 @@ class Runtime:
             due = self.poller.next_due_ms
         if self._busy_since is not None and now < self._busy_since + self.grace_ms < due:
             due = self._busy_since + self.grace_ms
+        c = self.table.action_clock
+        if c is not None and c.next_due_ms() is not None and now < c.next_due_ms() < due:
+            due = c.next_due_ms()  # TOUR-6: a sleeping board wakes for the countdown and the expiry
         return due if due > now else now
 
     def apply(self):
@@ -194,7 +202,7 @@ class Runtime:
         if self.lights is not None:
             self.lights.apply(view.lights(self.table))
         if self.display is not None:
-            lines = view.lines(self.table)
+            lines = view.lines(self.table, self.hal.ticks_ms())
             if lines != self._lines:
                 self._lines = lines
                 self.display.show(lines)

@@ -113,7 +113,7 @@ def _last_kept(journal, records):
 TABLE_INPUTS = {
     "shoe_card": jr.CARD, "antenna": jr.ANTENNA, "check_moves": jr.ANTENNA, "button": jr.BUTTON,
     "button_fault": jr.BUTTON, "act": jr.CONSOLE, "ruling": jr.CONSOLE, "new_hand": jr.CONSOLE,
-    "sit": jr.CONSOLE, "resolve": jr.TICK, "alert": jr.ALERT, "device_alert": jr.ALERT,
+    "sit": jr.CONSOLE, "resolve": jr.TICK, "clock_tick": jr.TICK, "alert": jr.ALERT, "device_alert": jr.ALERT,
     # console entries and rulings (table_entries), and the floor-key commands FloorDesk runs
     "push": jr.CONSOLE, "configure": jr.CONSOLE, "mark": jr.CONSOLE, "kill": jr.CONSOLE,
     "misdeal": jr.CONSOLE, "post": jr.CONSOLE, "floor_decision": jr.CONSOLE, "void_hand": jr.CONSOLE,

@@ -5,8 +5,8 @@
 # rejected entry into an Alert (events.py) citing its RULES.md IDs. Indicators come from view.py.
 # Table is a facade over its parts, one concern each: table_cards (card account, dealing checks),
 # table_seats (seats, buttons, hand start), table_showdown (showdown, hand end, PHH),
-# table_entries (console entries and rulings; rare ones in table_rulings and table_h4h, loaded on first
-# use); names shared by them live in table_state.
+# table_entries (console entries and rulings; rare ones in table_rulings, table_h4h and table_clock, loaded
+# on first use); names shared by them live in table_state.
 from felt.engine import button as btn
 from felt.engine import games, settings
 from felt.engine.cards import card_text
@@ -95,6 +95,7 @@ class Table(Cards, Seats, Showdown, Entries):
         self.staged = {}  # floor level/structure changes waiting for the next hand (TOUR-1)
         self.penalties = None  # engine.clock.Penalties once the floor gives one (TOUR-17, table_rulings)
         self.serving = {}  # seat -> penalty left after this hand, for seats serving one in it (TOUR-17)
+        self.action_clock = None  # engine.clock.ActionClock on the seat to act (TOUR-6, table_clock)
         self._new_account()
 
     # ---- small helpers ---------------------------------------------------------------------

@@ -172,6 +172,8 @@ class Entries:
 
     def _acted(self, seat, verb, amount, op):
         self.journal.append(("act", seat, verb, amount))
+        if self.action_clock is not None and self.action_clock.seat == seat:
+            self.action_clock = None  # acted in time: the clock stops and the action stands (TOUR-6)
         if self.dc.phase not in (dealing.MISDEALT, dealing.VOID):
             self._dc(self.dc.action, seat, "bring_in" if op.kind == "bring_in" else op.kind, op.amount)
         self.log("seat %d %s%s" % (seat, op.kind, (" %d" % op.total) if op.kind in ("bet", "raise", "complete") else ""))
@@ -309,6 +311,11 @@ class Entries:
         """Console `floor DECISION ...`: recorded, with its mechanical consequence (table_rulings);
         now_ms: the loop's clock, for a timed penalty (TOUR-17)."""
         return self._ruled("floor_decision", "floor %s" % decision, decision, seat, rule, amount, text, now_ms)
+
+    def clock_tick(self, now_ms):
+        """The loop: the clock on a seat (TOUR-6) has its countdown or expiry due at now_ms."""
+        from felt import table_clock
+        return table_clock.tick(self, now_ms)
 
     # floor-key commands (security/floordesk.py): raise RuleError/ConfigError, state unchanged
     def void_hand(self):

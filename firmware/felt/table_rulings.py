@@ -333,8 +333,8 @@ def nut_check(t, seat, p):
 
 def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None, now_ms=None):
     """`floor DECISION [SEAT] [rule=] [amount=] ["text"]`: the device records the decision and applies
-    its mechanical consequence: `kill` (a dead hand), `misdeal`, `continue` (the TD releases a
-    hand-for-hand hold, TOUR-10), `dead` (dead blinds owed, BLIND-25,
+    its mechanical consequence: `kill` (a dead hand), `misdeal`, `clock` (TOUR-6, table_clock),
+    `continue` (the TD releases a hand-for-hand hold, TOUR-10), `dead` (dead blinds owed, BLIND-25,
     posted with the seat's next hand), `penalty` with amount= (TOUR-17: counted down, give_penalty);
     anything else is recorded only. Commands that change money or the game outside play (NEEDS_KEY)
     are refused here: they need the floor key. now_ms: the loop's clock (timed penalties)."""
@@ -348,6 +348,9 @@ def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None, no
         return kill(t, seat, rule, text)
     if decision == "misdeal":
         return misdeal(t, rule, text)
+    if decision == "clock":  # TOUR-6: the clock on the seat to act, run by the loop's time
+        from felt import table_clock
+        return table_clock.call(t, seat, now_ms)
     if decision == "continue":  # TOUR-10: the TD releases a hand-for-hand hold
         from felt import table_h4h
         return table_h4h.release_hold(t)

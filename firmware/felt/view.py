@@ -72,9 +72,10 @@ def _fit(*forms):
     return forms[-1]
 
 
-def lines(table):
-    """Up to 8 lines of at most WIDTH characters for the SSD1306: game, street, pot, to call,
-    then the newest alert (rule IDs first) or the result."""
+def lines(table, now_ms=None):
+    """Up to 8 lines of at most WIDTH characters for the SSD1306: game, street, pot, to call, the
+    clock on the seat to act (TOUR-6, given the loop's now_ms), then the newest alert (rule IDs
+    first) or the result."""
     cfg = table.config
     game = _SHORT.get(cfg.game, "?")
     n = table.hand_no
@@ -98,6 +99,11 @@ def lines(table):
                 hi = lg.max_to
                 out.append(_fit("MIN %d MAX %d" % (lo, hi), "RAISE %d-%d" % (lo, hi), "R %d-%d" % (lo, hi),
                                 "%d-%d" % (lo, hi)))
+            if table.action_clock is not None:
+                from felt import table_clock
+                left = table_clock.left_text(table, now_ms)
+                if left is not None:
+                    out.append(left)
         if h.board:
             out.append(cards_text(h.board))  # community cards are public; 5 fit in 14 characters
     elif table.state == OVER:

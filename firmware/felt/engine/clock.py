@@ -251,6 +251,14 @@ class ActionClock:
             return None
         return max(0, self.deadline_ms() - now_ms)
 
+    def next_due_ms(self):
+        """When poll() has something to report next (the countdown, then the expiry); None if stopped."""
+        if self.seat is None or self._expired:
+            return None
+        if self.countdown_ms and not self._warned:
+            return self._start_ms + self.main_ms
+        return self.deadline_ms()
+
     def poll(self, now_ms):
         """Events due at now_ms: the countdown warning, then the expiry with its consequence."""
         out = []
