@@ -336,8 +336,14 @@ def settle(hand):
     awards = potlib.award(pots, hi, lo, odd, hand.unit, odd_order_lo=odd_lo,
                           hilo_identical_scoop=hand.rules.hilo_identical_scoop)
     if len(left) == 1:
+        # GAME-6 / POT-8: taken uncontested, no hand value to name -- unless the others mucked
+        # at the showdown: a tabled hand is named (SHOW-6), an untabled one won "without
+        # showing" (SHOW-10; award_text reads a value with the winner unshown so)
+        v = None
+        if True in hand.mucked:
+            v = _values(hand, who)[0][left[0]] if hand.shown[left[0]] else 0
         for a in awards:
-            a.value = None  # GAME-6 / POT-8: taken uncontested, no hand value to name
+            a.value = v
     hand.results = awards
     unshown = []
     for p in range(hand.n):
