@@ -241,9 +241,9 @@ class Runtime:
             ok = t.push(msg.args[0], msg.args[1], said="all_in" if said == "allin" else said, amount=o.get("said"),
                         earlier=o.get("prior")) is not None
         elif verb == "set":
-            ok = t.configure(msg.args[0], msg.args[1] if len(msg.args) > 1 else None)
+            ok = t.configure(msg.args[0], msg.args[1] if len(msg.args) > 1 else None, now_ms=self._at(msg))
         elif verb == "get":
-            value = t.setting(msg.args[0])
+            value = t.setting(msg.args[0], now_ms=self._at(msg))
             if value is None:
                 self.link.reply_error(msg.seq, "unknown setting %s" % msg.args[0], code="bad_args")
             else:

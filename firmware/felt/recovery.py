@@ -123,7 +123,7 @@ TABLE_INPUTS = {
 # The table settings a console `set` or a floor command can change between hands; the snapshot
 # keeps them, or a compaction at the next hand would forget them.
 _CONFIG_KEYS = ("structure", "sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "unit", "level", "players_left",
-                "hand_for_hand")
+                "hand_for_hand", "level_clock")
 
 
 def _plain(value):

@@ -48,6 +48,8 @@ class TableConfig:
         self.players_left = None  # TOUR-13: players left in the whole event (console `set`), None = unknown
         # TOUR-8/10 (console `set hand_for_hand`): None off; on: ms left on the level clock, or "on" (not known)
         self.hand_for_hand = None
+        # TOUR-1 (console `set level_clock`, table_levels): None off; [ms left in `level` at at_ms, at_ms or None]
+        self.level_clock = None
         values = {}
         for k in sorted(rules or {}):
             values[k] = rules[k]

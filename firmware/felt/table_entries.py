@@ -67,14 +67,18 @@ class Entries:
         verb = {"check": "call", "call": "call", "fold": "fold", "bring_in": "bringin"}.get(reading.action, "raise")
         return self._acted(seat, verb, reading.total, op)
 
-    def configure(self, key, value):
+    def configure(self, key, value, now_ms=None):
         """Console `set KEY VALUE` between hands: blinds/antes/limits/unit or a house rule hr.NAME
-        (validated by engine/settings.py, all-or-nothing). Returns True, or False with an alert."""
+        (validated by engine/settings.py, all-or-nothing). Returns True, or False with an alert.
+        now_ms: the loop's time of the entry (the level clock, TOUR-1)."""
         cfg = self.config
         key = _KEY_ALIAS.get(key, key)
         if key == "hand_for_hand":  # TOUR-8: announced during a hand too (that hand counts)
             from felt import table_h4h
-            return table_h4h.configure(self, value)
+            return table_h4h.configure(self, value, now_ms)
+        if key == "level_clock":  # TOUR-1: started, paused, resumed during a hand too
+            from felt import table_levels
+            return table_levels.configure(self, value, now_ms)
         if self.state == PLAYING:
             self.alert(WARN, ("GAME-1",), "set %s refused: hand %d is in progress" % (key, self.hand_no))
             return False
@@ -108,11 +112,14 @@ class Entries:
         self.log("set %s = %s" % (key, value))
         return True
 
-    def setting(self, key):
+    def setting(self, key, now_ms=None):
         """Console `get KEY`: the value now in force (None for an unknown key)."""
         key = _KEY_ALIAS.get(key, key)
         if key.startswith("hr."):
             return self.config.house.get(key)
+        if key == "level_clock":  # TOUR-1: off, or L<level>/<M:SS left>[/paused]
+            from felt import table_levels
+            return table_levels.get(self, now_ms)
         if key == "hand_for_hand":  # TOUR-8: off, on (time not known) or the level clock M:SS
             left = self.config.hand_for_hand
             if isinstance(left, int):

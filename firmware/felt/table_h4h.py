@@ -1,8 +1,8 @@
 # Hand-for-hand at the table (controller layer, part of felt.table.Table, imported on first use):
 # the console's `set hand_for_hand`, the level clock counted down 2 minutes a hand (TOUR-8) and the
 # hold of an all-in and call until the TD's `floor continue` (TOUR-10, the dealing check's hold()).
-# The table has no running level clock (levels change by the floor's `level N`), so during
-# hand-for-hand the TD gives the time left on the level clock and the table counts it down by hands.
+# The time counted down is the TD's M:SS, or with `on` what the table's level clock (table_levels)
+# has left; that clock stands still during hand-for-hand and runs on from what is left afterwards.
 from felt.engine import settings
 from felt.errors import ConfigError, RuleError
 from felt.events import INFO, WARN
@@ -28,10 +28,10 @@ def _clock_ms(value):
                       "got %r" % (value,))
 
 
-def configure(t, value):
+def configure(t, value, now_ms=None):
     """Table.configure("hand_for_hand", value): True, or False with an alert naming the rule."""
     try:
-        hand_for_hand(t, value)
+        hand_for_hand(t, value, now_ms)
     except ConfigError as e:
         t.alert(WARN, ("TOUR-8",), "set hand_for_hand refused: %s" % e)
         return False
@@ -39,20 +39,30 @@ def configure(t, value):
     return True
 
 
-def hand_for_hand(t, value):
+def hand_for_hand(t, value, now_ms=None):
     """Console `set hand_for_hand M:SS|MINUTES|on|off` (tournament only, also during a hand: the hand
-    it is announced in counts). On: TOUR-8 counts the level clock down 2 minutes a hand ("on" when the
-    TD gives no time: not counted) and TOUR-10 holds an all-in and call. Off: a hold ends too."""
+    it is announced in counts). On: TOUR-8 counts the level clock down 2 minutes a hand ("on": the
+    time left on the running level clock, table_levels, which stands still meanwhile; not counted
+    without one) and TOUR-10 holds an all-in and call. Off: a hold ends too; the level clock runs on
+    from what hand-for-hand left of the level."""
     cfg = t.config
     if cfg.mode == settings.CASH:
         raise ConfigError("TOUR-8: hand_for_hand is a tournament setting")
     if value == "off":
+        if cfg.level_clock is not None and cfg.hand_for_hand is not None and now_ms is not None:
+            from felt import table_levels
+            table_levels.resume_after_h4h(t, cfg.hand_for_hand, now_ms)
         cfg.hand_for_hand = None
         if t.state == PLAYING and t.dc.held:
             t.dc.release()
         t.alert(INFO, ("TOUR-8",), "hand-for-hand off: the level clock runs again")
         return True
     left = "on" if value == "on" else _clock_ms(value)
+    if cfg.level_clock is not None and now_ms is not None and cfg.hand_for_hand is None:
+        from felt import table_levels
+        running = table_levels.pause_for_h4h(t, now_ms)  # TOUR-8: the level clock stands still
+        if left == "on":
+            left = running
     cfg.hand_for_hand = left
     t.alert(INFO, ("TOUR-8", "TOUR-10"), "hand-for-hand on: %s; an all-in and call is held for the TD" % (
         ("level clock %s, every hand takes 2:00 at its start" % clock_text(left)) if left != "on" else

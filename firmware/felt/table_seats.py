@@ -44,6 +44,9 @@ class Seats:
         if cfg.hand_for_hand is not None:  # TOUR-8: this hand takes 2 minutes off the level clock
             from felt import table_h4h
             h4h = table_h4h.h4h_tick(self)
+        elif cfg.level_clock is not None and now_ms is not None:  # TOUR-1: a level that ran out applies now
+            from felt import table_levels
+            h4h = table_levels.hand_started(self, now_ms)
         blinds = cfg.record.forced == "blinds"
         try:
             setup = btn.next_hand(self.seat_rec, prev=self.prev, button=cfg.button, sb=cfg.sb if blinds else 0,
@@ -58,8 +61,8 @@ class Seats:
         self.results = []
         self.misdeals = 0
         self.serving = {}
-        if h4h is not None:
-            self.alert(INFO, ("TOUR-8",), h4h[0])
+        if h4h is not None and h4h[0]:
+            self.alert(INFO, ("TOUR-8",) if cfg.hand_for_hand is not None else ("TOUR-1",), h4h[0])
         if self.penalties is not None:  # TOUR-17: penalised seats join the absent ones (BLIND-23)
             from felt import table_rulings
             table_rulings.serve_penalties(self, setup, now_ms)

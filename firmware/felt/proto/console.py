@@ -25,7 +25,7 @@ PULLED = ("none", "part", "all")  # earlier bet chips left, partly or fully pull
 MARKS = ("exposed", "boxed", "tabled", "mucked", "absent", "string_bet", "dealer_error", "pulled_back", "undercall")
 LEVELS = ("info", "warn", "error")
 CONFIG_KEYS = ("game", "structure", "mode", "sb", "bb", "ante", "bringin", "small_bet", "big_bet", "straddle",
-               "unit", "seats", "level", "players_left", "hand_for_hand")
+               "unit", "seats", "level", "players_left", "hand_for_hand", "level_clock")
 
 
 class ConsoleError(FrameError):
