@@ -3,12 +3,12 @@
 # and the evaluator. Runs under CPython and MicroPython.
 from check import eq, raises
 
-from felt.engine import dealplan, evaluate, pots
+from felt.engine import dealplan, evaluate, games, pots
 from felt.engine.cards import parse_cards
 from felt.engine.dealing import BETTING, BOARD, BURN, DealCheck
 from felt.engine.hand import Hand
 from felt.engine.settings import CASH, HouseRules
-from felt.errors import RuleError
+from felt.errors import ConfigError, RuleError
 
 
 def deal_fresh(h):
@@ -211,3 +211,21 @@ def test_RANK_12_example_royal_flush_wins_outright_and_the_straights_split():
         return h.finishing_stacks()
     eq(play("AsKsQsJs9d"), [1100, 900])  # player 1 has the royal flush
     eq(play("AcKdQhJs9d"), [1000, 1000])  # both the broadway straight: split
+
+
+def test_GAME_1_example_omaha8_limit_configuration_and_player_counts():
+    # {game: omaha8, structure: limit, small_bet: 20, big_bet: 40, sb: 10, bb: 20, max_seats: 10}
+    g = games.game_for("omaha8", "limit")
+    eq((g.hi, g.lo, g.structure, g.max_players), ("omaha", "low8", "limit", 10))
+    h = Hand(g, [1000] * 10, blinds=[10, 20], small_bet=20, big_bet=40)
+    for p in range(10):
+        h.deal_hole(p, [4 * p, 4 * p + 1, 4 * p + 2, 4 * p + 3])
+    eq((h.actor, h.legal().call, h.legal().min_to), (2, 20, 40))
+    # stud7: at most 8 players; holdem: 2 to 10
+    eq(games.game_for("stud7", "limit").max_players, 8)
+    with raises(ConfigError, match="GAME-1"):
+        Hand(games.game_for("stud7", "limit"), [1000] * 9, antes=1, bring_in=5, small_bet=20, big_bet=40)
+    with raises(ConfigError, match="GAME-1"):
+        Hand("NT", [1000] * 11, blinds=[50, 100])
+    with raises(ConfigError, match="GAME-1"):
+        Hand("NT", [1000], blinds=[50, 100])

@@ -190,3 +190,53 @@ def test_SHOW_18_example_high_read_first_then_low():
     eq(h.reasons[0], "seat 3 wins the high half of the main pot with a flush, king high")
     eq(h.reasons[1], "seat 7 wins the low half of the main pot with a 7-5-4-2-A low")
     eq(h.finishing_stacks(), [1000, 1000])
+
+
+def test_SHOW_5_stud_checked_seventh_street_highest_showing_hand_tables_first_RANK_20():
+    # 7-card stud, seats 2, 5, 7. 4th street (RANK-20 example): seat 5 Ah 6c and seat 7 Ad 6s
+    # tie on ranks and seat 5 acts first (Ah > Ad). By 6th street seat 7 shows a pair of jacks
+    # (seat 5 tens, seat 2 nines); 7th street is checked through: seat 7 tables first.
+    seats = [2, 5, 7]
+    h = Hand("F7S", [1000] * 3, antes=1, bring_in=5, small_bet=20, big_bet=40, seats=seats)
+    deal(h, ["2c3cKs", "2d3dAh", "2h3hAd"])
+
+    def finish():
+        while h.phase == "bet":
+            if h.legal().bring_in:
+                h.post_bring_in(h.actor)
+            else:
+                h.check_call(h.actor)
+    finish()
+    deal(h, ["7d", "6c", "6s"])
+    eq(seats[h.actor], 5)
+    finish()
+    for up in (["9c", "Tc", "Jc"], ["9d", "Td", "Jd"], ["4s", "4h", "5s"]):
+        deal(h, up)
+        eq(seats[h.actor], 7)
+        finish()
+    eq(h.phase, "showdown")
+    eq([seats[p] for p in h.show_order()], [7, 2, 5])
+
+
+def test_SHOW_4_five_card_stud_last_bettor_shows_first_GAME_14():
+    # 5-card stud: the last street's bettor (not the best showing hand) tables first
+    h = Hand("F5S", [1000] * 3, antes=1, bring_in=5, small_bet=20, big_bet=40, seats=[1, 2, 3])
+    deal(h, ["2c9c", "2d4d", "2hKh"])
+    for p in (1, 2, 0):  # seat 2 (4d) brings in; the others call
+        if h.legal().bring_in:
+            h.post_bring_in(p)
+        else:
+            h.check_call(p)
+    for up in (["Ac", "3s", "5h"], ["Ad", "7s", "6h"], ["As", "8s", "Jh"]):
+        deal(h, up)
+        eq(h.actor, 0)  # seat 1's aces showing open every later round
+        h.check_call(0)
+        if len(h.upcards(0)) < 4:
+            h.check_call(1)
+            h.check_call(2)
+    h.check_call(1)
+    h.bet_raise_to(2, 40)  # seat 3 bets the last round
+    h.check_call(0)
+    h.check_call(1)
+    eq(h.phase, "showdown")
+    eq(h.show_order(), [2, 0, 1])
