@@ -122,3 +122,18 @@ def test_TOUR_1_the_level_clock_survives_power_cuts():
     fold_out(sim)
     sim.run("hand")
     eq((sim.table.config.level, sim.table.config.bb), (2, 200))
+
+
+def test_TOUR_1_a_break_refuses_new_hands_until_it_is_over():
+    sim = tour_sim()
+    t = sim.table
+    t.config.levels = [{"sb": 50, "bb": 100, "minutes": 20}, {"is_break": True, "minutes": 10},
+                       {"sb": 100, "bb": 200, "ante": 25, "minutes": 20}]
+    assert " ok " in wire(sim, "set", ["level_clock", "start"])
+    minutes(sim, 21)
+    r = refused(sim, "TOUR-1", "newhand")
+    assert "a break is in progress" in r, r
+    eq((t.hand_no, t.config.level, t.config.bb), (0, 1, 100))
+    minutes(sim, 10)
+    assert " ok " in wire(sim, "newhand")
+    eq((t.config.level, t.config.bb, t.config.ante), (3, 200, 25))
