@@ -131,10 +131,13 @@ class Runtime:
             t.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
                            "the table is overloaded; check for a chattering device")
         c = t.action_clock
+        lc = t.config.level_clock
         if c is not None:  # TOUR-6: the clock on a seat; each tick is journaled, so only when one is due
             due = c.next_due_ms()
             if due is None or now >= due or now < c._start_ms:  # (a smaller now: the board restarted)
                 t.clock_tick(now)
+        elif lc is not None and lc[1] is not None and now < lc[1]:  # TOUR-1: the board restarted
+            t.clock_tick(now)
         if p is not None and t.moved:
             if self._moved_sweep is None:
                 self._moved_sweep = p.sweeps

@@ -320,7 +320,14 @@ class Entries:
         return self._ruled("floor_decision", "floor %s" % decision, decision, seat, rule, amount, text, now_ms)
 
     def clock_tick(self, now_ms):
-        """The loop: the clock on a seat (TOUR-6) has its countdown or expiry due at now_ms."""
+        """The loop: the clock on a seat (TOUR-6) has its countdown or expiry due at now_ms, or the
+        board restarted (its ms counter began again below a clock's anchor)."""
+        lc = self.config.level_clock
+        if lc is not None and lc[1] is not None and now_ms < lc[1]:
+            # TOUR-1: the time lost in the outage is not known; the level clock runs on from here
+            self.config.level_clock = [lc[0], now_ms]
+        if self.action_clock is None:
+            return False
         from felt import table_clock
         return table_clock.tick(self, now_ms)
 

@@ -137,3 +137,26 @@ def test_TOUR_1_a_break_refuses_new_hands_until_it_is_over():
     minutes(sim, 10)
     assert " ok " in wire(sim, "newhand")
     eq((t.config.level, t.config.bb, t.config.ante), (3, 200, 25))
+
+
+def test_TOUR_1_TOUR_6_a_board_whose_ms_counter_restarted_runs_the_clocks_on():
+    # a real board's ticks_ms begins again at a reboot: the clocks' anchors from before the power
+    # cut lie in the future; the loop's tick re-anchors them (the outage's length is not known)
+    from felt import table_levels
+    sim = level_sim()
+    t = sim.table
+    assert " ok " in wire(sim, "set", ["level_clock", "start"])
+    t.config.level_clock = [600000, 10000000]  # 10:00 left, anchored at 10,000 s
+    t.clock_tick(5000)  # rebooted: the counter is at 5 s
+    eq(table_levels.state(t.config, 65000), (1, 540000, True))
+    sim.run("hand")
+    deal(sim)
+    r = wire(sim, "floor", ["clock", 1])
+    assert " ok " in r, r
+    c = t.action_clock
+    c._start_ms += 10000000  # as if started before a reboot
+    t.clock_tick(7000)
+    eq(c._start_ms, 7000)  # the full time again, from now
+    assert "restarted after a power cut" in t.alerts[-1].text, t.alerts[-1].text
+    t.clock_tick(7000 + 30000)
+    eq(t.hand.live[t.position(1)], False)
