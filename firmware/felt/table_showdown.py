@@ -12,8 +12,11 @@ class Showdown:
     # ---- showdown and the end of a hand ------------------------------------------------------
     def _showdown(self):
         # the live hands' cards are read from their seat antennas (SHOW-1): all there -> tabled;
-        # none there and in the muck -> mucked; otherwise the table asks for them
+        # none there and in the muck -> mucked; otherwise the table asks for them. Every hand on
+        # its antenna is tabled before any muck counts: read at the same moment, a muck that
+        # leaves one hand must not turn a tabled winner into one "without showing" (SHOW-6/10)
         h = self.hand
+        muckers = []
         for p in range(h.n):
             if not h.live[p] or h.mucked[p] or h.shown[p] or h.finished:
                 continue
@@ -33,12 +36,19 @@ class Showdown:
                     h.show(p)
                     self.log("seat %d shows %s" % (seat, cards_text(hole)))
                 elif mucked == len(hole):
-                    h.muck(p)
-                    self.log("seat %d mucks" % seat)
+                    muckers.append(p)
                 elif seat not in self._showdown_noted:
                     self._showdown_noted[seat] = True
                     self.alert(WARN, ("SHOW-1",), "seat %d's cards are not all on its antenna at the showdown" % seat,
                                "put seat %d's cards on its antenna (or in the muck to give up)" % seat, seat=seat)
+            except RuleError as e:
+                self.rule_alert(e)
+        for p in muckers:
+            if h.finished:
+                break
+            try:
+                h.muck(p)
+                self.log("seat %d mucks" % self.setup.seats[p])
             except RuleError as e:
                 self.rule_alert(e)
 

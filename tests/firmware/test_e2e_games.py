@@ -198,3 +198,23 @@ def test_five_card_draw_discards_to_the_muck_GAME_15_DEAL_47():
     eq(s["result"], ["seat 3 wins the main pot with two pair, sixes and threes"])
     eq(s["alerts"], [])
     eq(s["stacks"], [490, 490, 520])
+
+
+def test_a_tabled_winner_is_named_when_the_other_hand_is_already_in_the_muck_SHOW_6():
+    # the showdown reads both seats at once: seat 1's hand on its antenna is tabled, seat 2's cards
+    # (read first: left of the button) were moved to the muck before its last call; seat 1 wins
+    # *with* its hand (SHOW-6), not "without showing" (SHOW-10)
+    sim = table("table holdem no_limit seats=2 sb=5 bb=10 button=1", [500, 500])
+    sim.run("hand")
+    deal_round(sim, [2, 1], ["7c", "Ah", "2d", "Ad"], 2)
+    run(sim, "act 1 call\nact 2 check")
+    street(sim, ["3s", "Kc", "9h", "4s"])
+    run(sim, "act 2 check\nact 1 check")
+    street(sim, ["5d", "Jc"])
+    run(sim, "act 2 check\nact 1 check")
+    street(sim, ["6h", "8d"])
+    run(sim, "act 2 check\nact 1 bet 20\nmove 7c from seat 2 to muck\nmove 2d from seat 2 to muck")
+    s = run(sim, "act 2 call")
+    eq(s["street"], "over")
+    eq(s["result"], ["seat 1 wins the main pot with a pair of aces"])
+    eq(s["stacks"], [530, 470])
