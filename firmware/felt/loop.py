@@ -6,9 +6,11 @@
 # advances the clock itself -- no sleeps here except in run_forever(), the device's main loop.
 from felt import view
 from felt.drivers import shoe as shoe_mod
+from felt.engine.settings import CASH
 from felt.errors import ConfigError, FeltError
 from felt.events import ERROR, INFO, WARN, EventQueue
 from felt.proto import console as proto
+from felt.table_state import PLAYING
 
 POLL_MS = 5  # shoe, console and buttons are looked at this often
 REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
@@ -130,11 +132,14 @@ class Runtime:
             self._dropped = q.dropped
             t.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
                            "the table is overloaded; check for a chattering device")
-        c = t.action_clock
         lc = t.config.level_clock
-        if c is not None:  # TOUR-6: the clock on a seat; each tick is journaled, so only when one is due
-            due = c.next_due_ms()
-            if due is None or now >= due or now < c._start_ms:  # (a smaller now: the board restarted)
+        if t.action_clock is not None or (t.state == PLAYING and t.config.mode == CASH
+                                          and t.config.house.cash_action_timer != "off"):
+            # TOUR-6: the clock on a seat; CASH-13: the action timer on every turn. Each tick is
+            # journaled, so only when one is due (a smaller now: the board restarted)
+            from felt import table_clock
+
+            if table_clock.due(t, now):
                 t.clock_tick(now)
         elif lc is not None and lc[1] is not None and now < lc[1]:  # TOUR-1: the board restarted
             t.clock_tick(now)

@@ -3,8 +3,9 @@
 # on ASSIST proposals (confirm / reject). Rejected entries become alerts naming the rule; the state
 # stays unchanged. A mixin over the Table's state.
 from felt.engine import dealing
+from felt.engine.settings import CASH
 from felt.errors import ConfigError, RuleError
-from felt.events import CONFIRMED, INFO, PROPOSED, REJECTED, WARN
+from felt.events import CONFIRMED, INFO, LAPSED, PROPOSED, REJECTED, WARN
 from felt.table_state import CONFIG_NUMBERS, DRAW, HOLD, PICK, PLAYING, VOID
 
 DEAD_HAND = ("dead_hand", "absent")  # dealing-check rulings that kill a hand (DEAL-20/25/39)
@@ -179,8 +180,11 @@ class Entries:
 
     def _acted(self, seat, verb, amount, op):
         self.journal.append(("act", seat, verb, amount))
-        if self.action_clock is not None and self.action_clock.seat == seat:
+        c = self.action_clock
+        if c is not None and c.seat == seat:
             self.action_clock = None  # acted in time: the clock stops and the action stands (TOUR-6)
+            if c.proposal is not None and c.proposal.status == PROPOSED:
+                c.proposal.status = LAPSED  # CASH-13: the player acted before the dealer ruled
         if self.dc.phase not in (dealing.MISDEALT, dealing.VOID):
             self._dc(self.dc.action, seat, "bring_in" if op.kind == "bring_in" else op.kind, op.amount)
         self.log("seat %d %s%s" % (seat, op.kind, (" %d" % op.total) if op.kind in ("bet", "raise", "complete") else ""))
@@ -232,6 +236,10 @@ class Entries:
             self.alert(WARN, ("DEAL-15",), "no pending proposal%s to %s" % (
                 "" if aid is None else " #%d" % aid, "confirm" if accept else "reject"))
             return False
+        if a.finding is None and "CASH-13" in a.rules:
+            from felt import table_clock  # the action timer's kill proposal (CASH-13)
+
+            return table_clock.ruled(self, a, accept)
         dc = self.dc
         pick = None
         if accept and dc.findings[a.finding - 1].kind in PICK:
@@ -326,7 +334,7 @@ class Entries:
         if lc is not None and lc[1] is not None and now_ms < lc[1]:
             # TOUR-1: the time lost in the outage is not known; the level clock runs on from here
             self.config.level_clock = [lc[0], now_ms]
-        if self.action_clock is None:
+        if self.action_clock is None and (self.config.mode != CASH or self.config.house.cash_action_timer == "off"):
             return False
         from felt import table_clock
         return table_clock.tick(self, now_ms)
