@@ -6,7 +6,7 @@ from check import eq
 
 from felt.sim.runner import Sim
 
-from test_table_clock import actor, at
+from test_table_clock import actor, at, check_down
 from test_table_hand_for_hand import deal, tour_sim
 from test_table_rulings import replayed, wire
 
@@ -112,14 +112,7 @@ def test_CASH_13_confirm_kills_the_hand_chips_conserved_and_the_PHH_replays():
     eq(actor(t), 3)
     eq(t.action_clock.seat, 3)
     assert " ok " in wire(sim, "check", [3])
-    for card, place in (("2d", "burn"), ("3h", "board"), ("4s", "board"), ("9c", "board"), ("5h", "burn"),
-                        ("Td", "board"), ("6s", "burn"), ("Jc", "board")):
-        if t.state == "playing" and t.hand.actor is not None:
-            wire(sim, "check", [actor(t)])
-            wire(sim, "check", [actor(t)])
-        sim.run("draw %s to %s" % (card, place))
-    while t.state == "playing" and t.hand.actor is not None:
-        wire(sim, "check", [actor(t)])
+    check_down(sim)
     eq(t.state, "over")
     eq(sum(t.stacks), 3000)
     eq(t.stacks[1], 950)  # the small blind is lost

@@ -34,6 +34,19 @@ def tour_alerts(t):
     return [a.text for a in t.alerts if "TOUR-6" in a.rules]
 
 
+def check_down(sim):
+    """The board dealt (with its burns) and every street checked to the end of the hand."""
+    t = sim.table
+    for card, place in (("2d", "burn"), ("3h", "board"), ("4s", "board"), ("9c", "board"), ("5h", "burn"),
+                        ("Td", "board"), ("6s", "burn"), ("Jc", "board")):
+        if t.state == "playing" and t.hand.actor is not None:
+            wire(sim, "check", [actor(t)])
+            wire(sim, "check", [actor(t)])
+        sim.run("draw %s to %s" % (card, place))
+    while t.state == "playing" and t.hand.actor is not None:
+        wire(sim, "check", [actor(t)])
+
+
 def test_TOUR_6_the_rules_example_facing_a_bet_the_hand_is_killed_at_30_0_s():
     histories = []
     sim = tour_sim(sim=Sim(history=histories.append))
@@ -59,14 +72,7 @@ def test_TOUR_6_the_rules_example_facing_a_bet_the_hand_is_killed_at_30_0_s():
     eq(actor(t), 2)
     assert " ok " in wire(sim, "call", [2])
     assert " ok " in wire(sim, "check", [3])
-    for card, place in (("2d", "burn"), ("3h", "board"), ("4s", "board"), ("9c", "board"), ("5h", "burn"),
-                        ("Td", "board"), ("6s", "burn"), ("Jc", "board")):
-        if t.state == "playing" and t.hand.actor is not None:
-            wire(sim, "check", [actor(t)])
-            wire(sim, "check", [actor(t)])
-        sim.run("draw %s to %s" % (card, place))
-    while t.state == "playing" and t.hand.actor is not None:
-        wire(sim, "check", [actor(t)])
+    check_down(sim)
     eq(t.state, "over")
     eq(sum(t.stacks), 3000)
     acts = replayed(histories, t)  # the PHH plays to the table's stacks
