@@ -12,11 +12,7 @@ from test_table_rulings import replayed, wire
 
 
 def cash_sim(sim=None, timer=60):
-    sim = sim or Sim()
-    sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1 mode=cash hr.cash_action_timer=%s" % timer)
-    for s in (1, 2, 3):
-        sim.run("seat %d 1000" % s)
-    return sim
+    return tour_sim(sim, "cash", "hr.cash_action_timer=%s" % timer)
 
 
 def cash_alerts(t):

@@ -13,9 +13,10 @@ HOLES = ("Ah", "Kd", "2c", "7s", "Ac", "Kc", "3d", "8s")
 LEVELS = [{"sb": 50, "bb": 100, "minutes": 20}, {"sb": 100, "bb": 200, "ante": 25, "minutes": 20}]
 
 
-def tour_sim(sim=None, mode="tournament"):
+def tour_sim(sim=None, mode="tournament", extra=""):
+    """Three seats of 1,000 at NL 50/100, button 1; `extra`: more `table` settings (hr.X=V ...)."""
     sim = sim or Sim()
-    sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1 mode=%s" % mode)
+    sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1 mode=%s%s" % (mode, extra and " " + extra))
     for s in (1, 2, 3):
         sim.run("seat %d 1000" % s)
     return sim
