@@ -205,7 +205,9 @@ def test_DEAL_16_two_extra_cards_are_a_misdeal_under_burn():
 def test_DEAL_23_example_button_gets_two_cards_in_a_row():
     d = holdem()
     out = deal(d, [4, 5, 6, 1, 2, 4, 5, 6, 1, 2, 3, 3])
-    eq(kinds(out), ["deal_complete"])
+    eq(kinds(out), ["deal_complete", "button_two_cards"])
+    eq(out[1].rules, ("DEAL-23",))
+    eq(out[1].seat, 3)
 
 
 def test_DEAL_24_example_button_short_after_SA_gets_card_from_stub():

@@ -15,15 +15,16 @@ def kinds(findings):
 
 def test_DEAL_15_example_short_seat_found_after_SA_is_dead_not_a_misdeal():
     # seats 1-6, button seat 1: SB 2, BB 3, UTG 4, UTG+1 5. Seat 6 is dealt one card (its
-    # second went nowhere). Before SA that is a misdeal proposal (DEAL-10); UTG raises to 600
-    # and UTG+1 calls (SA): the proposal lapses, seat 6's hand is dead and the hand goes on.
+    # second round passed it over). The button's last card (draw 11) ends the deal (DEAL-2): before
+    # SA that is a misdeal proposal (DEAL-10, DEAL-9 a seat skipped, DEAL-26 the count check); UTG
+    # raises to 600 and UTG+1 calls (SA): the proposal lapses, seat 6's hand is dead and the hand goes on.
     plan = dealplan.make_plan([2, 3, 4, 5, 6, 1], dealplan.HOLDEM, button=1)  # dealing order
     d = DealCheck(plan, HouseRules(TOURNAMENT))
     out = []
     for i, seat in enumerate([2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 1]):
         out += d.card(i, seat)
-    out += d.action(4, "raise", 600)  # the first action ends the deal: seat 6 is short
-    eq([(f.rules, f.status) for f in out if f.kind == "misdeal"], [(("DEAL-10",), "proposed")])
+    eq([(f.rules, f.status) for f in out if f.kind == "misdeal"], [(("DEAL-10", "DEAL-9", "DEAL-26"), "proposed")])
+    out = d.action(4, "raise", 600)
     out = d.action(5, "call", 600)
     eq([(f.kind, f.status) for f in out if f.kind == "misdeal"], [("misdeal", LAPSED)])
     dead = [f for f in out if f.kind == "dead_hand"]

@@ -281,6 +281,11 @@ class DealDraws:
             self._last_seat = seat if s == 0 else self._last_seat
             self._maybe_complete(out)
             return
+        if s == 0 and self.phase == BETTING and not self._street_acted and len(self.holes[seat]) < self._expect[seat]:
+            # the deal ended at the button's last card with this seat short (DEAL-2): a late card fills
+            # its count -- a pending give_card (DEAL-10 cash) then lapses; a misdeal stays (DEAL-9)
+            self.holes[seat].append(card)
+            return
         if self.phase == DEALING and s == 0:
             self._initial_card(n, card, seat, out)
             return
@@ -320,8 +325,25 @@ class DealDraws:
             self._extra_card(seat, card)
         else:
             self.holes[seat].append(card)
+        two = seat == self._last_seat
         self._last_seat = seat
         self._maybe_complete(out)
+        self._button_last_card(n, seat, two, out)
+
+    def _button_last_card(self, n, seat, two, out):
+        # DEAL-2: the button receives the last card of every round, so its last card ends the initial
+        # deal even when a seat was passed over: the counts are checked now (DEAL-26) and a seat left
+        # short is a misdeal before SA (DEAL-9, DEAL-10) instead of a card the table waits for forever.
+        # DEAL-23: the button's last two cards in a row are no misdeal.
+        btn = self.plan.button
+        if seat != btn or len(self.holes[btn]) < self._expect[btn]:
+            return
+        if two and self.draws[n - 2][1] == btn and self.plan.rounds > 1 and not self._extra.get(btn):
+            self._add(Finding("button_two_cards", ("DEAL-23",), ENGINE, "the button (seat %d) received two cards "
+                              "in a row (draws %d and %d)" % (btn, n - 1, n), "no misdeal: the deal stands", draw=n,
+                              seat=btn), out)
+        if not self.deal_done:
+            self._deal_complete(out)
 
     def _next_seat(self):
         # DEAL-2: clockwise from the seat after the last one served, skipping seats already full

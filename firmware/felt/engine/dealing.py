@@ -243,11 +243,15 @@ class DealCheck(DealDraws):
         self._count_problems(want)
         for key in sorted(self._problems):
             if key not in want:
+                if self._problems[key].detail.get("skipped"):
+                    continue  # DEAL-9: a seat passed over stays a misdeal when a late card reaches it
                 f = self._problems.pop(key)
                 self._lapse(f, "no longer applies: the seat counts changed", out)
         for key in sorted(want):
             if key in self._problems or key in self._rejected:
                 continue
+            if key[0] == "misdeal" and self._misdeal_pending():
+                continue  # one misdeal proposal at a time: the pending one already redeals the hand
             f = want[key](out)
             f.key = key
             self._problems[key] = f
@@ -350,13 +354,20 @@ class DealCheck(DealDraws):
         def build(out):
             parts = []
             rules = ["DEAL-10"]
+            skipped = []
             for seat, k in problems:
                 have = len(self.holes[seat])
-                if have == 0 and "DEAL-9" not in rules:
-                    rules.append("DEAL-9")
+                if k < 0:
+                    skipped.append(seat)  # an entitled seat passed over in a round (DEAL-9)
                 parts.append("seat %d holds %d card(s) (%s%d)" % (seat, have, "+" if k > 0 else "", k))
-            return self._misdeal(tuple(rules), "wrong number of cards before substantial action: " + ", ".join(parts),
-                                 out)
+            if skipped:
+                rules.append("DEAL-9")
+                rules.append("DEAL-26")  # found by the count check after the deal
+            f = self._misdeal(tuple(rules), "wrong number of cards before substantial action: " + ", ".join(parts),
+                              out)
+            if skipped and self.street == 0 and not self._n:
+                f.detail = {"skipped": skipped}
+            return f
         return build
 
     # ---------------------------------------------------------------- actions and streets
