@@ -170,6 +170,10 @@ class Table(Cards, Seats, Showdown, Entries):
         self.strangers = []  # places of foreign / unknown tags dealt this hand
         self._showdown_noted = {}
         self.killed = {}  # seat -> rule: hands killed by a ruling, folded at their turn (table_rulings)
+        self.oot = []  # table_oot.Held: out-of-turn actions held for their turn (BET-39..41)
+        self.oot_limits = {}  # position -> (chips that stay, checked): club_chips_stay after a change (BET-40)
+        self.oot_forfeited = {}  # position -> True: passed over, its turn taken by BET-41
+        self.oot_busy = False
 
     @property
     def in_hand(self):

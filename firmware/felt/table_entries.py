@@ -29,6 +29,16 @@ class Entries:
         self.resolve()
         if self._refuse_held(seat, verb):
             return None
+        if h.actor is not None and p != h.actor:
+            from felt import table_oot  # BET-39..43: held for its turn, not dropped (loaded on the first)
+
+            if table_oot.applies(self, p, verb):
+                return table_oot.entry(self, seat, p, verb, amount)
+        if self.oot_limits and p in self.oot_limits and p == h.actor:
+            from felt import table_oot
+
+            if not table_oot.in_turn(self, seat, p, verb):
+                return None
         if h.phase == DRAW and verb == "check":
             self._finish_draws(seat, True)  # "check" during a draw: stands pat (GAME-15)
             self._sync()
@@ -53,6 +63,14 @@ class Entries:
         self.resolve()
         if self._refuse_held(seat, "push"):
             return None
+        if h.actor is not None and p != h.actor:
+            from felt import table_oot  # BET-39: chips pushed out of turn are held like an action
+
+            if table_oot.string_bet(self, seat, p, said, chips):
+                return None
+            verb, total = table_oot.push_action(h, p, chips, said, amount)
+            if table_oot.applies(self, p, verb):
+                return table_oot.entry(self, seat, p, verb, total)
         from felt.engine import declare  # chip pushes are rare: load the reader on the first one
 
         try:
@@ -155,6 +173,11 @@ class Entries:
             # not at the table when the deal ended. The check proposes the ruling; the confirm
             # kills the hand in the engine too (ruling -> table_rulings.kill_dead -> Hand.kill)
             self._dc(dc.absent, seat)
+        elif what == "dealer_error" and self.oot:
+            from felt import table_oot  # BET-42: the dealer prompted a held out-of-turn action
+
+            if not table_oot.dealer_error(self, seat):
+                self.log("seat %d marked %s (recorded)" % (seat, what))
         else:
             self.log("seat %d marked %s (recorded)" % (seat, what))
         return True
@@ -192,6 +215,9 @@ class Entries:
         if self.config.hand_for_hand is not None and self.state == PLAYING and self.hand.runout:
             from felt import table_h4h
             table_h4h.maybe_hold(self)  # TOUR-10: an all-in and call waits for the TD
+        if self.oot and self.state == PLAYING:
+            from felt import table_oot
+            table_oot.follow(self)  # a held out-of-turn action whose turn came binds or is released
         return op
 
     def _engine_act(self, h, p, verb, amount):
@@ -219,6 +245,10 @@ class Entries:
             return h.post_bring_in(p)
         if verb == "kill":  # a journaled ruling (table_rulings.kill): DEAL-36/38, in or out of turn
             return h.kill(p)
+        if verb == "forfeit":  # club_chips_stay: out-of-turn chips stay in the pot (table_oot, BET-39)
+            from felt import table_oot
+
+            return table_oot.forfeit_chips(h, p, amount)
         if verb == "chop":  # both blinds agreed (table_rulings.chop_press): BLIND-26
             from felt.engine import cashrules
 
@@ -236,6 +266,10 @@ class Entries:
             self.alert(WARN, ("DEAL-15",), "no pending proposal%s to %s" % (
                 "" if aid is None else " #%d" % aid, "confirm" if accept else "reject"))
             return False
+        if a.finding is None and ("BET-39" in a.rules or "BET-41" in a.rules):
+            from felt import table_oot  # an out-of-turn proposal (BET-39..43)
+
+            return table_oot.ruled(self, a, accept)
         if a.finding is None and "CASH-13" in a.rules:
             from felt import table_clock  # the action timer's kill proposal (CASH-13)
 

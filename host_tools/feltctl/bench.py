@@ -187,9 +187,11 @@ class Validator:
                     continue
                 raise BenchError("push options are declared=raise|allin|call|pot and said=AMOUNT, got %r" % tok, line)
         elif verb == "mark":
-            # the dealer marks a card seen face up: boxed in the deck or exposed (DEAL-7/11/17/21/22)
-            if len(a) not in (2, 3) or a[1] not in ("boxed", "exposed"):
-                raise BenchError("mark SEAT boxed|exposed [DRAW]", line)
+            # the dealer marks a card seen face up: boxed in the deck or exposed (DEAL-7/11/17/21/22);
+            # or a seat's held out-of-turn action as prompted by the dealer (BET-42), a string bet (BET-36)
+            if len(a) not in (2, 3) or a[1] not in ("boxed", "exposed", "dealer_error", "string_bet") \
+                    or (len(a) == 3 and a[1] not in ("boxed", "exposed")):
+                raise BenchError("mark SEAT boxed|exposed [DRAW] | mark SEAT dealer_error|string_bet", line)
             self.seat(a[0], line)
             if len(a) == 3:
                 _int(a[2], "DRAW", line, 1)

@@ -112,12 +112,13 @@ def test_button_and_blinds_move_each_hand_BLIND_3_and_heads_up_BLIND_6():
     eq(s["stacks"], [95, 90, None])
 
 
-def test_rejected_console_entries_are_alerts_citing_the_rule_BET_38_BET_7_GAME_16():
+def test_rejected_console_entries_are_alerts_citing_the_rule_BET_39_BET_7_GAME_16():
     sim = table("table holdem no_limit seats=3 sb=50 bb=100 button=1", [1000, 1000, 1000])
     sim.run("hand")
     deal_hole(sim, [2, 3, 1], ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
-    s = run(sim, "act 3 check")  # out of turn: seat 1 is to act
-    eq(rules(s["alerts"]), ["BET-38"])
+    s = run(sim, "act 3 check")  # out of turn: seat 1 is to act -- held as a proposal (BET-39/40, cash)
+    eq(rules(s["alerts"]), ["BET-39", "BET-40", "BET-41"])  # seats 1 and 2 passed over
+    eq(s["alerts"][0]["status"], "proposed")
     s = run(sim, "act 1 raise 150")  # below the minimum raise to 200
     eq(rules(s["alerts"])[-1], "BET-7")
     assert "200" in s["alerts"][-1]["text"], s["alerts"][-1]
@@ -128,8 +129,9 @@ def test_rejected_console_entries_are_alerts_citing_the_rule_BET_38_BET_7_GAME_1
     s = run(sim, "act 1 raise 300")
     eq(s["lights"]["action"], 2)
     eq(len(s["alerts"]), 3)
-    # the FELT1 replies carried the rule too
-    assert [r for r in sim.replies if " error " in r and "rule=BET-38" in r], sim.replies
+    # the FELT1 replies carried the rule too: the held out-of-turn check went out as a proposal
+    assert [r for r in sim.replies if r.startswith("FELT1 ") and " propose " in r and "rule=BET-39" in r], \
+        sim.replies
 
 
 def test_pot_limit_max_BET_24_all_in_light_and_run_out_GAME_7():
