@@ -299,7 +299,8 @@ def test_reqa_bytes_as_in_the_protocol_notes():
     tap.log = []
     eq(reader.request(), mfrc522.OK)
     eq([o for o, _i in tap.log], [b"\x02\x00", b"\x08\x7F", b"\x14\x80", b"\x12\x26", b"\x1A\x07", b"\x02\x0C",
-                                  b"\x1A\x87", b"\x88\x00", b"\x8C\x00", b"\x94\x00", b"\x98\x00", b"\x92\x92\x00"])
+                                  b"\x1A\x87", b"\x88\x00", b"\x8C\x94\x98\x00", b"\x92\x92\x00"])
+    eq(tap.log[8][1][1:], b"\x00\x02\x10")  # one burst: ErrorReg clean, 2 bytes in the FIFO, RxLastBits 0
     eq(tap.log[7][1][1], 0x30)  # RxIRq | IdleIRq
     eq(tap.log[-1][1][1:], b"\x44\x00")  # ATQA
 
@@ -326,3 +327,66 @@ def test_collision_frame_as_in_the_protocol_notes():
     scan(hal, chip, reader)
     eq(chip.frames[2], (bytes([0x93, 0x51, 0x88, 0x04, 0x11, 0x01]), 41))
     eq(chip.frames[3][0][:8], bytes([0x93, 0x70, 0x88, 0x04, 0x11, 0x23, 0xBE, 0xE2]))
+
+
+def test_known_cards_are_selected_again_without_anticollision():
+    # hardware/protocols/mfrc522.md, "Cards already known (reselect)"
+    hal, chip, reader = rig()
+    a = chip.place(SimTag(UID7))
+    chip.place(SimTag(UID7B))
+    first, _us = scan(hal, chip, reader)
+    eq(sorted(first.uids), sorted([UID7, UID7B]))
+    eq(first.collisions, 1)  # resolved by anticollision the first time
+    chip.frames = []
+    again, _us = scan(hal, chip, reader)
+    eq(sorted(again.uids), sorted([UID7, UID7B]))
+    sent = [f for f, _n in chip.frames]
+    eq([f[:2] for f in sent if f[0] in (0x93, 0x95)], [b"\x93\x70", b"\x95\x70"] * 2)  # SELECTs only
+    eq(sent.count(bytes([0x50, 0x00, 0x57, 0xCD])), 2)  # each halted
+    eq(sent[-1], b"\x26")  # the last REQA finds nothing new
+    eq(again.collisions, 0)
+    chip.remove(a)  # taken away: not read, and not selected by mistake
+    gone, _us = scan(hal, chip, reader)
+    eq(gone.uids, [UID7B])
+    eq(gone.errors(), 0)
+    chip.place(SimTag(UID4))  # a new card beside a known one: found by REQA + anticollision
+    more, _us = scan(hal, chip, reader)
+    eq(sorted(more.uids), sorted([UID7B, UID4]))
+
+
+def test_known_card_answering_wrong_is_an_error_not_a_miss():
+    hal, chip, reader = rig()
+    tag = chip.place(SimTag(UID7))
+    scan(hal, chip, reader)
+    tag.bad_crc = 1  # the SAK of the next SELECT arrives with a broken CRC_A
+    bad, _us = scan(hal, chip, reader)
+    eq((bad.uids, bad.crc_errors), ([], 1))
+    good, _us = scan(hal, chip, reader)
+    eq(good.uids, [UID7])
+
+
+def test_decoder_address_once_per_line_enable_per_transfer():
+    # issue 20: the 74HC154 address pins move only when another chip is selected; /E every transfer
+    from felt.hal import Decoder
+
+    class Out:
+        def __init__(self, name, log):
+            self.name = name
+            self.log = log
+
+        def value(self, v):
+            self.log.append((self.name, v))
+
+    log = []
+    d = Decoder([Out("A%d" % i, log) for i in range(4)], Out("E", log))
+    five = d.line(5)
+    six = d.line(6)
+    del log[:]
+    for _ in range(3):
+        five.value(0)
+        five.value(1)
+    eq(log, [("A0", 1), ("A1", 0), ("A2", 1), ("A3", 0)] + [("E", 0), ("E", 1)] * 3)
+    del log[:]
+    six.value(0)
+    six.value(1)
+    eq(log, [("A0", 0), ("A1", 1), ("A2", 1), ("A3", 0), ("E", 0), ("E", 1)])

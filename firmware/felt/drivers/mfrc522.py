@@ -75,6 +75,21 @@ def timer_period_us(prescaler, reload):
     return ((2 * prescaler + 1) * (reload + 1) * 100000 // 1356 + 999) // 1000
 
 
+def crc16_a(data, n):
+    """CRC_A (ISO/IEC 14443-3 annex B) of data[:n], the 16-bit value (sent low byte first).
+    Computed here rather than by the chip's coprocessor: the frame on air is the same, and a
+    coprocessor round trip is ~8 SPI transfers (issue 20)."""
+    crc = 0x6363
+    for i in range(n):
+        b = data[i] ^ (crc & 0xFF)
+        b = (b ^ (b << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xFFFF
+    return crc
+
+
+_HLTA = b"\x50\x00\x57\xCD"  # HLTA with its CRC_A (annex B: 50 00 -> 57 CD)
+
+
 def air_bits_us(nbits):
     """Time on air of a frame of `nbits` data bits at 106 kbit/s (start, parity per byte, end)."""
     return ((2 + nbits + nbits // 8) * 9440 + 999) // 1000
@@ -107,6 +122,8 @@ class MFRC522:
     # ~1.6 KB of RAM a reader; polling still allocates nothing once each length has been used.
     _out2 = bytearray(2)
     _in2 = bytearray(2)
+    _out4 = bytes((0x80 | (_ERROR << 1), 0x80 | (_FIFO_LEVEL << 1), 0x80 | (_CONTROL << 1), 0))
+    _in4 = bytearray(4)
     _cmd1 = bytearray(1)
     _pairs = {}  # length -> (out, in) buffers, made on first use
     rx = bytearray(16)  # the last answer: rx[:rx_len]
@@ -126,6 +143,7 @@ class MFRC522:
     rx_len = 0
     rx_last_bits = 0
     coll_pos = 0
+    _held = ()  # [(uid bytes, SELECT frames)] read by the last inventory (reselect)
 
     def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
         self.device = device
@@ -177,6 +195,7 @@ class MFRC522:
     # -- setup -------------------------------------------------------------------------------
     def init(self):
         """Soft reset, check the chip answers, program the timer, leave the field off."""
+        self._held = ()
         self.write_reg(_COMMAND, _CMD_SOFT_RESET)
         for _ in range(self.max_spins):
             if not self.read_reg(_COMMAND) & 0x10:  # PowerDown cleared: reset done
@@ -224,14 +243,19 @@ class MFRC522:
         irq = self._wait(_COM_IRQ, 0x31)  # RxIRq | IdleIRq | TimerIRq
         if not irq & 0x30:
             return NO_TAG
-        err = self.read_reg(_ERROR)
+        # ErrorReg, FIFOLevelReg and ControlReg in one transfer: a read burst answers each
+        # address byte in the next byte (datasheet 8.1.2.1), 1 SPI transfer instead of 3
+        o = self._out4
+        i4 = self._in4
+        self.device.transfer(o, i4)
+        err = i4[1]
         if err & 0x13:  # BufferOvfl | ParityErr | ProtocolErr
             return FRAME
-        n_rx = self.read_reg(_FIFO_LEVEL) & 0x7F
+        n_rx = i4[2] & 0x7F
         if n_rx > len(self.rx):
             return FRAME
         self.rx_len = n_rx
-        self.rx_last_bits = self.read_reg(_CONTROL) & 0x07
+        self.rx_last_bits = i4[3] & 0x07
         if n_rx:
             self._read_fifo(n_rx)
         if err & 0x08:  # CollErr
@@ -276,11 +300,7 @@ class MFRC522:
 
     def halt(self):
         """HLTA + CRC_A; a tag that understood stays silent (NO_TAG is success here)."""
-        frame = self._frame
-        frame[0] = 0x50
-        frame[1] = 0x00
-        self.crc_a(frame, 2, frame, 2)
-        return self.transceive(frame, 4)
+        return self.transceive(_HLTA, 4)
 
     def _anticollision(self, sel, known, result):
         """Bit-frame anticollision in one cascade level; on a collision the bit is taken as 1
@@ -324,24 +344,24 @@ class MFRC522:
         frame[0] = sel
         frame[1] = 0x70
         frame[2:7] = known
-        self.crc_a(frame, 7, frame, 7)
+        crc = crc16_a(frame, 7)
+        frame[7] = crc & 0xFF
+        frame[8] = crc >> 8
         st = self.transceive(frame, 9)
         if st != OK:
             return st, 0
         if self.rx_len != 3 or self.rx_last_bits:
             return FRAME, 0
-        sak = self.rx[0]
-        check = self._check
-        check[0] = sak
-        got_lo = self.rx[1]
-        got_hi = self.rx[2]
-        self.crc_a(check, 1, check, 1)
-        if check[1] != got_lo or check[2] != got_hi:
+        rx = self.rx
+        crc = crc16_a(rx, 1)
+        if rx[1] != crc & 0xFF or rx[2] != crc >> 8:
             return CRC, 0
-        return OK, sak
+        return OK, rx[0]
 
-    def select_card(self, result):
-        """Anticollision + SELECT through the cascade levels. Returns (status, uid bytes)."""
+    def select_card(self, result, frames=None):
+        """Anticollision + SELECT through the cascade levels. Returns (status, uid bytes). With a
+        list `frames`, each level's SELECT frame and the answer (SAK + CRC_A) are appended as
+        bytes: a card that stays can be selected again by them alone (inventory)."""
         uid = self._uid
         n = 0
         known = self._known
@@ -357,6 +377,9 @@ class MFRC522:
             st, sak = self._select(sel, known)
             if st != OK:
                 return st, None
+            if frames is not None:
+                frames.append(bytes(self._frame))
+                frames.append(bytes(self.rx[:3]))
             if sak & 0x04:  # cascade bit: UID not complete
                 if known[0] != CASCADE_TAG:
                     return FRAME, None
@@ -369,19 +392,73 @@ class MFRC522:
             return OK, bytes(uid[:n + 4])
         return FRAME, None
 
+    def reselect(self, frames):
+        """Select a card already known by its SELECT frames (select_card's `frames`): REQA, then
+        each cascade level's SELECT as sent before, the answer compared with the one it gave
+        then -- the anticollision and every CRC_A are skipped (ISO/IEC 14443-3 6.4.3: a PICC in
+        READY answers a SELECT carrying its UID CLn; the others go back to IDLE). Returns OK,
+        NO_TAG (the card no longer answers), CRC or FRAME."""
+        st = self.request()
+        if st != OK:
+            return st
+        rx = self.rx
+        for k in range(0, len(frames), 2):
+            st = self.transceive(frames[k], 9)
+            if st == COLLISION:
+                return FRAME
+            if st != OK:
+                return st
+            if self.rx_len != 3 or self.rx_last_bits:
+                return FRAME
+            want = frames[k + 1]
+            if rx[0] != want[0] or rx[1] != want[1] or rx[2] != want[2]:
+                crc = crc16_a(rx, 1)
+                return CRC if rx[1] != crc & 0xFF or rx[2] != crc >> 8 else FRAME
+        return OK
+
     def inventory(self, max_cards=4):
         """Every tag on the (already powered) antenna: select one, HLTA it, ask again, until
-        nothing answers or max_cards. Card-level errors are counted, not raised; a chip that does
-        not answer raises DeviceTimeout."""
+        nothing answers or max_cards. Cards the last inventory read are selected again by their
+        UID first (reselect: no anticollision, no CRC work); then REQA finds any new card. A
+        card that no longer answers is left out (the poller decides it is gone). Card-level
+        errors are counted, not raised; a chip that does not answer raises DeviceTimeout."""
         result = ScanResult()
-        for _ in range(max_cards):
+        uids = result.uids
+        held = self._held
+        fresh = None  # the new list of held cards, made only when it changes
+        for k in range(len(held)):
+            if len(uids) >= max_cards:
+                break
+            entry = held[k]
+            st = self.reselect(entry[1])
+            if st == OK:
+                uids.append(entry[0])
+                self.transceive(_HLTA, 4)
+                if fresh is not None:
+                    fresh.append(entry)
+                continue
+            if fresh is None:
+                fresh = list(held[:k])
+            if st == NO_TAG:
+                continue  # gone: the poller counts the miss
+            if st == CRC:
+                result.crc_errors += 1
+            else:
+                result.frame_errors += 1
+            self._held = fresh + list(held[k + 1:])  # this one is resolved afresh next time
+            return result
+        while len(uids) < max_cards:
             st = self.request()
             if st == NO_TAG:
                 break
+            frames = []
             if st == OK:
-                st, uid = self.select_card(result)
+                st, uid = self.select_card(result, frames)
             if st == OK:
-                result.uids.append(uid)
+                uids.append(uid)
+                if fresh is None:
+                    fresh = list(held)
+                fresh.append((uid, frames))
                 self.halt()
                 continue
             if st == CRC:
@@ -389,4 +466,10 @@ class MFRC522:
             elif st == FRAME:
                 result.frame_errors += 1
             break  # a tag that vanished mid-way (NO_TAG) or errored: try again next sweep
+        if fresh is not None:
+            self._held = fresh
         return result
+
+    def forget(self):
+        """Drop the remembered cards: the next inventory resolves everything from scratch."""
+        self._held = []

@@ -87,6 +87,7 @@ class Decoder:
         self.enable_pin = enable_pin
         self.name = name
         self.lines = 1 << len(address_pins)
+        self.current = None  # the line the address pins hold (None: not driven yet)
         enable_pin.value(1)
 
     def line(self, n):
@@ -96,7 +97,10 @@ class Decoder:
 
 
 class DecodedChipSelect:
-    """Chip-select n of a Decoder; value(0) selects (address first, then enable), value(1) ends."""
+    """Chip-select n of a Decoder; value(0) selects (address first, then enable), value(1) ends.
+    The address pins are driven only when the line changes -- once per antenna visit, as the
+    poller talks to one chip at a time; every transfer toggles only /E (issue 20: the address
+    rewritten on both edges of each transfer was most of the MFRC522 path's CPU)."""
 
     def __init__(self, decoder, n):
         self.decoder = decoder
@@ -108,7 +112,9 @@ class DecodedChipSelect:
         if v:
             d.enable_pin.value(1)
             return
-        pins = d.address_pins
-        for i in range(len(pins)):
-            pins[i].value((self.line >> i) & 1)
+        if d.current != self.line:  # /E is high here: the outputs stay high while the address moves
+            pins = d.address_pins
+            for i in range(len(pins)):
+                pins[i].value((self.line >> i) & 1)
+            d.current = self.line
         d.enable_pin.value(0)
