@@ -274,6 +274,22 @@ def test_hole_cards_never_reach_the_log():
         assert "AH" not in line.upper().replace("FEED", ""), line
 
 
+def test_secrecy_feed_keeps_observing_after_the_boot_antenna_check():
+    # the antenna check unwrapped runtime.step once done, and with it the feed's observe wrapped
+    # around it: no commitment was published after boot (found by the issue 20 benchmark)
+    root = _tmp("observe")
+    sim = AppSim(root)
+    sim.run(HEAD)
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    start = len(sim.logged)
+    sim.run("hand")
+    for c, seat in (("Ah", 2), ("Kd", 3), ("Kc", 1), ("Qs", 2), ("Qh", 3), ("2s", 1)):
+        sim.run("draw %s to seat %d" % (c, seat))
+    commits = [ln for ln in sim.logged[start:] if ln.startswith("FEED") and '"commit"' in ln]
+    assert sim.app.antennas.done
+    eq(len(commits), 3)  # one per seat once the deal is complete
+
 def _provision(root, device="table1"):
     from felt.security import keys as keylib
 

@@ -148,3 +148,31 @@ def test_guard_finds_cards_glued_to_other_text():
     t = sim.table
     eq(feed.clean("S3Kd 7hKd AhKdQsJc2c3c4c5c6c7c8c9c", t), "S3?? 7h?? Ah??QsJc2c3c4c5c6c7c8c9c")
     eq(feed.clean("The Thing; Kdx; seat1:Th.", t), "The Thing; Kdx; seat1:??.")
+
+
+class _NoTable:
+    """A table that must not be looked at."""
+
+    def __getattr__(self, name):
+        raise AssertionError("the guard read table.%s for a text without a card" % name)
+
+
+def test_guard_leaves_a_text_without_a_card_alone_without_reading_the_table():
+    # issue 20: no scan (and no look at the table) for a text that carries no card
+    feed = secrecy.SecretFeed("table1", BKEY, _nonces())
+    for text in ("seat 3 calls 20", "pot 1,250 - action on seat 4", "", "NO CARD HERE: 1234567"):
+        eq(feed.clean(text, _NoTable()), text)
+
+
+def test_secret_set_is_made_once_per_change_of_the_cards_in_play():
+    sim, feed, logs, public, bcast = _table()
+    sim.run("hand")
+    sim.run("draw Ah to seat 2")
+    line = "seat 2 holds Ah"
+    eq(feed.clean(line, sim.table), "seat 2 holds ??")
+    tokens = feed.secret_tokens()
+    eq(feed.clean(line + " still", sim.table), "seat 2 holds ?? still")
+    assert feed.secret_tokens() is tokens  # nothing moved: the same set, not rebuilt
+    sim.run("draw Kd to seat 3")
+    eq(feed.clean("Kd and Ah", sim.table), "?? and ??")
+    assert feed.secret_tokens() is not tokens  # a card was dealt: made again

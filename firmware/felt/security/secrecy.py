@@ -5,6 +5,11 @@
 import hashlib
 import json
 
+try:
+    import re
+except ImportError:  # a port built without it: every text is scanned
+    re = None
+
 from felt.engine.cards import DECK_SIZE, card_text
 from felt.errors import DeckError
 from felt.security import AuthError
@@ -19,6 +24,10 @@ OVER_STATES = ("over", "void")
 _CARDS = {}
 for _c in range(DECK_SIZE):
     _CARDS[card_text(_c)] = _c
+_HEX = "[0-9A-Fa-f]"
+# What a text must contain for the guard to have anything to hide: a card (rank + suit) or a run of
+# 8 hex digits (a tag UID is 8 or 14). One search in C; most log and display lines carry neither.
+_MAY_CARRY = re.compile("[2-9TJQKA][cdhs]|" + _HEX * 8) if re is not None else None
 
 
 def commitment(device, hand_no, place, cards, salt_hex):
@@ -80,6 +89,8 @@ class SecretFeed:
         self.hands = []  # _HandSecrets not yet released, oldest first
         self.redactions = 0  # texts the guard had to change (each is a bug upstream)
         self._public = {}  # card -> True: shown openly in the current hand
+        self._refreshed = None  # _state_key of the table at the last refresh
+        self._tokens = None  # secret_tokens(), made once per change (None: to be made)
         self.released_upto = 0  # hand numbers up to this one are released
 
     # ---- the house setting ---------------------------------------------------------------------
@@ -103,14 +114,45 @@ class SecretFeed:
         self.hands.append(hs)
         return hs
 
+    def _state_key(self, table, h):
+        """A fingerprint of the cards in play: changes whenever refresh() could find something
+        new (a card dealt, read, placed, moved onto a seat, shown, discarded; a new hand). Its
+        cost is a count, not the secret set's rebuild (issue 20: that ran for every text)."""
+        where = table.where
+        on_seats = 0
+        for card in where:
+            if isinstance(where[card], int):
+                on_seats += 1
+        holes = 0
+        ups = 0
+        shown = 0
+        for p in range(h.n):
+            holes += len(h.hole[p])
+            for u in h.up[p]:
+                if u:
+                    ups += 1
+            if h.shown[p]:
+                shown += 1
+        discards = 0
+        for seat in table.discards:
+            discards += len(table.discards[seat])
+        return (table.hand_no, id(h), len(where), on_seats, len(table.flight), len(table.uid_card), discards,
+                len(h.board), holes, ups, shown)
+
     def refresh(self, table):
-        """Bring the secret set up to date with the table (cheap; the guard calls it first)."""
+        """Bring the secret set up to date with the table (cheap when nothing changed: the guard
+        calls it for every text that may carry a card)."""
         h = table.hand
         if h is None or table.hand_no <= self.released_upto:
             return None  # no hand yet, or this one is released (its table still shows it over)
         hs = self._current(table.hand_no)
         if hs.end_ms is not None:
             return hs
+        key = self._state_key(table, h)
+        if key == self._refreshed:
+            return hs
+        self._refreshed = key
+        self._tokens = None
         seats = table.setup.seats
         for p in range(h.n):
             seat = seats[p]
@@ -220,6 +262,7 @@ class SecretFeed:
                                         "sealed": hexlify(seal(self._key, nonce, plain,
                                                                broadcast_aad(self.device, hs.hand_no)))})
             hs.released = True
+            self._tokens = None
             if hs.hand_no > self.released_upto:
                 self.released_upto = hs.hand_no
         self.hands = keep
@@ -232,7 +275,10 @@ class SecretFeed:
     def secret_tokens(self):
         """(card texts, uid hex) -> True of every card that must not appear in public now: face-down
         cards of every hand not yet released, except cards tabled in their hand and cards the
-        current hand shows openly (the same physical card is public on this hand's board)."""
+        current hand shows openly (the same physical card is public on this hand's board).
+        Made once per change of the cards in play (refresh, release), then shared: read only."""
+        if self._tokens is not None:
+            return self._tokens
         cards = {}
         uids = {}
         public = self._public
@@ -248,11 +294,15 @@ class SecretFeed:
                 c = hs.uids[hexu]
                 if c not in hs.shown and c not in public:
                     uids[hexu] = True
-        return cards, uids
+        self._tokens = (cards, uids)
+        return self._tokens
 
     def clean(self, text, table=None):
         """text with every secret card (as card text, e.g. 'Ah' inside 'AhKd', or as its tag
-        UID) replaced by '??'. Counts each change in self.redactions."""
+        UID) replaced by '??'. Counts each change in self.redactions. A text with no card and no
+        hex run in it is returned as it is, without a look at the table."""
+        if not text or (_MAY_CARRY is not None and _MAY_CARRY.search(text) is None):
+            return text
         if table is not None:
             self.refresh(table)
         cards, uids = self.secret_tokens()
