@@ -149,9 +149,7 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     app.audit.append("boot", "%s mode, %s tree, data %s" % (app.mode, signed, root), who="board", t_ms=clock())
     say("felt: %s mode (%s), %s tree" % (app.mode, "console open" if app.mode == bootcheck.MAINTENANCE
                                          else "console closed during play", signed))
-    flash = jr.DirFlash(join(root, "journal"))
-    app.journal = jr.Journal(flash, log=say)
-    app.handlog = jr.HandLog(flash)  # hands.log / hands.old beside the journal (framed, power-cut safe)
+    app.journal, app.handlog = open_journal(hal, board, root, say)
     files = HandFiles(join(root, "hands"), keep=keep_hands)
     device = app.keys.device if app.keys is not None else board.name
     bkey = app.keys.broadcast if app.keys is not None else _nonce(32)  # unprovisioned: nobody can open it
@@ -183,6 +181,21 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)
         app.desk = FloorDesk(gate, app.table, app.feed, app.keys.floor, device)
     return app
+
+
+def open_journal(hal, board, root, say):
+    """(journal, hand log) where the board file says (hardware/journal.md section 3): the raw
+    flash ring on boards with on-chip flash ("journal": {"kind": "ring", ...}: littlefs costs
+    about one 4 KB erase per record, the ring ~1.7 erases a hand), else files under the root."""
+    j = getattr(board, "journal", None) or {"kind": "files"}
+    if j["kind"] == "ring":
+        from felt.journal_ring import RingHandLog, RingJournal
+
+        ring = RingJournal(hal.flash(j["start"], j["length"]), log=say)
+        return ring, RingHandLog(ring)
+    flash = jr.DirFlash(join(root, "journal"))
+    # hands.log / hands.old beside the journal (framed, power-cut safe)
+    return jr.Journal(flash, log=say), jr.HandLog(flash)
 
 
 def _show_alone(hal, board, text, say):
@@ -274,12 +287,15 @@ def open_hal(name):
     return SimHAL()
 
 
-def bare_sim(hal, board):
+def bare_sim(hal, board, root="/"):
     """The sim HAL outside the simulator (main.py on a sim board): empty antennas, an idle PN532
     shoe reader and the display are modelled, so the table boots quietly and shows its lines; no
     cards, button presses or console traffic arrive."""
     if not hasattr(hal, "add_display"):
         return
+    j = getattr(board, "journal", None)
+    if j is not None and j["kind"] == "ring":
+        hal.flash_path = join(root, "flash.ring")  # the board's raw flash: kept across a reboot
     from felt.hal.sim_mfrc522 import SimMFRC522
     from felt.hal.simdev_pn532 import SimPN532
 
@@ -325,7 +341,7 @@ def run(hal, board, root, log=print, steps=None):
 
     heap.collect_early()  # before the table's state exists: collect every few KB, not on failure
     log("%s: board %s (%s), hal %s, data %s" % (VERSION, board.name, board.board, type(hal).__name__, root))
-    bare_sim(hal, board)
+    bare_sim(hal, board, root)
     settings = _read_json(config_paths(root, "table.json"), {"game": "holdem", "structure": "no_limit",
                                                              "seats": board.seats, "sb": 1, "bb": 2})
     shoe = settings.pop("shoe", "pn532")  # "pn532" or "ascii"

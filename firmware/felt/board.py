@@ -114,6 +114,7 @@ def load(data):
     _antennas(b, where)
     _buttons(b, where)
     _peripherals(b, where)
+    _journal(b, where)
     # the checked record keeps what the drivers are opened from; the raw map and the usable-GPIO
     # set served only the checks (~1.5 KB of RAM for the whole run otherwise)
     b.data = None
@@ -226,6 +227,27 @@ def _peripherals(b, where):
             _function(b, bus, "tx", _need(u, "tx", int, name), "UART %s TX" % name)
             _function(b, bus, "rx", _need(u, "rx", int, name), "UART %s RX" % name)
     b.uarts = uarts
+
+
+JOURNAL_KINDS = ("files", "ring")
+SECTOR = 4096
+
+
+def _journal(b, where):
+    # Where the journal lives (hardware/journal.md section 3): "files" (a directory on the file
+    # system; the default, the Raspberry Pi) or "ring" (raw flash sectors, boards with on-chip
+    # flash: start and length in bytes of the storage region, start < 0 counts from its end).
+    j = _expect(b.data.get("journal", {"kind": "files"}), dict, "%s: 'journal'" % where)
+    kind = j.get("kind")
+    if kind not in JOURNAL_KINDS:
+        raise ConfigError("journal: kind must be one of %s, got %r" % (", ".join(JOURNAL_KINDS), kind))
+    if kind == "ring":
+        start = _need(j, "start", int, "journal")
+        length = _need(j, "length", int, "journal")
+        if start % SECTOR or length % SECTOR or length < 3 * SECTOR:
+            raise ConfigError("journal: a ring needs whole %d-byte sectors, at least 3 (start %d, length %d)"
+                              % (SECTOR, start, length))
+    b.journal = j
 
 
 def _uart_of(b, u):

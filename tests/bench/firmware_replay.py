@@ -25,6 +25,7 @@ from felt.table import Table
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
 SEATS = 10
+PICO_JOURNAL = {"kind": "ring", "start": -262144, "length": 262144}
 REPS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 DEBUG = 0
 
@@ -141,6 +142,9 @@ class RecordingHAL:
     def neopixel(self, pin, count):
         return self._hal.neopixel(pin, count)
 
+    def flash(self, start, length):  # the board's own storage, not a device: nothing to record
+        return self._hal.flash(start, length)
+
     def close(self):
         self._hal.close()
 
@@ -158,6 +162,7 @@ class RecordSim(Sim):
     def build(self, config):
         Sim.build(self, config)  # the devices (and a plain table, dropped)
         self.config = config
+        self.board.journal = PICO_JOURNAL  # as hardware/boards/pico.json (older firmware ignores it)
         hal = self.rewire()
         rec = RecordingHAL(hal, self.tape)
         self.app = applib.build(rec, self.board, lambda h: Table(config, registry(), history=h), self.root,
@@ -331,6 +336,24 @@ class ReplayNeoPixel:
             pass
 
 
+class ReplayRp2:
+    """rp2.Flash as RAM: the ring journal's raw flash (programs land on erased bytes only)."""
+
+    def __init__(self):
+        try:
+            from felt.journal_ring import MemBlockDevice
+        except ImportError:  # firmware without the ring
+            MemBlockDevice = object
+
+        class Flash(MemBlockDevice):
+            def __init__(self, start=0, len=2 * 1024 * 1024):
+                MemBlockDevice.__init__(self, blocks=len // 4096)
+
+            def _program(self, a, buf, n):  # rp2.Flash programs in C: no per-byte Python here
+                self.data[a:a + n] = buf[:n]
+        self.Flash = Flash
+
+
 class ReplayTime:
     def __init__(self, ticks):
         self.ticks = [0] + ticks  # MachineHAL() reads the clock once when it is opened
@@ -373,7 +396,11 @@ def stub_cost_us(tape):
 def replay(tape, board, config, root, statements, hand_first, hand_steps):
     machine = ReplayMachine(tape)
     tm = ReplayTime(tape.ticks)
-    hal = MachineHAL(machine_module=machine, neopixel_module=ReplayNeoPixel, time_module=tm)
+    try:
+        hal = MachineHAL(machine_module=machine, neopixel_module=ReplayNeoPixel, time_module=tm,
+                         rp2_module=ReplayRp2())
+    except TypeError:  # firmware before the ring journal: no raw flash in its machine backend
+        hal = MachineHAL(machine_module=machine, neopixel_module=ReplayNeoPixel, time_module=tm)
     app = applib.build(hal, board, lambda h: Table(config, registry(), history=h), root, pressed=False)
     rt = app.runtime
     applib.start(app)

@@ -169,6 +169,46 @@ def test_app_plays_journals_and_rebuilds_after_a_power_cut():
     assert "production mode, unsigned tree" in recs[1].text, recs[1].text
 
 
+
+class RingAppSim(AppSim):
+    """AppSim on a board whose file says "journal": ring (issue 20: hardware/boards/pico.json):
+    the raw flash survives the power cycle, the HAL and every firmware object do not."""
+
+    flash = None
+
+    def rewire(self):
+        hal = AppSim.rewire(self)
+        hal.flash_device = self.flash
+        return hal
+
+    def boot(self):
+        self.board.journal = {"kind": "ring", "start": -65536, "length": 65536}
+        AppSim.boot(self)
+        self.flash = self.hal.flash_device
+
+
+def test_board_file_picks_the_ring_journal_and_it_rebuilds_after_a_power_cut():
+    from felt.journal_ring import RingJournal
+
+    root = _tmp("ring")
+    sim = RingAppSim(root)
+    sim.run(HEAD)
+    assert isinstance(sim.app.journal, RingJournal)
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    _play_hand(sim, ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"])
+    sim.run("draw 3c to burn")
+    for c in ("7h", "8h", "9c"):
+        sim.run("draw %s to board" % c)
+    sim.run("act 2 bet 200")
+    before = _state(sim)
+    eq(before["street"], "flop")
+    assert sim.flash.programmed > 0 and "journal" not in os.listdir(root)  # no journal files
+    sim.app = sim.table = sim.rt = None  # power cut
+    sim.boot()
+    eq(_state(sim), before)
+    assert sim.app.report.replayed > 0
+
 def test_maintenance_mode_is_audited_and_console_stays_open():
     root = _tmp("maint")
     sim = AppSim(root, pressed=True)

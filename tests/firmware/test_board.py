@@ -211,3 +211,19 @@ def test_the_first_bad_function_table_named_is_the_same_on_both_interpreters():
     d["functions"] = funcs
     with raises(ConfigError, match="functions: i2c0 'sda'"):
         boards.load(d)
+
+
+def test_journal_kind_comes_from_the_board_file():
+    # issue 20 / hardware/journal.md 3b: the raw flash ring on the Pico, files on the Raspberry Pi
+    eq(boards.load(data("pico")).journal, {"kind": "ring", "start": -262144, "length": 262144})
+    eq(boards.load(data("rpi")).journal["kind"], "files")
+    d = small()
+    eq(boards.load(d).journal, {"kind": "files"})  # absent: files
+    for bad, says in (({"kind": "tape"}, "kind must be one of"),
+                      ({"kind": "ring", "start": 100, "length": 65536}, "whole 4096-byte sectors"),
+                      ({"kind": "ring", "start": 0, "length": 8192}, "at least 3"),
+                      ({"kind": "ring", "length": 65536}, "missing 'start'")):
+        d = small()
+        d["journal"] = bad
+        with raises(ConfigError, match=says):
+            boards.load(d)

@@ -32,6 +32,11 @@ MAY implement (raise ConfigError naming the missing capability otherwise)
       no device acknowledges) and optionally readfrom(addr, n).
   neopixel(pin, count) -> PixelChain with count and write(rgb) where rgb is a bytes-like of
       3*count values in R, G, B order (the backend reorders to the chain's G, R, B wire order).
+  flash(start, length) -> a block device over raw on-chip flash (the MicroPython extended block
+      protocol: readblocks(n, buf, off), writeblocks(n, buf, off) programs without erasing,
+      ioctl(4) block count, ioctl(5) block size, ioctl(6, n) erases block n), `length` bytes
+      from `start` of the board's storage region (start < 0: from its end). For the ring journal
+      (felt.journal_ring; the board file's "journal" says which journal a board uses).
   close(): release pins and buses.
 
 Every backend has `name` ("machine", "rpi", "sim"). Pin numbers are the board's GPIO numbers
@@ -40,7 +45,7 @@ Every backend has `name` ("machine", "rpi", "sim"). Pin numbers are the board's 
 from felt.errors import ConfigError
 
 MUST = ("spi", "uart", "input_pin", "output_pin", "ticks_ms")
-MAY = ("i2c", "neopixel", "close")
+MAY = ("i2c", "neopixel", "flash", "close")
 
 PULLS = (None, "up", "down")
 EDGES = ("both", "rising", "falling")

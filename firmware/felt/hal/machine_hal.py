@@ -71,13 +71,14 @@ class MachineHAL:
 
     name = "machine"
 
-    def __init__(self, machine_module=None, neopixel_module=None, time_module=None):
+    def __init__(self, machine_module=None, neopixel_module=None, time_module=None, rp2_module=None):
         if machine_module is None:
             import machine as machine_module
         if time_module is None:
             import time as time_module
         self.machine = machine_module
         self._neopixel = neopixel_module
+        self._rp2 = rp2_module
         self._time = time_module
         self._pins = PinClaims()
         self._spi = {}
@@ -136,6 +137,22 @@ class MachineHAL:
                 raise unsupported(self.name, "neopixel module")
         self._pins.claim(pin, "NeoPixel")
         return MachinePixelChain(module.NeoPixel(self.machine.Pin(pin, self.machine.Pin.OUT), count), count)
+
+    def flash(self, start, length):
+        """rp2.Flash over `length` bytes at `start` of the storage region (start < 0: from its
+        end). The region must lie outside the mounted file system (hardware/journal.md 3b)."""
+        module = self._rp2
+        if module is None:
+            try:
+                import rp2 as module
+            except ImportError:
+                raise unsupported(self.name, "raw flash (rp2.Flash)")
+        if start < 0:
+            whole = module.Flash()
+            start += whole.ioctl(4, 0) * whole.ioctl(5, 0)
+            if start < 0:
+                raise unsupported(self.name, "%d bytes of raw flash" % length)
+        return module.Flash(start=start, len=length)
 
     def close(self):
         self._pins.clear()

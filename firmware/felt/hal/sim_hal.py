@@ -331,6 +331,55 @@ class SimSSD1306:
         return lines
 
 
+class FileBlockDevice:
+    """NOR flash kept in a file (the sim board's raw flash outside the simulator): the extended
+    block protocol of rp2.Flash, programming clears bits only, ioctl(6) erases a block to 0xFF.
+    Read and written in place, never held in RAM (an emulated board has a Pico's heap)."""
+
+    def __init__(self, path, blocks, block_size=4096):
+        self.path = path
+        self.n = blocks
+        self.bs = block_size
+        try:
+            with open(path, "rb") as f:
+                have = len(f.read())
+        except OSError:
+            have = 0
+        if have < blocks * block_size:
+            with open(path, "ab") as f:
+                erased = b"\xff" * block_size
+                for _ in range(have // block_size, blocks):
+                    f.write(erased)
+
+    def readblocks(self, block, buf, off=0):
+        with open(self.path, "rb") as f:
+            f.seek(block * self.bs + off)
+            f.readinto(buf)
+
+    def writeblocks(self, block, buf, off=0):
+        a = block * self.bs + off
+        with open(self.path, "r+b") as f:
+            f.seek(a)
+            old = f.read(len(buf))
+            new = bytearray(len(buf))
+            for i in range(len(buf)):
+                new[i] = old[i] & buf[i]
+            f.seek(a)
+            f.write(new)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.n
+        if op == 5:
+            return self.bs
+        if op == 6:
+            with open(self.path, "r+b") as f:
+                f.seek(arg * self.bs)
+                f.write(b"\xff" * self.bs)
+            return 0
+        return None
+
+
 class SimHAL:
     """The sim backend. Every pin is claimed once (a second claim raises ConfigError, as a
     miswired board would be caught); tests reach the models through the returned objects or
@@ -346,6 +395,8 @@ class SimHAL:
         self._uarts = {}
         self._i2c = {}
         self._chains = {}
+        self.flash_device = None  # the raw flash (a test hands the same one to the next HAL: a power cycle)
+        self.flash_path = None  # set: the raw flash is this file (main.py on a sim board: survives a reboot)
 
     def ticks_ms(self):
         return self.clock.ticks_ms()
@@ -382,6 +433,18 @@ class SimHAL:
         chain = SimPixelChain(pin, count)
         self._chains[pin] = chain
         return chain
+
+    def flash(self, start, length):
+        """RAM NOR flash (felt.journal_ring.MemBlockDevice) of `length` bytes; `start` only names
+        where it would be on a board. Made on first use, kept in flash_device."""
+        if self.flash_device is None:
+            if self.flash_path is not None:
+                self.flash_device = FileBlockDevice(self.flash_path, length // 4096)
+            else:
+                from felt.journal_ring import MemBlockDevice
+
+                self.flash_device = MemBlockDevice(blocks=length // 4096)
+        return self.flash_device
 
     def close(self):
         self._pins = {}
