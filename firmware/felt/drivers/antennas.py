@@ -25,11 +25,16 @@ DEGRADED = "degraded"
 NOT_ANSWERING = "not answering"
 PILES = ("muck", "burn")  # locations where the cards of a whole hand pile up
 PILE_CARDS = 60  # a pile's read limit: 52 cards and a few foreign tags
+_NONE = []  # what a poll without events returns: shared, never appended to
+_HEX = {}  # uid bytes -> uid_hex, each text made once (a deck's tags: a few hundred bytes)
 
 
 def uid_hex(uid):
-    # 3 objects a UID (not a string per byte): every poll of a seat with cards names them all
-    return hexlify(uid).decode().upper()
+    # made once per tag: every poll of a seat with cards names them all
+    h = _HEX.get(uid)
+    if h is None:
+        h = _HEX[uid] = hexlify(uid).decode().upper()
+    return h
 
 
 class ReaderHealth:
@@ -94,6 +99,8 @@ class AntennaPoller:
         self._on_ms = 0
         self.next_due_ms = 0
         self.sweeps = 0
+        self._events = []  # the next poll's events (a new list only after one was handed out)
+        self._last = [None] * len(readers)  # the ScanResult each reader gave last (see _record)
 
     # -- scheduling -------------------------------------------------------------------------
     def _build_schedule(self):
@@ -129,13 +136,15 @@ class AntennaPoller:
 
     # -- the poll step ----------------------------------------------------------------------
     def poll(self, now_ms):
-        """One step; returns a list of events. The runtime loop calls it again at next_due_ms."""
-        events = []
+        """One step; returns a list of events (read only: a step with none returns the same
+        empty list, so a steady revisit allocates nothing). The runtime loop calls it again at
+        next_due_ms."""
+        events = self._events
         if self._on is None:
             self._field_on(now_ms, events)
-            return events
+            return self._out(events)
         if now_ms - self._on_ms < self.settle_ms:
-            return events
+            return _NONE
         i = self._on
         self._on = None
         reader = self.readers[i][1]
@@ -144,9 +153,15 @@ class AntennaPoller:
             reader.field(False)
         except DeviceTimeout:
             self._dead(i, events)
-            return events
+            return self._out(events)
         self._record(i, result, now_ms, events)
         self.next_due_ms = now_ms
+        return self._out(events)
+
+    def _out(self, events):
+        if not events:
+            return _NONE
+        self._events = []
         return events
 
     def _field_on(self, now_ms, events):
@@ -180,6 +195,10 @@ class AntennaPoller:
             self._set_status(i, NOT_ANSWERING, events)
 
     def _record(self, i, result, now_ms, events):
+        if result is self._last[i] and not result.errors() and len(self._present[i]) == len(result.uids):
+            self._unchanged(i, result, now_ms, events)
+            return
+        self._last[i] = result
         h = self.health[i]
         loc = self.readers[i][0]
         h.polls += 1
@@ -220,6 +239,30 @@ class AntennaPoller:
                         del present[u]
                         events.append(("card-left", loc, u))
         self._collision(i, loc, result, seen, events)
+        if h.score >= self.degraded_score:
+            self._set_status(i, DEGRADED, events)
+        elif h.score == 0 or h.status == NOT_ANSWERING:
+            self._set_status(i, OK, events)
+
+    def _unchanged(self, i, result, now_ms, events):
+        # The reader handed back the very result it gave last time (MFRC522.inventory: every
+        # known card answered, nothing new, no error) and every card present was in it: no card
+        # came or went, no collision or truncation changed -- only the counters move. No
+        # allocation (issue 20: the steady antenna revisit runs under micropython.heap_lock()).
+        h = self.health[i]
+        h.polls += 1
+        if h.dead:
+            h.dead = 0
+        h.last_answer_ms = now_ms
+        if h.score:
+            h.score -= 1
+        n = len(result.uids)
+        if n:
+            h.reads += n
+            h.last_seen_ms = now_ms
+        else:
+            h.empty_polls += 1
+            h.empty_poll_us += air_bits_us(7) + self.readers[i][1].timeout_us
         if h.score >= self.degraded_score:
             self._set_status(i, DEGRADED, events)
         elif h.score == 0 or h.status == NOT_ANSWERING:

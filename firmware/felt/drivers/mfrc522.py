@@ -144,6 +144,7 @@ class MFRC522:
     rx_last_bits = 0
     coll_pos = 0
     _held = ()  # [(uid bytes, SELECT frames)] read by the last inventory (reselect)
+    _same = ScanResult()  # the result of exactly _held, returned while nothing changes (never altered)
 
     def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
         self.device = device
@@ -195,7 +196,7 @@ class MFRC522:
     # -- setup -------------------------------------------------------------------------------
     def init(self):
         """Soft reset, check the chip answers, program the timer, leave the field off."""
-        self._held = ()
+        self._set_held([])
         self.write_reg(_COMMAND, _CMD_SOFT_RESET)
         for _ in range(self.max_spins):
             if not self.read_reg(_COMMAND) & 0x10:  # PowerDown cleared: reset done
@@ -421,19 +422,21 @@ class MFRC522:
         nothing answers or max_cards. Cards the last inventory read are selected again by their
         UID first (reselect: no anticollision, no CRC work); then REQA finds any new card. A
         card that no longer answers is left out (the poller decides it is gone). Card-level
-        errors are counted, not raised; a chip that does not answer raises DeviceTimeout."""
-        result = ScanResult()
-        uids = result.uids
+        errors are counted, not raised; a chip that does not answer raises DeviceTimeout.
+        When every known card answered and nothing else did, the result is the same object as
+        the last time (never changed once returned): the steady state allocates nothing."""
         held = self._held
+        n = len(held)
         fresh = None  # the new list of held cards, made only when it changes
-        for k in range(len(held)):
-            if len(uids) >= max_cards:
+        kept = 0
+        for k in range(n):
+            if kept >= max_cards:
                 break
             entry = held[k]
             st = self.reselect(entry[1])
             if st == OK:
-                uids.append(entry[0])
                 self.transceive(_HLTA, 4)
+                kept += 1
                 if fresh is not None:
                     fresh.append(entry)
                 continue
@@ -441,35 +444,57 @@ class MFRC522:
                 fresh = list(held[:k])
             if st == NO_TAG:
                 continue  # gone: the poller counts the miss
+            result = self._result_of(fresh)
             if st == CRC:
                 result.crc_errors += 1
             else:
                 result.frame_errors += 1
-            self._held = fresh + list(held[k + 1:])  # this one is resolved afresh next time
+            self._set_held(fresh + list(held[k + 1:]))  # this one is resolved afresh next time
             return result
-        while len(uids) < max_cards:
-            st = self.request()
-            if st == NO_TAG:
-                break
+        if kept >= max_cards:
+            return self._same if fresh is None and kept == n else self._result_of(fresh or held[:kept])
+        st = self.request()
+        if st == NO_TAG:
+            if fresh is None:
+                return self._same  # every known card there, nothing new
+            self._set_held(fresh)
+            return self._same
+        result = self._result_of(fresh if fresh is not None else held)
+        uids = result.uids
+        if fresh is None:
+            fresh = list(held)
+        while True:
             frames = []
             if st == OK:
                 st, uid = self.select_card(result, frames)
             if st == OK:
                 uids.append(uid)
-                if fresh is None:
-                    fresh = list(held)
                 fresh.append((uid, frames))
                 self.halt()
+                if len(uids) >= max_cards:
+                    break
+                st = self.request()
+                if st == NO_TAG:
+                    break
                 continue
             if st == CRC:
                 result.crc_errors += 1
             elif st == FRAME:
                 result.frame_errors += 1
             break  # a tag that vanished mid-way (NO_TAG) or errored: try again next sweep
-        if fresh is not None:
-            self._held = fresh
+        self._set_held(fresh)
         return result
+
+    def _result_of(self, entries):
+        result = ScanResult()
+        for e in entries:
+            result.uids.append(e[0])
+        return result
+
+    def _set_held(self, held):
+        self._held = held
+        self._same = self._result_of(held)
 
     def forget(self):
         """Drop the remembered cards: the next inventory resolves everything from scratch."""
-        self._held = []
+        self._set_held([])
