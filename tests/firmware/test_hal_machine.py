@@ -269,3 +269,32 @@ if MICROPYTHON:
         eq(suite.contract.missing(hal), [])
         t0 = hal.ticks_ms()
         eq(hal.ticks_ms() >= t0, True)
+
+
+def test_decoded_chip_select_on_the_machine_pins():
+    # issue 20: through machine.Pin, each transfer sees its line's address on GP10..13 and /E
+    # (GP14) low, /E high between transfers; the address pins change only with the line
+    from felt.hal import Decoder
+    from felt.hal.shared import ChipSelectBus
+
+    m = FakeMachine()
+    hal = MachineHAL(machine_module=m, neopixel_module=FakeNeoPixelModule(), time_module=FakeTime())
+    addr = [10, 11, 12, 13]
+    d = Decoder([hal.output_pin(p, value=0) for p in addr], hal.output_pin(14, value=1))
+    seen = []
+
+    def exchange(out_buf, in_buf):
+        line = 0
+        for i in range(4):
+            line |= m.pins[addr[i]].level << i
+        seen.append((line, m.pins[14].level))
+    bus = ChipSelectBus(hal, exchange)
+    three = bus.device(d.line(3))
+    nine = bus.device(d.line(9))
+    buf = bytearray(2)
+    writes = len(m.calls)
+    for dev in (three, three, nine, nine, three):
+        dev.transfer(buf, buf)
+        eq(m.pins[14].level, 1)  # /E high again after each transfer
+    eq(seen, [(3, 0), (3, 0), (9, 0), (9, 0), (3, 0)])
+    eq(len(m.calls), writes)  # no pin was opened again on the way

@@ -9,7 +9,7 @@ from check import MICROPYTHON, Skip, eq
 from felt.drivers.antennas import AntennaPoller
 from felt.drivers.mfrc522 import MFRC522
 from felt.hal import Decoder
-from felt.hal.shared import SelectedDevice
+from felt.hal.shared import ChipSelectBus
 from felt.hal.sim_hal import SimHAL
 from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
 
@@ -49,7 +49,7 @@ def _rig():
         chip.place(SimTag(bytes([0x04, 0xFE, 0x17, 0x41, 0x00, 0x00, n])))
     bus = TapeBus(chip)
     decoder = Decoder([Pin() for _ in range(4)], Pin())
-    reader = MFRC522(SelectedDevice(bus.exchange, decoder.line(3), ("74HC154", 3)), name="seat1")
+    reader = MFRC522(ChipSelectBus(None, bus.exchange).device(decoder.line(3)), name="seat1")
     poller = AntennaPoller([("seat1", reader)])
     poller.start()
     return hal, bus, poller

@@ -27,6 +27,9 @@ class MachineOutput:
     def __init__(self, pin):
         self._pin = pin
         self._level = pin.value()
+        # machine.Pin.value itself, for a pin one owner toggles in a hot loop (a decoder's /E:
+        # hal.shared.DecodedDevice); value() then reads back what value(v) last set, not this
+        self.raw_value = pin.value
 
     def value(self, v=None):
         if v is None:
