@@ -176,3 +176,5 @@ def test_secret_set_is_made_once_per_change_of_the_cards_in_play():
     sim.run("draw Kd to seat 3")
     eq(feed.clean("Kd and Ah", sim.table), "?? and ??")
     assert feed.secret_tokens() is not tokens  # a card was dealt: made again
+    eq(feed.clean("the 7h and 9c are nobody's", sim.table), "the 7h and 9c are nobody's")  # not secret
+    eq(feed.clean("AhKd", sim.table), "????")  # inside a word too

@@ -28,6 +28,19 @@ _HEX = "[0-9A-Fa-f]"
 # What a text must contain for the guard to have anything to hide: a card (rank + suit) or a run of
 # 8 hex digits (a tag UID is 8 or 14). One search in C; most log and display lines carry neither.
 _MAY_CARRY = re.compile("[2-9TJQKA][cdhs]|" + _HEX * 8) if re is not None else None
+_HEX_RUN = re.compile(_HEX * 8) if re is not None else None
+
+
+def _holds(text, cards):
+    """True when a secret card text (rank + suit) stands anywhere in `text`: one look at each
+    suit letter, so the cost follows the text, not how many cards are secret."""
+    for suit in "cdhs":
+        i = text.find(suit, 1)
+        while i > 0:
+            if text[i - 1:i + 1] in cards:
+                return True
+            i = text.find(suit, i + 1)
+    return False
 
 
 def commitment(device, hand_no, place, cards, salt_hex):
@@ -308,6 +321,8 @@ class SecretFeed:
         cards, uids = self.secret_tokens()
         if not cards and not uids:
             return text
+        if (_HEX_RUN is not None and _HEX_RUN.search(text) is None) and not _holds(text, cards):
+            return text  # cards in it, none secret, and no tag UID: nothing to scan word by word
         out = []
         i = 0
         n = len(text)
