@@ -427,7 +427,8 @@ class _Handling:
         from felt.proto import console as proto
 
         for m in self.msgs:
-            self.rec._line = proto.encode(m)[:-2].decode()
+            raw = getattr(m, "raw", None)  # as received: no second encode (and CRC) per entry
+            self.rec._line = raw.decode() if raw is not None else proto.encode(m)[:-2].decode()
             yield m
             self.rec._line = None
 

@@ -298,3 +298,22 @@ def test_documented_floor_answer_is_the_real_hmac():
     lines = [t for t in _doc_lines("console.md") if t.startswith("FELT1 41 auth alice ")]
     eq(len(lines), 1)
     eq(console.decode_line(lines[0].encode()).args[2], tag)
+
+
+def test_lines_split_anywhere_give_the_same_messages():
+    # the parser takes runs up to CR/LF in slices (issue 20): every split point, exact MAX_LINE,
+    # one byte over, CR alone, LF alone, an over-long line arriving in pieces
+    ok = console.encode(Message(4, "ping"))
+    exact = b"F" * console.MAX_LINE
+    stream = b"\r\n" + ok + exact + b"\n" + b"Y" * (console.MAX_LINE + 1) + b"\r" + ok[:-2] + b"\n" + b"\r\r"
+    want = None
+    for cut in range(len(stream) + 1):
+        p = console.Parser()
+        got = p.feed(stream[:cut]) + p.feed(stream[cut:])
+        codes = [getattr(e, "code", None) for e in got]
+        if want is None:
+            want = codes
+        eq(codes, want, "cut at %d" % cut)
+    eq(want, [None, "syntax", "too_long", None])
+    p = console.Parser()
+    eq([getattr(e, "code", None) for e in [x for b in stream for x in p.feed(bytes([b]))]], want)
