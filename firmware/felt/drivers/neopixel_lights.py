@@ -102,6 +102,8 @@ class SeatLights:
         """Bring the chain to `desired`; returns the LEDs that changed (all of them when forced or
         after reset()). Nothing is written when nothing changed."""
         buf = self.frame(desired)
+        if not force and self._valid and buf == self._latched:
+            return []  # one compare in C: most refreshes change nothing
         changed = []
         for led in range(self.chain.count):
             j = 3 * led

@@ -316,6 +316,14 @@ class Message:
         return "Message(%d, %r, %r, %r, %r)" % (self.seq, self.verb, self.args, self.opts, self.text)
 
 
+try:
+    import re
+
+    _NOT_PRINTABLE = re.compile(b"[^ -~]")
+except ImportError:  # a port without re: the byte loop alone
+    _NOT_PRINTABLE = None
+
+
 def _crc_tables():
     hi = bytearray(256)
     lo = bytearray(256)
@@ -441,9 +449,10 @@ def decode_line(raw, sender=None):
     raw = bytes(raw)
     if len(raw) > MAX_LINE:
         raise ConsoleError("too_long", "line longer than %d bytes" % MAX_LINE, None, raw)
-    for b in raw:
-        if b < 0x20 or b > 0x7E:
-            raise ConsoleError("not_ascii", "byte 0x%02X" % b, None, raw)
+    if _NOT_PRINTABLE is None or _NOT_PRINTABLE.search(raw) is not None:  # one search in C first
+        for b in raw:
+            if b < 0x20 or b > 0x7E:
+                raise ConsoleError("not_ascii", "byte 0x%02X" % b, None, raw)
     text = raw.decode()
     head = text.split(" ", 2)
     seq = None
