@@ -17,9 +17,9 @@ def main(files):
         if p not in sys.path:
             sys.path.insert(0, p)
     import check
-    from felt import heap
+    from felt.runtime import heap
 
-    # The device's heap policy (felt.app.run collects every 8 KB), here every 256 KB: with the
+    # The device's heap policy (felt.runtime.app.run collects every 8 KB), here every 256 KB: with the
     # default (collect only when an allocation fails) the survivors of a long test file end up
     # spread over the whole test heap and a large buffer (a 96 KB simulated flash ring) finds no
     # hole although megabytes are free -- a failure of the harness, not of the firmware.

@@ -2,10 +2,10 @@
 # lines and the JSON-ready snapshot the sim runner prints. Computed from state every time, so lights
 # and display repair themselves after a reset. Hole cards never appear here before a hand is over.
 from felt.drivers.neopixel_lights import ACTION, ALL_IN, BIG_BLIND, DEALER, SMALL_BLIND
-from felt.engine import dealplan
+from felt.engine.dealing import plan as dealplan
 from felt.engine.cards import cards_text
 SHOWDOWN = "showdown"  # Hand.phase
-from felt.table import IDLE, OVER, PLAYING, VOID
+from felt.table.controller import IDLE, OVER, PLAYING, VOID
 
 _BOARD_STREETS = ("preflop", "flop", "turn", "river")
 _SHORT = {"holdem": "HOLDEM", "omaha": "OMAHA", "omaha8": "OMAHA8", "stud7": "STUD7", "stud7_8": "STUD7/8",
@@ -82,7 +82,7 @@ def lines(table, now_ms=None):
     out = [_fit("%s %s H%d" % (_STRUCT.get(cfg.structure, "?"), game, n), "%s H%d" % (game, n), "H%d" % n)]
     out.append(street(table).upper())
     if cfg.level_clock is not None:  # TOUR-1: the level and the time left on its clock
-        from felt import table_levels
+        from felt.table import levels as table_levels
         lv = table_levels.line(table, now_ms)
         if lv is not None:
             out.append(lv)
@@ -105,7 +105,7 @@ def lines(table, now_ms=None):
                 out.append(_fit("MIN %d MAX %d" % (lo, hi), "RAISE %d-%d" % (lo, hi), "R %d-%d" % (lo, hi),
                                 "%d-%d" % (lo, hi)))
             if table.action_clock is not None:
-                from felt import table_clock
+                from felt.table import action_clock as table_clock
                 left = table_clock.left_text(table, now_ms)
                 if left is not None:
                     out.append(left)

@@ -4,7 +4,7 @@
 # folded or mucked hands moved to the muck. The statements are the bench-script language
 # (hardware/bench-scripts.md), so the firmware's sim runner plays them; this module decides nothing
 # about the outcome -- the firmware does.
-from felt import phh
+from felt.history import phh
 from felt.engine.cards import card_text
 from felt.errors import FormatError
 

@@ -137,7 +137,7 @@ def build_image(extra=()):
 def _rom_data(stage):
     # Tables that firmware modules read in place from the image (ROM_FILES: "file table type ..."
     # with type B or I), written little-endian beside their module; computed by that module here.
-    from felt.engine import evaltables
+    from felt.engine.rank import tables as evaltables
 
     words = evaltables.ROM_FILES.split()
     for i in range(0, len(words), 3):

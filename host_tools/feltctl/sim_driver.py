@@ -5,7 +5,7 @@
 # legal range of the seat to act, the awards of a finished hand, and the PHH histories it wrote.
 # With --kill-every N the firmware runs journaled (felt.sim.powerloss.PowerSim) and is power-cycled
 # after every N input events: all firmware objects dropped, the table rebuilt from the same journal
-# storage by felt.recovery.restore_table; snapshots then carry "restarts".
+# storage by felt.recovery.restore.restore_table; snapshots then carry "restarts".
 # usage: micropython -X heapsize=4M sim_driver.py [--ascii] [--keep-going] [--kill-every N]
 #        (MICROPYPATH = firmware)
 import json

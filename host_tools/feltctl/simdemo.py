@@ -1,7 +1,7 @@
 # `feltctl sim --demo` (host tools): a simulated table plays a seeded series of hands of several
 # games on the REAL firmware (MicroPython by default), shown live in the terminal -- seat lights,
 # display lines, actions, alerts, results -- and the firmware's own hand histories are written to a
-# folder. The players' decisions come from seeded bots (felt.selfplay on the host); every card and
+# folder. The players' decisions come from seeded bots (felt.history.selfplay on the host); every card and
 # every action reaches the firmware as a physical event (phh2events) and every figure shown is read
 # back from the firmware's state. Ends with a summary: hands, chips conserved, alerts.
 import argparse
@@ -104,7 +104,7 @@ class Demo:
         return snap
 
     def table(self, code, words, structure, rng, hands):
-        from felt.selfplay import play_hand
+        from felt.history.selfplay import play_hand
 
         self.send("table %s seats=%d button=1" % (words, SEATS))
         for s in range(1, SEATS + 1):
@@ -123,8 +123,8 @@ class Demo:
             self.say("-- hand %d (%s hand %d)  %s" % (self.hands, code, snap["hand"], snap["display"][0]))
             self.say("   lights  %s   | %s" % (lights_text(snap), display_text(snap)))
             hand, actions = play_hand(code, structure, [stacks[s] for s in seats], seats, rng)
-            from felt import phh
-            from felt.selfplay import history_of
+            from felt.history import phh
+            from felt.history.selfplay import history_of
 
             text = phh.write(history_of(code, structure, hand, actions, seats, self.hands))
             events = phh2events.hand_events(phh.read(text), seats)
@@ -185,7 +185,7 @@ class Demo:
         self.histories = []
 
     def save(self, code, text, want):
-        from felt import replay
+        from felt.history import replay
 
         name = "%03d-%s.phh" % (self.hands, code.replace("/", ""))
         with open(os.path.join(self.out_dir, name), "w") as f:
@@ -231,7 +231,7 @@ def _where(path):
 
 
 def run(args):
-    from felt.selfplay import Rng
+    from felt.history.selfplay import Rng
 
     out_dir = args.out
     try:

@@ -20,8 +20,8 @@ else:
 
 from felt.drivers.antennas import AntennaPoller  # noqa: E402
 from felt.drivers.mfrc522 import MFRC522, air_bits_us, timer_period_us, timer_settings  # noqa: E402
-from felt.hal.sim_hal import SimHAL  # noqa: E402
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag  # noqa: E402
+from felt.hal.sim.hal import SimHAL  # noqa: E402
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag  # noqa: E402
 
 SEATS = 9
 OURS_US = 1000

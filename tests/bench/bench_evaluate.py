@@ -1,4 +1,4 @@
-# Benchmark of felt.engine.evaluate (not a test). Runs under CPython and then starts itself
+# Benchmark of felt.engine.rank.evaluate (not a test). Runs under CPython and then starts itself
 # under the MicroPython interpreter (.venv/bin/micropython, plain bytecode). Every figure is
 # printed with its peer measured in the same run and the ratio:
 #   CPython:     7-card high() against treys on the same seeded random hands
@@ -144,7 +144,7 @@ def ref_omaha(hole, board):
 # -- loops (one function per measured thing, so the loop itself is the same for both) -------
 
 def loop_high(hands):
-    from felt.engine.evaluate import high
+    from felt.engine.rank.evaluate import high
     for h in hands:
         high(h)
 
@@ -155,7 +155,7 @@ def loop_ref_high(hands):
 
 
 def loop_showdowns(tables):
-    from felt.engine.evaluate import omaha_high, omaha_low8
+    from felt.engine.rank.evaluate import omaha_high, omaha_low8
     for board, holes in tables:
         for h in holes:
             omaha_high(h, board)
@@ -180,10 +180,10 @@ def micropython_main():
     import gc
     gc.collect()
     free0 = gc.mem_free()
-    import felt.engine.evaltables  # noqa: F401
+    import felt.engine.rank.tables  # noqa: F401
     gc.collect()
     free1 = gc.mem_free()
-    import felt.engine.evaluate  # noqa: F401
+    import felt.engine.rank.evaluate  # noqa: F401
     gc.collect()
     free2 = gc.mem_free()
     print("micropython heap: tables %d bytes (target < 32768), evaluator + tables %d bytes "
@@ -226,7 +226,7 @@ def cpython_main():
     from treys import Card, Evaluator
 
     from felt.engine.cards import card_text
-    from felt.engine.evaluate import high
+    from felt.engine.rank.evaluate import high
 
     rnd = random.Random(2026)
     hands = [rnd.sample(range(52), 7) for _ in range(HANDS)]

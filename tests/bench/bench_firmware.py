@@ -1,6 +1,6 @@
 # Benchmark (not a test): firmware CPU per event on the MicroPython unix port with the device models
 # cut out (issue 20). firmware_replay.py records a ten-seat limit Omaha hi-lo hand of the assembled
-# firmware (felt.app.build) on the simulated hardware, then replays every hardware value into the
+# firmware (felt.runtime.app.build) on the simulated hardware, then replays every hardware value into the
 # Pico's own backend (felt.hal.machine_hal) and times each loop step (best of --reps replays).
 # Peer, same run: the calibration suite (calibrate.py) -- every figure is also given as a ratio to
 # it, which does not depend on how fast or busy this machine is. With --baseline REV the same is

@@ -8,7 +8,7 @@
 #     its own bytes: its inclusive cost minus the modules it pulled in), then what each part of the
 #     run-time state holds at the end (its attributes dropped one by one, deepest first, gc.collect,
 #     the freed bytes counted).
-#  3. the rules engine alone (felt.engine.hand + evaluate + games + settings) imported from the image,
+#  3. the rules engine alone (felt.engine.hand.machine + evaluate + games + settings) imported from the image,
 #     and the same after one ten-seat Omaha hi-lo hand played on it to the showdown (what the engine
 #     loads on first use counted), against issue 2's 40 KB target.
 # usage: python tests/bench/bench_memory.py [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
@@ -122,13 +122,13 @@ if sys.argv[2] == "engine":  # the rules engine alone: what a hand of any game i
     import micropython
     gc.collect()
     e0 = gc.mem_alloc()
-    import felt.engine.hand, felt.engine.evaluate, felt.engine.games, felt.engine.settings  # noqa
+    import felt.engine.hand.machine, felt.engine.rank.evaluate, felt.engine.games, felt.engine.house.rules  # noqa
     gc.collect()
     print("ENGINE %d" % (gc.mem_alloc() - e0))
     micropython.qstr_info()
     # the honest second figure: what is loaded lazily (showdown, pots, ...) is counted once a
     # ten-seat Omaha hi-lo hand has been played to the showdown (the finished hand dropped)
-    play_hand(felt.engine.hand.Hand)
+    play_hand(felt.engine.hand.machine.Hand)
     gc.collect()
     print("ENGINE_HAND %d" % (gc.mem_alloc() - e0))
     micropython.qstr_info()
@@ -142,8 +142,8 @@ print("RAM0 %d" % (m0 - image))
 from felt.sim.runner import Sim
 from felt.sim import autoplay
 if sys.argv[2] != "nogc":
-    from felt import heap
-    heap.collect_early()  # the device's boot policy (felt.app.run): a collection every few KB
+    from felt.runtime import heap
+    heap.collect_early()  # the device's boot policy (felt.runtime.app.run): a collection every few KB
 sim = Sim()
 sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
 for s in range(1, 11):
@@ -256,7 +256,7 @@ def main():
                     help="also play N hands in a large heap with gc.collect after every main-loop step and report "
                          "the highest live RAM inside each hand (slow)")
     ap.add_argument("--no-collect-early", action="store_true",
-                    help="board runs without the boot's heap policy (felt.heap.collect_early): collections only "
+                    help="board runs without the boot's heap policy (felt.runtime.heap.collect_early): collections only "
                          "when an allocation fails")
     a = ap.parse_args()
     if a.engine_only:
@@ -334,7 +334,7 @@ def _engine_report():
     if not eng["done"]:
         print("engine run failed:", (p.stdout + p.stderr).strip().splitlines()[-3:])
         return 1
-    print("rules engine (felt.engine.hand + evaluate + games + settings) imported from the image: %d bytes of RAM "
+    print("rules engine (felt.engine.hand.machine + evaluate + games + settings) imported from the image: %d bytes of RAM "
           "(target < 40960: ratio %.2f), of which %d bytes are its %d interned names (qstr pool)" % (
               eng["engine"], eng["engine"] / 40960.0, eng["qstr"][1], eng["qstr"][0]))
     print("  after also playing one ten-seat Omaha hi-lo hand to the showdown (what loads on first use counted; "

@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "tests", "host")]
 
-from felt import replay  # noqa: E402
+from felt.history import replay  # noqa: E402
 import pokerkit_gen  # noqa: E402
 from pokerkit import HandHistory  # noqa: E402
 

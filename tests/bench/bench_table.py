@@ -1,7 +1,7 @@
 # Benchmark (not a test): the table controller in the MicroPython interpreter.
-#  1. processing cost per input event: ten-seat limit Omaha hi-lo hands fed to felt.table.Table as
+#  1. processing cost per input event: ten-seat limit Omaha hi-lo hands fed to felt.table.controller.Table as
 #     physical events (shoe read + antenna arrival per card, console action), against the peer: the
-#     raw engine (felt.engine.hand.Hand) doing the same hands' deals and actions -- and the ratio;
+#     raw engine (felt.engine.hand.machine.Hand) doing the same hands' deals and actions -- and the ratio;
 #  2. heap of the whole firmware (controller + loop + real drivers + sim device models) while it
 #     plays ten-seat Omaha hi-lo hands through simulated hardware: live-heap high-water after each
 #     hand (gc.collect), the code's own share, and the smallest -X heapsize that completes the run.
@@ -31,10 +31,10 @@ from felt.sim.autoplay import Lcg as Rng, play_calling_hand, shuffled
 
 def cost(hands):
     from felt.engine.deck import DeckRegistry
-    from felt.engine.hand import Hand
+    from felt.engine.hand.machine import Hand
     from felt.engine import games
     from felt.sim.runner import card_uid, registry
-    from felt.table import Table, TableConfig
+    from felt.table.controller import Table, TableConfig
     cfg = TableConfig(game="omaha8", structure="limit", seats=10, sb=10, bb=20, small_bet=20, big_bet=40, button=1)
     t = Table(cfg, registry())
     for s in range(1, 11):
@@ -133,9 +133,9 @@ def heap(hands):
         if a > high:
             high = a
     # the simulated devices' own share (chips, reader, panel, sim HAL), built alone for comparison
-    from felt.hal.sim_hal import SimHAL
-    from felt.hal.sim_mfrc522 import SimMFRC522
-    from felt.hal.simdev_pn532 import SimPN532
+    from felt.hal.sim.hal import SimHAL
+    from felt.hal.sim.mfrc522 import SimMFRC522
+    from felt.hal.sim.pn532 import SimPN532
     from felt.sim.runner import sim_board
     gc.collect()
     m0 = gc.mem_alloc()
@@ -155,7 +155,7 @@ IMPORTS0 = gc.mem_alloc()
 import felt.sim.runner
 # loop.build() imports the drivers lazily: count them as code too
 import felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console, felt.drivers.display
-import felt.drivers.mfrc522, felt.drivers.neopixel_lights, felt.board
+import felt.drivers.mfrc522, felt.drivers.neopixel_lights, felt.runtime.board
 gc.collect()
 print("CODE imports=%d" % (gc.mem_alloc() - IMPORTS0))
 what = sys.argv[1]

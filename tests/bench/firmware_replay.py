@@ -1,4 +1,4 @@
-# MicroPython side of bench_firmware.py (not a test): the assembled firmware (felt.app.build) plays a
+# MicroPython side of bench_firmware.py (not a test): the assembled firmware (felt.runtime.app.build) plays a
 # ten-seat limit Omaha hi-lo hand twice in one interpreter.
 #  1. record: on the simulated hardware (sim HAL with the register-level MFRC522s, the PN532 shoe,
 #     the console line, the display); every value the hardware hands the firmware is recorded --
@@ -16,11 +16,11 @@ import sys
 import time
 
 import calibrate
-from felt import app as applib
+from felt.runtime import app as applib
 from felt.hal.machine_hal import MachineHAL
 from felt.sim.autoplay import Lcg, shuffled, play_calling_hand
 from felt.sim.runner import Sim, registry
-from felt.table import Table
+from felt.table.controller import Table
 
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
@@ -150,7 +150,7 @@ class RecordingHAL:
 
 
 class RecordSim(Sim):
-    """The sim runner with the firmware assembled by felt.app on a recording HAL."""
+    """The sim runner with the firmware assembled by felt.runtime.app on a recording HAL."""
 
     def __init__(self, root):
         Sim.__init__(self)
@@ -190,7 +190,7 @@ class RecordSim(Sim):
         rt._dispatch = dispatch_and_label
 
     def _step(self):
-        # rt.step as the device's loop calls it (felt.app wraps it; antenna_check unwraps itself)
+        # rt.step as the device's loop calls it (felt.runtime.app wraps it; antenna_check unwraps itself)
         rt = self.rt
         poller = rt.poller
         labels = []
@@ -341,7 +341,7 @@ class ReplayRp2:
 
     def __init__(self):
         try:
-            from felt.journal_ring import MemBlockDevice
+            from felt.recovery.ring import MemBlockDevice
         except ImportError:  # firmware without the ring
             MemBlockDevice = object
 

@@ -1,11 +1,11 @@
-# Antenna reconciliation after a reboot (felt.antenna_check): a card taken off its antenna while
+# Antenna reconciliation after a reboot (felt.recovery.antennas): a card taken off its antenna while
 # the board was off is reported gone once the antennas have answered cleanly -- the recovered hand
 # no longer places it there, the change is journaled, one device alert says how many and where
 # (never which card). Without the check the hand keeps the card on the antenna (the gap it closes).
 # An antenna that does not answer is named as unchecked. CPython and MicroPython.
 from check import eq
 
-from felt import antenna_check
+from felt.recovery import antennas as antenna_check
 from felt.drivers.antennas import uid_hex
 from felt.sim.powerloss import KillFlash, PowerSim
 

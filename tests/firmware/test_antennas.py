@@ -4,8 +4,8 @@ from check import eq
 
 from felt.drivers.antennas import AntennaPoller, DEGRADED, NOT_ANSWERING, OK
 from felt.drivers.mfrc522 import MFRC522
-from felt.hal.sim_hal import SimHAL
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.hal.sim.hal import SimHAL
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 
 UID_A = bytes([0x04, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6])
 UID_B = bytes([0x04, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA7])

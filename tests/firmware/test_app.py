@@ -1,17 +1,17 @@
-# The assembled device application (felt.app) on the simulated table: boot order, journal, audit,
+# The assembled device application (felt.runtime.app) on the simulated table: boot order, journal, audit,
 # secrecy guard and hand files under an absolute data root; a power cut (every object dropped) and
 # a rebuild from the same root gives back the same table. Runs on CPython and MicroPython.
 import os
 
 from check import eq
 
-from felt import app as applib
+from felt.runtime import app as applib
 from felt import view
-from felt.hal.sim_hal import SimHAL
+from felt.hal.sim.hal import SimHAL
 from felt.security import audit as auditlib
 from felt.security import bootcheck
 from felt.sim.runner import Sim, registry
-from felt.table import Table
+from felt.table.controller import Table
 
 
 def _tmp(tag):
@@ -43,7 +43,7 @@ class FakeMicropython:
 
 
 class AppSim(Sim):
-    """The sim runner with the firmware assembled by felt.app; boot() is a power cycle: new HAL,
+    """The sim runner with the firmware assembled by felt.runtime.app; boot() is a power cycle: new HAL,
     drivers, table and app objects, the devices (tags on antennas, shoe, console) kept."""
 
     def __init__(self, root, pressed=False):
@@ -52,7 +52,7 @@ class AppSim(Sim):
         self.pressed = pressed
         self.logged = []
         self.mpy = FakeMicropython()
-        self.rotation = None  # the audit log's Rotation (None: felt.app's default)
+        self.rotation = None  # the audit log's Rotation (None: felt.runtime.app's default)
 
     def build(self, config):
         Sim.build(self, config)  # the devices (and a plain table, dropped)
@@ -188,7 +188,7 @@ class RingAppSim(AppSim):
 
 
 def test_board_file_picks_the_ring_journal_and_it_rebuilds_after_a_power_cut():
-    from felt.journal_ring import RingJournal
+    from felt.recovery.ring import RingJournal
 
     root = _tmp("ring")
     sim = RingAppSim(root)
@@ -239,7 +239,7 @@ def test_boot_wires_the_audit_rotation_and_the_antenna_check():
     files = [(n, _lines(root + "/" + n)) for n in auditlib.order(names, "audit.log")]
     recs = auditlib.verify_files(files, None, None)
     assert [r for r in recs if r.kind == "boot"], recs
-    # felt.antenna_check is attached at boot and finishes once every antenna has answered
+    # felt.recovery.antennas is attached at boot and finishes once every antenna has answered
     assert sim.app.antennas is not None
     sim.settle(sweeps=6)
     eq(sim.app.antennas.done, True)

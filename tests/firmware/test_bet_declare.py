@@ -1,10 +1,10 @@
 # Console chip-push interpretation (declare.py): every worked example of BET-8..10, 12..17,
 # 31, 33, 34 and 37 -- the entry records the chips pushed and what was said first.
 from check import eq, raises
-from felt.engine import declare
+from felt.engine.hand import chip_push as declare
 from felt.engine.cards import parse_cards
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 from felt.errors import RuleError
 
 HOLE = ["AcKd", "7h7s", "2c3d", "9s9d", "QhJh", "Tc8c"]

@@ -3,7 +3,7 @@
 from check import eq, raises
 from felt.engine.cards import parse_cards
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 from felt.errors import RuleError
 
 HANDS = "AcKd 7h7s 2c3d 9s9d QhJh Tc8c 5d5s 4h4c 6s6h"

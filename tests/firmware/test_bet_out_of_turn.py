@@ -3,8 +3,8 @@
 from check import eq, raises
 from felt.engine.cards import parse_cards
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
-from felt.engine.outofturn import oot_ruling, pl_wrong_count, underraise_fix
+from felt.engine.hand.machine import Hand
+from felt.engine.hand.out_of_turn import oot_ruling, pl_wrong_count, underraise_fix
 from felt.errors import RuleError
 
 SEATS = [1, 2, 3, 4, 5, 6]

@@ -1,12 +1,12 @@
 # BLIND-26: with hr.blind_chop = on (cash only), when everyone folds to the blinds preflop the
 # small and big blind may agree to take their blinds back: the hand ends with no pot and no rake.
 # The engine rule is engine/cashrules.chop_blinds; the table asks for both blinds' seat buttons,
-# journals the chop, and writes a PHH that felt.replay plays to the same stacks.
+# journals the chop, and writes a PHH that felt.history.replay plays to the same stacks.
 # Runs under CPython and MicroPython.
 from check import eq, raises
 
-from felt.engine import cashrules
-from felt.engine.hand import Hand
+from felt.engine.house import cash as cashrules
+from felt.engine.hand.machine import Hand
 from felt.errors import RuleError
 from felt.sim.runner import Sim
 

@@ -1,8 +1,8 @@
-# Long seeded runs of felt.engine.button.next_hand with players busting, sitting out,
+# Long seeded runs of felt.engine.between_hands.blinds.next_hand with players busting, sitting out,
 # returning and arriving, checking the invariants of BLIND-3/4/6/7/12/13/16 and DEAL-5 on
 # every hand. The generator is a small LCG so CPython and MicroPython see the same hands.
 from check import eq
-from felt.engine.button import ACTIVE, BACK, EMPTY, NEW, OUT, Seat, next_hand
+from felt.engine.between_hands.blinds import ACTIVE, BACK, EMPTY, NEW, OUT, Seat, next_hand
 from felt.errors import RuleError
 
 MODES = (("cash", {}), ("cash", {"hr.button_mode": "moving"}), ("tournament", {}))

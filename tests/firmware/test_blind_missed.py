@@ -1,7 +1,7 @@
 # Sitting out, missed blinds, returning and new players, seat changes, straddles, absent
-# tournament seats (felt.engine.button): RULES.md BLIND-11, 13..21, 23..25, DEAL-5, CASH-14.
+# tournament seats (felt.engine.between_hands.blinds): RULES.md BLIND-11, 13..21, 23..25, DEAL-5, CASH-14.
 from check import eq, raises
-from felt.engine.button import (ABSENT, ACTIVE, BACK, EMPTY, NEW, OUT, Post, Seat, change_seat, next_hand,
+from felt.engine.between_hands.blinds import (ABSENT, ACTIVE, BACK, EMPTY, NEW, OUT, Post, Seat, change_seat, next_hand,
                                 previous, table_of)
 from felt.errors import RuleError
 

@@ -1,7 +1,7 @@
-# Button and blinds across hands (felt.engine.button): RULES.md BLIND-1..7, 12, 20, TOUR-12
+# Button and blinds across hands (felt.engine.between_hands.blinds): RULES.md BLIND-1..7, 12, 20, TOUR-12
 # worked examples, and the PHH position order (pokerkit 0.7.7 heads-up included).
 from check import eq, raises
-from felt.engine.button import (ACTIVE, EMPTY, Post, Seat, draw_for_button, limit_blinds, next_hand,
+from felt.engine.between_hands.blinds import (ACTIVE, EMPTY, Post, Seat, draw_for_button, limit_blinds, next_hand,
                                 previous, table_of)
 from felt.errors import ConfigError, RuleError
 
@@ -169,7 +169,7 @@ def test_BLIND_22_previous_hand_record_is_validated():
 def test_TOUR_19_games_without_blinds_keep_the_button_and_post_only_antes():
     # Stud (antes and a bring-in, no blinds): the button stays frozen; everyone seated and
     # not sitting out is dealt in; missed-blind marks wait for the next blind game.
-    from felt.engine.button import BACK, OUT
+    from felt.engine.between_hands.blinds import BACK, OUT
 
     t = table_of([A, A, OUT, A, E, A])
     t[3] = Seat(BACK, missed_bb=True)

@@ -3,11 +3,11 @@ import json
 
 from check import eq, raises
 
-from felt import board as boards
+from felt.runtime import board as boards
 from felt.drivers.mfrc522 import MFRC522
 from felt.errors import ConfigError
-from felt.hal.sim_hal import SimHAL
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.hal.sim.hal import SimHAL
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 
 
 def _boards_dir():

@@ -3,7 +3,7 @@ from check import MICROPYTHON, eq, raises
 
 from felt.drivers.buttons import BOUNCING, STUCK, SeatButtons
 from felt.drivers.ringbuf import RingBuffer
-from felt.hal.sim_hal import SimHAL
+from felt.hal.sim.hal import SimHAL
 
 
 def rig(seats=(1, 2, 3), **kw):

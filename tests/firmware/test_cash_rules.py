@@ -1,9 +1,9 @@
 # Cash-game rules the engine decides (RULES.md CASH-1/2/7..13, POT-20).
 from check import eq, raises
-from felt.engine import settings
-from felt.engine.clock import ActionClock
-from felt.engine.dealing import PROPOSED
-from felt.engine.settings import CASH, HouseRules, Rake
+from felt.engine.house import rules as settings
+from felt.engine.between_hands.clocks import ActionClock
+from felt.engine.dealing.check import PROPOSED
+from felt.engine.house.rules import CASH, HouseRules, Rake
 from felt.errors import RuleError
 
 

@@ -1,10 +1,10 @@
 # Dealing check, board streets (RULES.md §6): burns, board counts, premature and four-card boards,
 # burn errors, reshuffles, fouled deck, foreign cards, rabbit hunting.
 from check import eq, raises
-from felt.engine import dealplan
-from felt.engine.dealing import (APPLIED, BETTING, BOARD, BURN, DEALING, LAPSED, OVER, PROPOSED, SHOWDOWN, STUB,
+from felt.engine.dealing import plan as dealplan
+from felt.engine.dealing.check import (APPLIED, BETTING, BOARD, BURN, DEALING, LAPSED, OVER, PROPOSED, SHOWDOWN, STUB,
                                  VOID, DealCheck)
-from felt.engine.settings import CASH, TOURNAMENT, HouseRules
+from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 from felt.errors import RuleError
 
 SIX = [4, 5, 6, 1, 2, 3]

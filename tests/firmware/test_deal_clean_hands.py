@@ -2,9 +2,9 @@
 # table size, shuffled decks from a fixed seed -- the dealing check must stay silent except for its
 # "deal complete" and "substantial action" notes.
 from check import eq
-from felt.engine import dealplan
-from felt.engine.dealing import BETTING, BOARD, SHOWDOWN, DealCheck
-from felt.engine.settings import CASH, TOURNAMENT, HouseRules
+from felt.engine.dealing import plan as dealplan
+from felt.engine.dealing.check import BETTING, BOARD, SHOWDOWN, DealCheck
+from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 
 QUIET = ("deal_complete", "substantial_action")
 

@@ -1,9 +1,9 @@
 # Dealing check under scrambled event streams (a fixed-seed LCG, same on CPython and MicroPython):
 # only RuleError may be raised, and after every event each card out of the stub sits in exactly one
 # logical place (seat, board, burns, muck, aside, premature piles) -- the DEAL-37/48 tag log is exact.
-from felt.engine import dealplan
-from felt.engine.dealing import BOARD, BURN, MISDEALT, MUCK, STUB, VOID, DealCheck
-from felt.engine.settings import HouseRules
+from felt.engine.dealing import plan as dealplan
+from felt.engine.dealing.check import BOARD, BURN, MISDEALT, MUCK, STUB, VOID, DealCheck
+from felt.engine.house.rules import HouseRules
 from felt.errors import RuleError
 
 PATTERNS = (dealplan.HOLDEM, dealplan.OMAHA, dealplan.STUD7, dealplan.STUD5, dealplan.DRAW5)

@@ -1,8 +1,8 @@
 # Dealing check, initial deal (RULES.md §6): order, seats, counts, misdeals and their replay, SA.
 from check import eq, raises
-from felt.engine import dealplan
-from felt.engine.dealing import (ASSIST, BETTING, BURN, CONFIRMED, ENGINE, LAPSED, MISDEALT, PROPOSED, DealCheck)
-from felt.engine.settings import CASH, TOURNAMENT, HouseRules
+from felt.engine.dealing import plan as dealplan
+from felt.engine.dealing.check import (ASSIST, BETTING, BURN, CONFIRMED, ENGINE, LAPSED, MISDEALT, PROPOSED, DealCheck)
+from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 from felt.errors import ConfigError, RuleError
 
 SIX = [4, 5, 6, 1, 2, 3]  # six players in seats 1-6, button on seat 3: dealing order

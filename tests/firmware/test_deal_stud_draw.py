@@ -1,8 +1,8 @@
 # Dealing check for stud and draw games (RULES.md DEAL-42..47) and the 7th-street stub rule.
 from check import eq, raises
-from felt.engine import dealplan
-from felt.engine.dealing import BETTING, BOARD, DEALING, MISDEALT, PROPOSED, DealCheck, seventh_street
-from felt.engine.settings import CASH, TOURNAMENT, HouseRules
+from felt.engine.dealing import plan as dealplan
+from felt.engine.dealing.check import BETTING, BOARD, DEALING, MISDEALT, PROPOSED, DealCheck, seventh_street
+from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 from felt.errors import RuleError
 
 

@@ -3,7 +3,7 @@
 from check import eq, raises
 
 from felt.drivers.display import INIT, SSD1306
-from felt.hal.sim_hal import SimHAL
+from felt.hal.sim.hal import SimHAL
 
 
 def rig():

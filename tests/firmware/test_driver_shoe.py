@@ -4,8 +4,8 @@ from check import eq
 
 from felt.drivers import shoe
 from felt.drivers.shoe import CARD, FAULT, READY, RECOVERED, STOPPED, ShoeConfig
-from felt.hal.simdev_ascii_reader import SimAsciiReader
-from felt.hal.simdev_pn532 import EMPTY, SimPN532
+from felt.hal.sim.ascii_reader import SimAsciiReader
+from felt.hal.sim.pn532 import EMPTY, SimPN532
 from felt.proto import pn532
 
 UID_A = bytes.fromhex("DEADBEEF")
@@ -264,8 +264,8 @@ def test_health_as_dict_has_the_counters():
 
 
 def test_shoe_over_the_sim_hal_uart():
-    # The same models attached to the sim backend's UART (felt.hal.sim_hal), as `feltctl sim` does.
-    from felt.hal.sim_hal import SimHAL
+    # The same models attached to the sim backend's UART (felt.hal.sim.hal), as `feltctl sim` does.
+    from felt.hal.sim.hal import SimHAL
 
     hal = SimHAL()
     uart = hal.uart(1, baud=115200)

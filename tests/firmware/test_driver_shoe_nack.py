@@ -5,7 +5,7 @@ from check import eq
 
 from felt.drivers import shoe
 from felt.drivers.shoe import CARD, FAULT, LOST_RESPONSE, READY, ShoeConfig
-from felt.hal.simdev_pn532 import SimPN532
+from felt.hal.sim.pn532 import SimPN532
 from felt.proto import pn532
 
 UID_A = bytes.fromhex("DEADBEEF")

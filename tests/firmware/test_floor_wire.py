@@ -23,7 +23,7 @@ def setup(ttl_ms=60000, levels=None):
         sim.run("seat %d 1000" % s)
     count = [0]
 
-    def nonces(n):  # deterministic in the simulator; os.urandom on a board (felt/app.py)
+    def nonces(n):  # deterministic in the simulator; os.urandom on a board (felt/runtime/app.py)
         count[0] += 1
         return bytes([count[0]]) * n
     log = al.AuditLog(al.MemStore(), al.audit_key(b"\x42" * 32))

@@ -5,8 +5,11 @@
 # back in step afterwards.
 from check import eq, raises
 
-from felt import board, journal as jr, phh, replay
-from felt.engine import settings as hr
+from felt.runtime import board
+from felt.recovery import journal as jr
+from felt.history import phh
+from felt.history import replay
+from felt.engine.house import rules as hr
 from felt.errors import ConfigError, FeltError, FormatError
 from felt.proto import ascii_reader, console, pn532
 

@@ -155,7 +155,7 @@ class MachineRig:
 
     def model_clock(self):
         if self.clock is None:
-            from felt.hal.sim_hal import SimClock
+            from felt.hal.sim.hal import SimClock
 
             self.clock = SimClock()
         return self.clock

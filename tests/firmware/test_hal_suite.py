@@ -11,8 +11,8 @@ from felt.drivers.display import SSD1306
 from felt.drivers.mfrc522 import MFRC522
 from felt.drivers.neopixel_lights import SeatLights
 from felt.errors import ConfigError
-from felt.hal.sim_hal import SimHAL, SimSSD1306
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.hal.sim.hal import SimHAL, SimSSD1306
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 
 UID = bytes([0x04, 0x52, 0x19, 0xA2, 0x7C, 0x3B, 0x80])
 

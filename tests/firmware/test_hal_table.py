@@ -5,14 +5,14 @@ import json
 
 from check import eq
 
-from felt import board as boards
+from felt.runtime import board as boards
 from felt.drivers.antennas import AntennaPoller
 from felt.drivers.buttons import SeatButtons
 from felt.drivers.display import SSD1306
 from felt.drivers.mfrc522 import MFRC522
 from felt.drivers.neopixel_lights import SeatLights
-from felt.hal.sim_hal import SimHAL, SimSSD1306
-from felt.hal.sim_mfrc522 import SimTag, attach_chips
+from felt.hal.sim.hal import SimHAL, SimSSD1306
+from felt.hal.sim.mfrc522 import SimTag, attach_chips
 
 
 def pico():

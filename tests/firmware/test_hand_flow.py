@@ -3,7 +3,7 @@
 from check import eq, raises
 from felt.engine.cards import parse_cards
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 from felt.errors import DuplicateCard, RuleError
 
 

@@ -4,7 +4,7 @@
 from check import MICROPYTHON, Skip, eq
 from felt.engine.cards import parse_cards
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 
 
 def _hand():

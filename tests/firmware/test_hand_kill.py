@@ -5,7 +5,7 @@
 # Runs under CPython and MicroPython.
 from check import eq, raises
 
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 from felt.errors import RuleError
 
 

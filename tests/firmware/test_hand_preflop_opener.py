@@ -4,9 +4,9 @@
 # option. The Hand agrees with button.next_hand's first_to_act; only a PHH replay
 # (phh_order=True) reads equal largest blinds as pokerkit 0.7.7 does (the later one opens).
 from check import eq
-from felt.engine.button import ACTIVE, BACK, NEW, Seat, next_hand, previous, table_of
+from felt.engine.between_hands.blinds import ACTIVE, BACK, NEW, Seat, next_hand, previous, table_of
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 
 
 def dealt(blinds, dead=(), phh_order=False, n=6):

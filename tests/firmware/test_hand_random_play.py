@@ -3,7 +3,7 @@
 # as it was and agrees with the can_X twin. A tiny LCG keeps CPython and MicroPython identical.
 from check import eq
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 from felt.errors import RuleError
 
 

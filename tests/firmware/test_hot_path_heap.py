@@ -10,8 +10,8 @@ from felt.drivers.antennas import AntennaPoller
 from felt.drivers.mfrc522 import MFRC522
 from felt.hal import Decoder
 from felt.hal.shared import ChipSelectBus
-from felt.hal.sim_hal import SimHAL
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.hal.sim.hal import SimHAL
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 
 
 class Pin:

@@ -1,9 +1,9 @@
-# Journal format, flush/commit order and torn-write handling (felt.journal, hardware/journal.md).
+# Journal format, flush/commit order and torn-write handling (felt.recovery.journal, hardware/journal.md).
 # Power loss is modelled by MemFlash(cut_after=N): the write crossing byte N stores only its first
 # part and raises PowerCut; a copy of the flash is what the board finds after the reboot.
 from check import eq, raises
 
-from felt import journal as jr
+from felt.recovery import journal as jr
 from felt.errors import FormatError
 
 

@@ -1,10 +1,10 @@
-# The journal on a raw flash ring (felt.journal_ring): sector layout, records across sectors and
+# The journal on a raw flash ring (felt.recovery.ring): sector layout, records across sectors and
 # around the ring, power cuts at every byte of a record, a compaction, a sector header and an
 # erase; hand histories in the ring; erases spread evenly (wear levelling by construction).
 from check import eq, raises
 
-from felt import journal as jr
-from felt.journal_ring import SECTOR_HEADER, MemBlockDevice, RingHandLog, RingJournal
+from felt.recovery import journal as jr
+from felt.recovery.ring import SECTOR_HEADER, MemBlockDevice, RingHandLog, RingJournal
 
 
 def fresh(blocks=8, bs=512):

@@ -7,7 +7,7 @@ import sys
 
 from check import MICROPYTHON, Skip, eq
 
-from felt import journal as jr
+from felt.recovery import journal as jr
 
 import test_power_loss as pl
 

@@ -4,8 +4,8 @@
 from check import eq, raises
 from felt.engine.cards import parse_cards
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
-from felt.engine.ledger import (APPLIED, LEFT, QUEUED, Ledger, event_heads_up, player_to_move,
+from felt.engine.hand.machine import Hand
+from felt.engine.between_hands.ledger import (APPLIED, LEFT, QUEUED, Ledger, event_heads_up, player_to_move,
                                 receiving_seat)
 from felt.errors import RuleError
 

@@ -4,7 +4,7 @@ from check import eq, raises
 
 from felt.drivers.neopixel_lights import ALL_IN, BIG_BLIND, DEALER, SeatLights, default_layout
 from felt.errors import ConfigError
-from felt.hal.sim_hal import SimHAL
+from felt.hal.sim.hal import SimHAL
 
 WHITE = (64, 64, 64)  # default colours at brightness 64
 RED = (64, 0, 0)

@@ -5,8 +5,8 @@ from check import eq, raises
 from felt.errors import DeviceTimeout
 from felt.drivers import mfrc522
 from felt.drivers.mfrc522 import MFRC522
-from felt.hal.sim_hal import SimHAL
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag, crc_a
+from felt.hal.sim.hal import SimHAL
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag, crc_a
 
 UID4 = bytes([0xDE, 0xAD, 0xBE, 0xEF])
 UID7 = bytes([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])

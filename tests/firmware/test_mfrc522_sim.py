@@ -2,9 +2,9 @@
 # on (datasheet rev 3.9) and the ISO/IEC 14443-3 tag states.
 from check import eq
 
-from felt import board as boards
-from felt.hal.sim_hal import SimClock, SimHAL
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag, attach_chips, crc_a
+from felt.runtime import board as boards
+from felt.hal.sim.hal import SimClock, SimHAL
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag, attach_chips, crc_a
 
 
 def xfer(chip, *out):

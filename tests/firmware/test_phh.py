@@ -1,8 +1,8 @@
-# felt.phh: the PHH (TOML subset) reader and writer -- decimals to exact chips, unknown cards,
+# felt.history.phh: the PHH (TOML subset) reader and writer -- decimals to exact chips, unknown cards,
 # comments, multi-hand .phhs tables, and broken files named by line. Runs on CPython and MicroPython.
 from check import eq, raises
 from felt.errors import FormatError
-from felt import phh
+from felt.history import phh
 
 DWAN_IVEY = """# The first televised million dollar pot between Tom Dwan and Phil Ivey.
 
@@ -208,7 +208,7 @@ def test_write_all_numbers_tables():
 def test_replay_names_the_line_of_a_bad_dealt_card():
     # replay maps dealt card text straight to ints (phh.fields split=False); a bad card is still
     # a FormatError naming the card and the action's line
-    from felt import replay
+    from felt.history import replay
     text = ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
             "starting_stacks = [100, 100]\nactions = [\n  'd dh p1 AcKd',\n  'd dh p2 AhXx',\n]\n")
     r = replay.replay_text(text)[0]

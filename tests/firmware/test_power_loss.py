@@ -1,5 +1,5 @@
 # Power-loss proof on the simulated table (real firmware: table.py + loop.py + drivers on the sim
-# HAL, journaled through felt.recovery.TableRecorder). The firmware is killed at journal appends --
+# HAL, journaled through felt.recovery.restore.TableRecorder). The firmware is killed at journal appends --
 # on an event boundary (nothing of the record written), inside the record (torn) or right after it
 # (written, not yet in effect) -- and rebooted on the same devices (antenna chips with their tags,
 # shoe reader, console); the dealer re-enters a console entry the table never took. The finishing
@@ -10,11 +10,11 @@ import os
 from check import eq
 
 from felt import view
-from felt.engine.hand import BET, DEAL
+from felt.engine.hand.machine import BET, DEAL
 from felt.sim.powerloss import (CONSOLE_STATEMENTS, OFFSETS, KillBlockDevice, KillFlash,  # noqa: F401 (re-exported)
                                 PowerSim, reboot, run_line)
 from felt.sim.runner import Sim
-from felt.table import PLAYING
+from felt.table.controller import PLAYING
 
 try:
     HANDS = int(os.environ.get("FELT_POWER_HANDS", "3"))
@@ -209,7 +209,7 @@ def phh_lines(text):
     p1..pN sit in seats 1..N with the button on seat N (so p1 posts the small blind), hole cards
     round robin (DEAL-2), a burn before each street, unknown cards replaced by unused ones. The
     console entries are chosen from the table's own state (check or call for 'cc')."""
-    from felt import phh as phhlib
+    from felt.history import phh as phhlib
     from felt.engine.cards import parse_card
 
     h = phhlib.read(text)
@@ -339,7 +339,7 @@ def test_corpus_hands_killed_every_three_inputs():
     files = _corpus_files(HANDS + 2 if LONG else 2)
     if not files:
         raise Skip("../shared/phh is absent")
-    from felt import phh as phhlib
+    from felt.history import phh as phhlib
 
     for path in files:
         with open(path) as f:

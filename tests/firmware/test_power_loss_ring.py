@@ -1,5 +1,5 @@
 # The power-loss proof of test_power_loss.py with the journal on the raw flash ring
-# (felt.journal_ring): kills at every k-th flash program, cut at the same byte offsets.
+# (felt.recovery.ring): kills at every k-th flash program, cut at the same byte offsets.
 from check import eq
 
 import test_power_loss as pl

@@ -5,8 +5,8 @@ from check import eq
 
 from felt.drivers.mfrc522 import MFRC522
 from felt.events import EventQueue
-from felt.hal.sim_hal import SimHAL
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.hal.sim.hal import SimHAL
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 from felt.proto import console as proto
 
 
@@ -84,7 +84,7 @@ def test_simulated_tag_defaults_and_faults():
 def test_heap_policy_collects_every_few_kilobytes_on_micropython():
     import gc
 
-    from felt import heap
+    from felt.runtime import heap
     from check import MICROPYTHON
 
     set_ = heap.collect_early(4096)

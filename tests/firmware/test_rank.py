@@ -1,8 +1,8 @@
-# Hand ranking (felt.engine.evaluate): every worked example of RULES.md section 2 (RANK) and the
+# Hand ranking (felt.engine.rank.evaluate): every worked example of RULES.md section 2 (RANK) and the
 # ranking examples of DECK-2/DECK-3, plus the lowball/badugi/short-deck orders and a proof
 # (MicroPython only) that evaluating allocates nothing.
 from check import MICROPYTHON, eq
-from felt.engine import evaluate as ev
+from felt.engine.rank import evaluate as ev
 from felt.engine.cards import parse_cards
 
 
@@ -311,7 +311,7 @@ def test_RANK_14_omaha_cache_generation_wrap_forgets_every_pair():
 
 
 def test_RANK_14_omaha_board_triples_are_every_three_of_the_board():
-    from felt.engine.evaltables import COMBOS
+    from felt.engine.rank.tables import COMBOS
     for n in (3, 4, 5):
         want = []
         for a in range(n):
@@ -324,7 +324,7 @@ def test_RANK_14_omaha_board_triples_are_every_three_of_the_board():
 def test_every_rom_file_is_named_as_its_table_is_read():
     # evaltables._rom opens table.lower() + ".bin" (bytes) or ".table" (2- and 4-byte entries);
     # feltctl.romfs writes the files ROM_FILES names: the two must agree
-    from felt.engine import evaltables
+    from felt.engine.rank import tables as evaltables
     words = evaltables.ROM_FILES.split()
     eq(len(words) % 3, 0)
     for i in range(0, len(words), 3):

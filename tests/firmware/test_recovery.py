@@ -1,9 +1,9 @@
-# Boot recovery (felt.recovery): snapshot + journal replay through a fresh controller, the floor
+# Boot recovery (felt.recovery.restore): snapshot + journal replay through a fresh controller, the floor
 # message for a torn last record, refused inputs replayed as refused, numbering across hands.
 from check import eq
 
-from felt import journal as jr
-from felt import recovery
+from felt.recovery import journal as jr
+from felt.recovery import restore as recovery
 from felt.errors import RuleError
 
 

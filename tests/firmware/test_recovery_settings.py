@@ -1,4 +1,4 @@
-# Console `set` entries, rulings and floor commands survive a power cut (felt.recovery): they are
+# Console `set` entries, rulings and floor commands survive a power cut (felt.recovery.restore): they are
 # journaled like every other input, and the between-hands snapshot a new hand compacts the journal
 # into keeps the settings they changed (blinds, house rules, level, structure, staged changes).
 # The board boots each time with a fresh TableConfig built from its config file, as a real one does.
@@ -6,7 +6,7 @@ from check import eq
 
 from felt.sim.powerloss import KillFlash, PowerSim
 from felt.sim.runner import registry
-from felt.table import PLAYING, Table, TableConfig
+from felt.table.controller import PLAYING, Table, TableConfig
 
 LEVELS = [{"sb": 50, "bb": 100}, {"sb": 100, "bb": 200, "ante": 25}]
 

@@ -3,8 +3,8 @@
 # the console chip-push reading (declare.py). Runs under CPython and MicroPython.
 from check import eq
 
-from felt.engine import declare
-from felt.engine.hand import Hand
+from felt.engine.hand import chip_push as declare
+from felt.engine.hand.machine import Hand
 
 
 def dealt(game, stacks, blinds, **kw):

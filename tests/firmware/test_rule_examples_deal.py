@@ -1,12 +1,12 @@
 # RULES.md examples of dealing rules whose later half had no test (DEAL-15 with a short seat found
 # after SA, DEAL-25 / DEAL-3 burns after a dead hand) through the dealing check
-# felt.engine.dealing.DealCheck and the Hand. Runs under CPython and MicroPython.
+# felt.engine.dealing.check.DealCheck and the Hand. Runs under CPython and MicroPython.
 from check import eq
 
-from felt.engine import dealplan
-from felt.engine.dealing import BETTING, BOARD, LAPSED, DealCheck
-from felt.engine.hand import Hand
-from felt.engine.settings import TOURNAMENT, HouseRules
+from felt.engine.dealing import plan as dealplan
+from felt.engine.dealing.check import BETTING, BOARD, LAPSED, DealCheck
+from felt.engine.hand.machine import Hand
+from felt.engine.house.rules import TOURNAMENT, HouseRules
 
 
 def kinds(findings):

@@ -3,11 +3,14 @@
 # and the evaluator. Runs under CPython and MicroPython.
 from check import eq, raises
 
-from felt.engine import dealplan, evaluate, games, pots
+from felt.engine import games
+from felt.engine.dealing import plan as dealplan
+from felt.engine.rank import evaluate
+from felt.engine.hand import pots
 from felt.engine.cards import parse_cards
-from felt.engine.dealing import BETTING, BOARD, BURN, DealCheck
-from felt.engine.hand import Hand
-from felt.engine.settings import CASH, HouseRules
+from felt.engine.dealing.check import BETTING, BOARD, BURN, DealCheck
+from felt.engine.hand.machine import Hand
+from felt.engine.house.rules import CASH, HouseRules
 from felt.errors import ConfigError, RuleError
 
 

@@ -3,8 +3,8 @@
 # the engine Hand or pots.py. Runs under CPython and MicroPython.
 from check import eq
 
-from felt.engine import pots
-from felt.engine.hand import Hand
+from felt.engine.hand import pots
+from felt.engine.hand.machine import Hand
 
 
 def dealt(stacks, blinds, **kw):

@@ -1,9 +1,9 @@
 # POT-20 / CASH-7: the rake of hr.rake comes off the pot before it is divided (cash games), in the
-# engine Hand and at the table, whose PHH records the rake so that felt.replay gives the same
+# engine Hand and at the table, whose PHH records the rake so that felt.history.replay gives the same
 # stacks. Runs under CPython and MicroPython.
 from check import eq
 
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 from felt.sim.runner import Sim
 
 from test_table_rulings import replayed, wire

@@ -1,7 +1,9 @@
-# felt.selfplay: the demo's seeded dealer and bots -- the same numbers and the same hands on
+# felt.history.selfplay: the demo's seeded dealer and bots -- the same numbers and the same hands on
 # CPython and MicroPython, chips conserved, every written PHH replays to the same stacks.
 from check import eq
-from felt import phh, replay, selfplay
+from felt.history import phh
+from felt.history import replay
+from felt.history import selfplay
 
 
 def test_rng_is_the_same_on_every_interpreter():

@@ -1,7 +1,7 @@
 # House-rule record (RULES.md §12.2): defaults per mode, validation, loading.
 from check import eq, raises
-from felt.engine import settings
-from felt.engine.settings import CASH, TOURNAMENT, HouseRules, Rake, parse_text
+from felt.engine.house import rules as settings
+from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules, Rake, parse_text
 from felt.errors import ConfigError
 
 # (key, cash default, tournament default) copied row by row from the §12.2 table; None = n/a.

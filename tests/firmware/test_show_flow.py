@@ -1,8 +1,8 @@
-# One showdown's tabling and mucking (felt.engine.showdown.Showdown): RULES.md SHOW-3, 6, 8,
+# One showdown's tabling and mucking (felt.engine.hand.showdown.Showdown): RULES.md SHOW-3, 6, 8,
 # 10, 12, 13, 14 and the award it feeds (POT-8). Values are plain ints, larger is better.
 from check import eq, raises
-from felt.engine.pots import award, build_pots
-from felt.engine.showdown import Showdown
+from felt.engine.hand.pots import award, build_pots
+from felt.engine.hand.showdown import Showdown
 from felt.errors import RuleError
 
 T, F = True, False
@@ -114,7 +114,7 @@ def test_SHOW_6_errors_leave_state_unchanged():
 
 
 def test_SHOW_11_asking_to_see_a_hand():
-    from felt.engine.showdown import show_request
+    from felt.engine.hand.showdown import show_request
 
     # River: A bets 800, B calls, C raises to 3,000, A, B and D call. B tables trips and D
     # mucks. Under tda2019 A and B may demand C's hand but D may not.

@@ -1,7 +1,7 @@
-# Show order and the all-in face-up point (felt.engine.showdown): RULES.md SHOW-4, 5, 6, 7, 9.
+# Show order and the all-in face-up point (felt.engine.hand.showdown): RULES.md SHOW-4, 5, 6, 7, 9.
 from check import eq
-from felt.engine.pots import build_pots
-from felt.engine.showdown import face_up_now, show_order
+from felt.engine.hand.pots import build_pots
+from felt.engine.hand.showdown import face_up_now, show_order
 
 T, F = True, False
 

@@ -1,9 +1,9 @@
-# Reason texts for awards and the river nut check (felt.engine.showdown): RULES.md SHOW-1,
+# Reason texts for awards and the river nut check (felt.engine.hand.showdown): RULES.md SHOW-1,
 # SHOW-18, SHOW-19, POT-8. The describer is injected here (values are plain ints); the
 # real evaluate.describe is exercised when that module is present.
 from check import eq
-from felt.engine.pots import Pot, award, build_pots
-from felt.engine.showdown import award_text, awards_text, nut_check, nut_value
+from felt.engine.hand.pots import Pot, award, build_pots
+from felt.engine.hand.showdown import award_text, awards_text, nut_check, nut_value
 
 T, F = True, False
 WORDS = {9: "a flush, ace high", 4: "two pair, kings and sevens", 7: "a full house, kings full of sevens",
@@ -87,7 +87,7 @@ def cards(text):
 def test_SHOW_19_real_board_with_the_evaluator():
     # Board Ad 2c 7h 8s Jd: seat 6 (Th 9c) holds the J-high straight, the exclusive nuts,
     # and checks last on the river: flagged for the floor.
-    from felt.engine import evaluate
+    from felt.engine.rank import evaluate
 
     board = cards("Ad2c7h8sJd")
     nuts = nut_value(board, lambda h, b: evaluate.high(h + b))
@@ -100,7 +100,7 @@ def test_SHOW_19_real_board_with_the_evaluator():
 
 
 def test_SHOW_text_with_the_real_describe_side_pot_and_hilo():
-    from felt.engine import evaluate
+    from felt.engine.rank import evaluate
 
     # Seat 3 takes side pot 1 with a flush, ace high (the brief's wording).
     board = cards("Ah9h4h2cKd")

@@ -6,7 +6,7 @@
 from check import eq
 
 from felt.sim.runner import Sim
-from felt.table import TableConfig
+from felt.table.controller import TableConfig
 
 from test_table_rulings import replayed, wire
 
@@ -21,7 +21,7 @@ def stud_sim(game, histories, absent, record=None):
     cfg = TableConfig(game=game, structure="limit", seats=4, ante=5, bring_in=10, small_bet=20, big_bet=40,
                       button=4, mode="tournament")
     if record is not None:
-        from felt.engine import settings
+        from felt.engine.house import rules as settings
         cfg.record = record
         cfg.house = settings.HouseRules(cfg.mode, record.code, {})
     sim.build(cfg)

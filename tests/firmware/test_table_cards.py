@@ -3,11 +3,11 @@
 # missed shoe reads, double reads, foreign tags (DECK-5), the PHH hand history sink.
 from check import eq, raises
 
-from felt import phh
+from felt.history import phh
 from felt.errors import RuleError
 from felt.sim.runner import card_uid, registry
 from felt.engine.cards import parse_card
-from felt.table import Table, TableConfig
+from felt.table.controller import Table, TableConfig
 
 
 def hexu(card):

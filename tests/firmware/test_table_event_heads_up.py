@@ -82,7 +82,7 @@ def test_TOUR_13_players_left_refusals():
 def test_TOUR_13_players_left_survives_a_power_cut_and_the_next_hand_compaction():
     from felt.sim.powerloss import KillFlash, PowerSim
     from felt.sim.runner import registry
-    from felt.table import Table, TableConfig
+    from felt.table.controller import Table, TableConfig
 
     class Fresh(PowerSim):
         def _make_table(self):  # each boot reads the configuration anew, as a board does

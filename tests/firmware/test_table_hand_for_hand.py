@@ -2,7 +2,7 @@
 # (tournament only, also during the announcing hand). TOUR-8: every hand takes exactly 2 minutes off
 # the level clock at its start, the next level applying from the hand at which it runs out; TOUR-10:
 # an all-in and call is held ("HOLD -- await TD"), a draw before `floor continue` is alarmed and the
-# card is not lost. Both survive a power cut (felt.recovery). Runs under CPython and MicroPython.
+# card is not lost. Both survive a power cut (felt.recovery.restore). Runs under CPython and MicroPython.
 from check import eq
 
 from felt.sim.runner import Sim

@@ -4,7 +4,7 @@
 from check import eq
 
 from felt.sim.runner import card_uid, registry
-from felt.table import Table, TableConfig
+from felt.table.controller import Table, TableConfig
 
 
 def hexu(c):

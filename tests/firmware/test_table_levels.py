@@ -142,7 +142,7 @@ def test_TOUR_1_a_break_refuses_new_hands_until_it_is_over():
 def test_TOUR_1_TOUR_6_a_board_whose_ms_counter_restarted_runs_the_clocks_on():
     # a real board's ticks_ms begins again at a reboot: the clocks' anchors from before the power
     # cut lie in the future; the loop's tick re-anchors them (the outage's length is not known)
-    from felt import table_levels
+    from felt.table import levels as table_levels
     sim = level_sim()
     t = sim.table
     assert " ok " in wire(sim, "set", ["level_clock", "start"])

@@ -2,7 +2,7 @@
 # the next poll is due, and the interrupt side only queues (button edges in the ring buffer).
 from check import eq
 
-from felt import loop
+from felt.runtime import loop
 from felt.sim.runner import Sim
 
 
@@ -32,7 +32,7 @@ def test_run_forever_sleeps_only_until_the_next_due_poll():
 
 def test_run_forever_leaves_a_started_runtime_and_its_display_alone():
     sim = booted()
-    sim.rt.display.show(["recovered to", "event 12"])  # what felt.app.start puts there after a boot
+    sim.rt.display.show(["recovered to", "event 12"])  # what felt.runtime.app.start puts there after a boot
     before = sim.oled.text_lines()
     starts = []
     real = sim.rt.start

@@ -2,7 +2,7 @@
 # amount=N` (N rounds = N x the players at the table when given; N minutes under hr.penalty_unit =
 # minutes), served from the next hand as a BLIND-23 seat -- dealt in, pays its blinds/antes/bring-in,
 # its hand killed -- a redeal not counting (DEAL-14), a busted seat taking its penalty with it, the
-# count surviving a power cut (felt.recovery), every penalised hand's PHH replaying to the table's
+# count surviving a power cut (felt.recovery.restore), every penalised hand's PHH replaying to the table's
 # stacks. Cash tables record a penalty only. Runs under CPython and MicroPython.
 from check import eq
 
@@ -23,8 +23,9 @@ def tour_sim(histories=None, extra="", stacks=None, sim=None):
 
 
 def replays(text, t):
-    """The hand's PHH plays in felt.replay to the table's stacks of the hand's seats."""
-    from felt import phh, replay
+    """The hand's PHH plays in felt.history.replay to the table's stacks of the hand's seats."""
+    from felt.history import phh
+    from felt.history import replay
     h = phh.read(text)
     r = replay.replay(h)
     assert "error" not in r, (r, h.actions)
@@ -297,7 +298,7 @@ def test_TOUR_17_no_new_penalty_in_another_unit_while_one_is_served():
 # ---- engine/clock.py Penalties on its own -------------------------------------------------------
 
 def test_TOUR_17_penalties_count_only_hands_the_seat_is_dealt_in_and_add_up():
-    from felt.engine.clock import Penalties
+    from felt.engine.between_hands.clocks import Penalties
     p = Penalties("hands")
     eq(p.give(4, rounds=1, players=3), 3)
     eq(p.hand_started(seats=[1, 2, 3]), [])  # seat 4 not dealt in: nothing served
@@ -310,7 +311,7 @@ def test_TOUR_17_penalties_count_only_hands_the_seat_is_dealt_in_and_add_up():
 
 
 def test_TOUR_17_timed_penalty_clock_that_goes_back_counts_nothing_for_the_gap():
-    from felt.engine.clock import Penalties
+    from felt.engine.between_hands.clocks import Penalties
     p = Penalties("minutes")
     p.give(2, minutes=5, now_ms=1000000)
     eq(p.hand_started(now_ms=1000000 + 2 * MIN_MS), [2])  # 3 min left

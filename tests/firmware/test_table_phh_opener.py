@@ -1,10 +1,11 @@
 # A hand the table plays with a live make-up post (BLIND-14) opens preflop left of the big blind
 # (GAME-3), while a PHH reader takes a later blind of the same size for a straddle: the table's
-# history carries the user field _felt_game3_opener, and felt.replay replays it to the table's own
+# history carries the user field _felt_game3_opener, and felt.history.replay replays it to the table's own
 # finishing stacks. Without a make-up the field is not written. Runs on CPython and MicroPython.
 from check import eq
 
-from felt import phh, replay
+from felt.history import phh
+from felt.history import replay
 from felt.sim.runner import Sim
 
 SCRIPT = "tests/bench_scripts/blind14_missed_blinds_makeup.felt"

@@ -91,8 +91,9 @@ def run_out(sim, checkers=(2, 3, 1)):
 
 
 def replayed(histories, t):
-    """The table wrote one PHH for the hand, and felt.replay plays it to the table's stacks."""
-    from felt import phh, replay
+    """The table wrote one PHH for the hand, and felt.history.replay plays it to the table's stacks."""
+    from felt.history import phh
+    from felt.history import replay
     eq(len(histories), 1)
     h = phh.read(histories[0])
     r = replay.replay(h)
@@ -375,8 +376,9 @@ def test_DEAL_25_a_dead_hand_confirmed_after_SA_is_killed_in_the_hand_too():
 def test_a_kill_that_ends_the_hand_between_streets_is_written_where_it_happened_GAME_6():
     # seat 1 folds, the preflop closes heads-up and seat 2 is killed before the flop: seat 3 wins
     # at once. No in-turn PHH can say it (the killed hand never gets a turn), so the fold is
-    # written at the kill, marked "# kill"; felt.replay plays it with Hand.kill: the table's stacks
-    from felt import phh, replay
+    # written at the kill, marked "# kill"; felt.history.replay plays it with Hand.kill: the table's stacks
+    from felt.history import phh
+    from felt.history import replay
     histories = []
     sim = table(history=histories.append)
     t = sim.table

@@ -1,4 +1,4 @@
-# The table's alerts for the shoe's broken answers (felt.loop): a byte lost on the wire is asked for
+# The table's alerts for the shoe's broken answers (felt.runtime.loop): a byte lost on the wire is asked for
 # again (a warning); an answer still broken after the NACK retries is an error that tells the
 # dealer a card may have left the shoe unread. Runs on CPython and MicroPython.
 from check import eq

@@ -1,9 +1,9 @@
 # Tournament level clock, player clock and penalty hands (RULES.md TOUR-1/2/6/8/11/17/21), with a
 # manual clock: every time is a now_ms argument.
 from check import eq, raises
-from felt.engine.clock import ActionClock, Level, LevelClock, Penalties, make_levels
-from felt.engine.dealing import APPLIED, PROPOSED
-from felt.engine.settings import TOURNAMENT, HouseRules
+from felt.engine.between_hands.clocks import ActionClock, Level, LevelClock, Penalties, make_levels
+from felt.engine.dealing.check import APPLIED, PROPOSED
+from felt.engine.house.rules import TOURNAMENT, HouseRules
 from felt.errors import ConfigError, RuleError
 
 MIN = 60000
@@ -182,7 +182,7 @@ def C(text):
 
 
 def test_TOUR_3_example_chip_race():
-    from felt.engine.clock import chip_race
+    from felt.engine.between_hands.clocks import chip_race
 
     odd = {1: 3, 3: 2, 4: 1, 6: 3, 8: 1}  # 250 in 25-chips
     cards = {1: [C("Kc"), C("4d"), C("2c")], 3: [C("9h"), C("3s")], 4: [C("Qh")],
@@ -194,14 +194,14 @@ def test_TOUR_3_example_chip_race():
 
 
 def test_TOUR_3_race_cards_must_match_odd_chips():
-    from felt.engine.clock import chip_race
+    from felt.engine.between_hands.clocks import chip_race
 
     with raises(RuleError, match="TOUR-3"):
         chip_race({1: 2}, {1: [C("As")]}, 25, 100)
 
 
 def test_TOUR_4_example_nobody_is_raced_out():
-    from felt.engine.clock import chip_race
+    from felt.engine.between_hands.clocks import chip_race
 
     odd = {2: 1, 8: 1}
     race = chip_race(odd, {2: [C("Ah")], 8: [C("3c")]}, 25, 100, stacks={2: 5025, 8: 25})
@@ -222,20 +222,20 @@ def test_TOUR_8_refused_hand_at_a_break_costs_no_time():
 
 
 def test_TOUR_24_example_eliminated_seat_becomes_empty():
-    from felt.engine.clock import eliminated
+    from felt.engine.between_hands.clocks import eliminated
 
     eq(eliminated({1: 5000, 3: 0, 6: 0}, pending_rebuys=(6,)), [3])
 
 
 def test_TOUR_9_example_larger_starting_stack_finishes_higher():
-    from felt.engine.clock import rank_eliminations
+    from felt.engine.between_hands.clocks import rank_eliminations
 
     eq(rank_eliminations({7: 2900, 3: 4200}), [(3,), (7,)])
     eq(rank_eliminations({2: 1000, 5: 1000, 9: 3000}), [(9,), (2, 5)])  # equal stacks share
 
 
 def test_TOUR_15_example_halt_when_the_bb_hits_an_empty_seat():
-    from felt.engine.clock import halt_check
+    from felt.engine.between_hands.clocks import halt_check
 
     f = halt_check(players_here=5, fullest_table=8, next_bb_seat_empty=True)
     eq((f.rules, f.status), (("TOUR-15",), PROPOSED))

@@ -6,7 +6,7 @@ from felt import view
 from felt.drivers.neopixel_lights import ACTION, ALL_IN, BIG_BLIND, DEALER, SMALL_BLIND
 from felt.engine.cards import parse_card
 from felt.sim.runner import Sim, card_uid, registry
-from felt.table import Table, TableConfig
+from felt.table.controller import Table, TableConfig
 
 
 def table(stacks, button=1):

@@ -16,8 +16,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "firmwar
 import atheris  # noqa: E402
 
 with atheris.instrument_imports():
-    from felt import board, journal as jr, phh, replay  # noqa: E402
-    from felt.engine import settings as hr  # noqa: E402
+    from felt.runtime import board  # noqa: E402
+    from felt.recovery import journal as jr
+    from felt.history import phh
+    from felt.history import replay
+    from felt.engine.house import rules as hr  # noqa: E402
     from felt.errors import FeltError  # noqa: E402
     from felt.proto import ascii_reader, console, pn532  # noqa: E402
 

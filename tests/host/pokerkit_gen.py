@@ -9,7 +9,7 @@ from pokerkit import Automation, HandHistory
 
 from felt.engine.cards import parse_card
 from felt.engine.games import GAMES
-from felt.engine.hand import Hand
+from felt.engine.hand.machine import Hand
 from felt.errors import FeltError
 
 # Variant -> structure. Amounts are small odd-friendly integers so ties leave odd chips.

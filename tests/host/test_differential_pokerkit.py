@@ -39,7 +39,7 @@ import os
 
 import pytest
 
-from felt import replay
+from felt.history import replay
 import pokerkit_gen
 
 HANDS = int(os.environ.get("FELT_DIFF_HANDS", "150"))
@@ -126,7 +126,7 @@ def _check_stud_opener_GAME_12(g):
     the highest card by suit. 'all-in': the best showing hand is all-in; we start from it and
     the action passes clockwise to the next player with chips (as the bring-in/opener passes on
     a dealt-in all-in hand), PokerKit picks the best showing hand among players with chips."""
-    from felt.engine import streets
+    from felt.engine.hand import openers as streets
 
     theirs, ours, up_theirs, up_ours, ups, live, stacks = g.stud_tie
     if sorted(c // 4 for c in up_theirs) == sorted(c // 4 for c in up_ours):
@@ -231,7 +231,7 @@ def _pokerkit_fl_holdem(stacks):
 
 def test_fl_holdem_preflop_cap_BET_4():
     from felt.engine.games import GAMES
-    from felt.engine.hand import Hand
+    from felt.engine.hand.machine import Hand
     from felt.errors import RuleError
 
     stacks = [100, 100, 100, 100]
@@ -253,7 +253,7 @@ def test_fl_holdem_preflop_cap_BET_4():
 
 def test_fo8_is_fixed_limit_BET_3():
     from felt.engine.games import GAMES
-    from felt.engine.hand import Hand
+    from felt.engine.hand.machine import Hand
     from felt.errors import RuleError
 
     ours = Hand(game=GAMES["FO/8"], stacks=[100, 100, 100], blinds=[1, 2, 0], small_bet=2, big_bet=4)

@@ -1,4 +1,4 @@
-# Differential test of felt.engine.evaluate against PokerKit 0.7.7's hand classes (CPython only):
+# Differential test of felt.engine.rank.evaluate against PokerKit 0.7.7's hand classes (CPython only):
 # thousands of seeded random hands per game; the ORDER our int values induce (including ties)
 # must equal PokerKit's. Sorting by our value and checking every neighbouring pair with
 # PokerKit proves the two total preorders agree on the whole sample (by transitivity).
@@ -8,7 +8,7 @@ import pytest
 from pokerkit import (BadugiHand, EightOrBetterLowHand, OmahaEightOrBetterLowHand, OmahaHoldemHand,
                       RegularLowHand, ShortDeckHoldemHand, StandardHighHand, StandardLowHand)
 
-from felt.engine import evaluate as ev
+from felt.engine.rank import evaluate as ev
 from felt.engine.cards import RANKS, SUITS, card_text
 
 DECK = list(range(52))

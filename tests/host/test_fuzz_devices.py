@@ -12,8 +12,8 @@ from felt.drivers import antennas, buttons, shoe
 from felt.drivers.console import ConsoleLink
 from felt.drivers.mfrc522 import MFRC522, ScanResult
 from felt.errors import DeviceTimeout
-from felt.hal.sim_hal import SimHAL, SimUART
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
+from felt.hal.sim.hal import SimHAL, SimUART
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 from felt.proto import ascii_reader, console, pn532
 
 EXAMPLES = int(os.environ.get("FELT_FUZZ_EXAMPLES", "200"))

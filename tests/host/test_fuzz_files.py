@@ -10,8 +10,10 @@ import os
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from felt import board, phh, replay
-from felt.engine import settings as hr
+from felt.runtime import board
+from felt.history import phh
+from felt.history import replay
+from felt.engine.house import rules as hr
 from felt.errors import ConfigError, FormatError
 
 EXAMPLES = int(os.environ.get("FELT_FUZZ_EXAMPLES", "200"))

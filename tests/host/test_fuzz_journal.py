@@ -6,8 +6,8 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from felt import journal as jr
-from felt import recovery
+from felt.recovery import journal as jr
+from felt.recovery import restore as recovery
 
 EXAMPLES = int(os.environ.get("FELT_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,7 @@ import pytest
 import test_hal_suite as suite
 from fake_rpi_gpio import BCM, BOARD, OUT, FakeGPIO, FakeSerialModule, FakeSpidevModule
 from felt.hal.rpi_hal import I2C_SLAVE, WS2812_RESET_BYTES, LinuxI2C, RPiHAL, ws2812_spi_encode
-from felt.hal.sim_hal import SimClock, SimI2C
+from felt.hal.sim.hal import SimClock, SimI2C
 
 
 class FakeTime:

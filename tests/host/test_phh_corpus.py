@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from feltctl.paths import REPO
-from felt import replay
+from felt.history import replay
 
 CORPUS = os.path.normpath(os.path.join(REPO, "..", "shared", "phh"))
 
@@ -117,7 +117,7 @@ FIELDS = ("variant", "antes", "blinds_or_straddles", "bring_in", "small_bet", "b
 
 @needs_corpus
 def test_writer_output_reads_back_identically_in_pokerkit():
-    # felt.phh.write(felt.phh.read(file)) is PHH that PokerKit 0.7.7 loads to the same fields
+    # felt.history.phh.write(felt.history.phh.read(file)) is PHH that PokerKit 0.7.7 loads to the same fields
     from pokerkit import HandHistory
 
     with warnings.catch_warnings():

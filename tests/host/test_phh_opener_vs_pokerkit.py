@@ -10,9 +10,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "firmwar
 
 from pokerkit import HandHistory  # noqa: E402
 
-from felt import replay  # noqa: E402
+from felt.history import replay  # noqa: E402
 from felt.engine.games import GAMES  # noqa: E402
-from felt.engine.hand import Hand  # noqa: E402
+from felt.engine.hand.machine import Hand  # noqa: E402
 
 TEXT = """variant = 'NT'
 antes = [0, 0, 0, 0, 0, 0]

@@ -67,7 +67,7 @@ def test_audit_verify_reads_the_log_straight_off_the_board(board, tmp_path, caps
     keys = str(tmp_path / "keys")
     assert feltctl(["provision", board.device, "--device", "table1", "--floor", "alice", "--keys", keys]) == 0
     owner = KeyStore(keys).load("table1").owner
-    # where felt.app writes it (<data root>/audit.log; "/" on a Pico), rotated into several files
+    # where felt.runtime.app writes it (<data root>/audit.log; "/" on a Pico), rotated into several files
     path = os.path.join(board.flash_dir, al.PATH.lstrip("/"))
     log = al.AuditLog(al.FileStore(path, al.Rotation(max_bytes=2048, keep=8)), al.audit_key(owner))
     for i in range(40):  # more than one read piece, and more than one file

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from felt import replay
+from felt.history import replay
 from feltctl.paths import REPO
 
 

@@ -1,5 +1,5 @@
 # `feltctl sim --replay FILE.phh --kill-every N --json`: the firmware power-cycled after every N input
-# events (rebuilt from its journal by felt.recovery.restore_table, felt.sim.powerloss.PowerSim) prints
+# events (rebuilt from its journal by felt.recovery.restore.restore_table, felt.sim.powerloss.PowerSim) prints
 # the same JSON as the uninterrupted replay, plus how many restarts it took (hardware/journal.md).
 import json
 import os
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from felt import phh
-from felt.selfplay import Rng, history_of, play_hand
+from felt.history import phh
+from felt.history.selfplay import Rng, history_of, play_hand
 from feltctl.commands.sim import replay_file
 from feltctl.paths import REPO
 
@@ -23,7 +23,7 @@ actions = ['d dh p1 AhAd', 'd dh p2 KhKd', 'p2 cbr 6', 'p1 cbr 200', 'p2 cc',
   'd db 2c3c4d', 'd db 9s', 'd db Jh', 'p1 sm AhAd', 'p2 sm KhKd']
 players = ['Ann', 'Bob']
 """
-# seeded six-seat hands of the table's bots (felt.selfplay): a flop game and a stud game
+# seeded six-seat hands of the table's bots (felt.history.selfplay): a flop game and a stud game
 GAMES = {
     "NT": {"blinds": (50, 100), "min_bet": 100},
     "F7S": {"ante": 10, "bring_in": 25, "small_bet": 100, "big_bet": 200},
@@ -86,7 +86,7 @@ def test_kill_every_below_3_is_refused_with_a_clear_error(tmp_path):
 def test_a_hand_finished_across_power_cuts_writes_one_history_that_replays(tmp_path):
     # nothing is lost: the PHH the firmware writes when the hand ends after restarts is the same
     # text as without them, written once (the hand log keeps it across a cut), and it replays
-    from felt.replay import replay_text
+    from felt.history.replay import replay_text
     from feltctl import phh2events
     from feltctl.simproc import SimProcess
 

@@ -8,14 +8,15 @@ import sys
 
 import pytest
 
-from felt import phh, replay_main
-from felt.selfplay import Rng, history_of, play_hand
+from felt.history import phh
+from felt.history import replay_main
+from felt.history.selfplay import Rng, history_of, play_hand
 from feltctl import phh2events
 from feltctl.commands.sim import replay_file
 from feltctl.paths import REPO
 
 CORPUS = os.path.join(os.path.dirname(REPO), "shared", "phh", "data")
-# one seeded hand per game the table plays (the bots of felt.selfplay), six seats
+# one seeded hand per game the table plays (the bots of felt.history.selfplay), six seats
 GAMES = (
     ("NT", {"blinds": (50, 100), "min_bet": 100}),
     ("PO", {"blinds": (50, 100), "min_bet": 100}),

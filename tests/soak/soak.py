@@ -28,8 +28,8 @@ for p in (ROOT + "/firmware", ROOT + "/tests/firmware", ROOT + "/tests"):
 import gc  # noqa: E402
 
 import test_power_loss as pl  # noqa: E402
-from felt import journal as jr  # noqa: E402
-from felt.table import PLAYING  # noqa: E402
+from felt.recovery import journal as jr  # noqa: E402
+from felt.table.controller import PLAYING  # noqa: E402
 
 GAMES = ("holdem", "omaha8", "stud7", "omaha")
 STACK = 400

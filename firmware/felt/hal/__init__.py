@@ -36,7 +36,7 @@ MAY implement (raise ConfigError naming the missing capability otherwise)
       protocol: readblocks(n, buf, off), writeblocks(n, buf, off) programs without erasing,
       ioctl(4) block count, ioctl(5) block size, ioctl(6, n) erases block n), `length` bytes
       from `start` of the board's storage region (start < 0: from its end). For the ring journal
-      (felt.journal_ring; the board file's "journal" says which journal a board uses).
+      (felt.recovery.ring; the board file's "journal" says which journal a board uses).
   close(): release pins and buses.
 
 Every backend has `name` ("machine", "rpi", "sim"). Pin numbers are the board's GPIO numbers

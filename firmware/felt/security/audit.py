@@ -13,7 +13,7 @@ from felt.security.hmac import compare, derive, hexlify, hmac_hex
 from felt.textnum import is_digits, parse_uint
 
 GENESIS = "0" * 64
-PATH = "/audit.log"  # felt.app: <data root>/audit.log; rotated files are PATH.<first seq, 8 digits>
+PATH = "/audit.log"  # felt.runtime.app: <data root>/audit.log; rotated files are PATH.<first seq, 8 digits>
 _FIELDS = 7  # seq, t_ms, who, kind, text, prev, mac
 _NUM = 8  # digits in a rotated file's name: the sequence number of its first record
 DEFAULT_MAX_BYTES = 16384  # ~50 records a file

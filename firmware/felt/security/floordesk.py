@@ -1,6 +1,6 @@
 # Floor commands applied to a table (controller side, no clock: now_ms comes in): the FloorGate
 # checks the challenge answer, then the command runs through the table's entry points -- void the
-# hand, adjust a stack, change level or structure (felt/table_rulings.py), broadcast delay, deck
+# hand, adjust a stack, change level or structure (felt/table/rulings.py), broadcast delay, deck
 # registration -- and is audited by the gate. The FELT1 console reaches it through loop.py (verbs
 # challenge / auth / deckline). Also the console hook that keeps the dealer console's
 # unauthenticated `stack` to the first seating (hardware/security.md section 5).

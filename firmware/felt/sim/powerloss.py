@@ -1,14 +1,14 @@
 # Power-loss harness for the simulated table (firmware sim layer; MicroPython and CPython): a flash
 # that loses power at chosen journal appends (KillFlash, KillBlockDevice for the raw ring), the sim
-# runner with the firmware journaled and rebuilt by felt.recovery.restore_table on a power cycle
+# runner with the firmware journaled and rebuilt by felt.recovery.restore.restore_table on a power cycle
 # (PowerSim), and run_line / reboot, which carry one bench statement through cuts (hardware/journal.md).
-from felt import journal as jr
-from felt import loop as looplib
-from felt import recovery
-from felt.journal_ring import MemBlockDevice, RingHandLog, RingJournal
+from felt.recovery import journal as jr
+from felt.runtime import loop as looplib
+from felt.recovery import restore as recovery
+from felt.recovery.ring import MemBlockDevice, RingHandLog, RingJournal
 from felt.proto import console as proto
 from felt.sim.runner import Sim, registry
-from felt.table import Table
+from felt.table.controller import Table
 
 CONSOLE_STATEMENTS = ("seat", "hand", "act")
 # cut positions inside a record, cycled: boundary (0), inside the header, inside the payload,

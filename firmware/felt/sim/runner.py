@@ -5,17 +5,17 @@
 # After each statement the manual clock advances until the firmware is idle. No wall clock.
 import json
 
-from felt import board as boardlib
-from felt import loop as looplib
+from felt.runtime import board as boardlib
+from felt.runtime import loop as looplib
 from felt import view
 from felt.engine.cards import parse_card
 from felt.engine.deck import DeckRegistry
 from felt.errors import FeltError, FormatError
-from felt.hal.sim_hal import SimHAL
-from felt.hal.sim_mfrc522 import SimMFRC522, SimTag
-from felt.hal.simdev_pn532 import SimPN532
+from felt.hal.sim.hal import SimHAL
+from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
+from felt.hal.sim.pn532 import SimPN532
 from felt.proto import console as proto
-from felt.table import Table, TableConfig
+from felt.table.controller import Table, TableConfig
 from felt.textnum import is_digits, parse_uint
 
 DECKS = ("A", "B")  # deck A is in play; deck B is registered too (a card of another deck)
@@ -101,7 +101,7 @@ class Sim:
         if self.shoe_protocol == "pn532":
             self.reader = SimPN532()
         else:
-            from felt.hal.simdev_ascii_reader import SimAsciiReader  # loaded only for an ASCII shoe
+            from felt.hal.sim.ascii_reader import SimAsciiReader  # loaded only for an ASCII shoe
 
             self.reader = SimAsciiReader()
         hal.uart(0).attach(self.reader)

@@ -10,8 +10,8 @@ import sys
 from felt.drivers import shoe as shoe_mod
 from felt.engine.deck import uid_text
 from felt.errors import FeltError
-from felt.hal.sim_hal import SimHAL
-from felt.hal.simdev_pn532 import SimPN532
+from felt.hal.sim.hal import SimHAL
+from felt.hal.sim.pn532 import SimPN532
 from felt.security import deckmap
 from feltctl.signing import KeyStore
 

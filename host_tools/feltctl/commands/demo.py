@@ -1,5 +1,5 @@
 # `feltctl demo`: the main job until the table simulator exists -- the engine plays a seeded series
-# of hands of several games (felt.selfplay), writes each as PHH (default out/hands/), replays them
+# of hands of several games (felt.history.selfplay), writes each as PHH (default out/hands/), replays them
 # and prints a readable summary. Runs inside the MicroPython interpreter by default.
 import os
 import sys
@@ -31,7 +31,7 @@ def run(args):
     print("engine on %s; PHH files in %s" % (args.runtime, os.path.relpath(args.out)))
     sys.stdout.flush()
     if args.runtime == "cpython":
-        from felt import selfplay
+        from felt.history import selfplay
 
         return selfplay.main(argv)
-    return run_micropython("felt.selfplay", argv, args.heapsize, stream=True).returncode
+    return run_micropython("felt.history.selfplay", argv, args.heapsize, stream=True).returncode

@@ -1,7 +1,7 @@
 # `feltctl replay`: replay PHH hand histories through the Felt engine and print JSON -- on the host
 # (CPython) or inside the MicroPython unix port as the emulated board: firmware in a ROMFS image,
 # 128 KB of RAM beside it (feltctl.romfs, hardware/memory.md). Both runtimes run the same module,
-# felt.replay_main, and print byte-identical lines.
+# felt.history.replay_main, and print byte-identical lines.
 import argparse
 import hashlib
 import json
@@ -126,9 +126,9 @@ def run(args):
         rc = 0
         for chunk in chunks:
             if args.heapsize:
-                out = run_micropython("felt.replay_main", [mode] + chunk, args.heapsize)
+                out = run_micropython("felt.history.replay_main", [mode] + chunk, args.heapsize)
             else:
-                out = run_board("felt.replay_main", [mode] + chunk, args.ram)
+                out = run_board("felt.history.replay_main", [mode] + chunk, args.ram)
             sys.stdout.write(out.stdout)
             if out.returncode not in (0, 1) or (out.returncode and out.stderr.strip()):
                 # the interpreter itself failed (e.g. MemoryError while importing the engine)
@@ -146,6 +146,6 @@ def run(args):
             rc = max(rc, out.returncode)
         return rc
 
-    from felt import replay_main
+    from felt.history import replay_main
 
     return replay_main.run(files, mode, sys.stdout.write)

@@ -44,7 +44,7 @@ def alert_list(snap):
 def result_of(conv, snap):
     """The finished hand as `feltctl replay` prints it (players by PHH label), from the snapshot the
     firmware gave: its final stacks and the awards of its engine Hand."""
-    from felt import phh
+    from felt.history import phh
 
     h = conv.history
     label = {}
@@ -70,7 +70,7 @@ def result_of(conv, snap):
            "pots": pots, "indicators": indicators(snap), "alerts": alert_list(snap)}
     if h.players is not None:
         out["players"] = h.players
-    if h.name is not None:  # a .phhs file's hand, named as felt.replay names it
+    if h.name is not None:  # a .phhs file's hand, named as felt.history.replay names it
         out["hand"] = h.name
     return out
 
@@ -84,7 +84,7 @@ def replay_file(path, runtime="micropython", shoe="pn532", kill_every=None):
     if kill_every is not None and kill_every < MIN_KILL_EVERY:
         return {"file": path, "error": "--kill-every must be at least %d (got %d)" % (MIN_KILL_EVERY, kill_every)}, 2
     from felt.errors import FeltError
-    from felt.replay_main import read_text
+    from felt.history.replay_main import read_text
 
     text, err = read_text(path)  # the error object `feltctl replay` prints for the same file
     if err is not None:
@@ -113,7 +113,7 @@ def replay_file(path, runtime="micropython", shoe="pn532", kill_every=None):
 
 
 def _replay(args):
-    from felt.replay import dumps
+    from felt.history.replay import dumps
 
     out, status = replay_file(args.replay, args.runtime, "ascii" if args.ascii else "pn532", args.kill_every)
     sys.stdout.write(dumps(out) + "\n")

@@ -1,9 +1,9 @@
 # Simulated plain-ASCII serial RFID reader behind a pty: the firmware model
-# felt.hal.simdev_ascii_reader.SimAsciiReader served by PtyDevice (hardware/protocols/ascii-reader.md).
+# felt.hal.sim.ascii_reader.SimAsciiReader served by PtyDevice (hardware/protocols/ascii-reader.md).
 # Manual use: python -m feltctl.simdev.ascii_reader  (prints the port; type hex UIDs to "read" them).
 import sys
 
-from felt.hal.simdev_ascii_reader import SimAsciiReader
+from felt.hal.sim.ascii_reader import SimAsciiReader
 
 from feltctl.simdev.ptylink import PtyReader, serve_by_hand
 

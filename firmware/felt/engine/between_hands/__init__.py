@@ -1,0 +1,1 @@
+# What carries across hands: button and blinds, the ledger, clocks.

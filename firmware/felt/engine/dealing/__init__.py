@@ -1,0 +1,1 @@
+# The dealing check (DEAL-*): what should land where, findings and their remedies.

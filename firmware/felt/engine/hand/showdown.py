@@ -1,0 +1,138 @@
+# Showdown: who tables first, who must table to win, who may muck, and the words for each award
+# (RULES.md SHOW-1..19, POT-7/8). Engine layer: pure; positions 0.. in PHH order (0 = first
+# player left of the button, button last), so "clockwise from the button" is ascending position.
+# Hand values come in as ints (larger is better) from felt.engine.rank.evaluate; so does the wording.
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_IMMEDIATE = const("immediate")  # hr.allin_face_up (SHOW-7); const(): no module name (RAM)
+_AT_SHOWDOWN = const("at_showdown")
+
+
+def _clockwise(positions, anchor, n):
+    # Full explicit key (MicroPython's sort is not stable): distance clockwise from anchor.
+    return sorted(positions, key=lambda p: ((p - anchor) % n, p))
+
+
+def show_order(live, last_aggressor=None, first=None, pots=None):
+    """Order in which the live hands are tabled (positions).
+
+    SHOW-4: the last player to bet or raise on the final street tables first. SHOW-5: if
+    the street was checked, the first to act on it: in flop games the first live position
+    (the first live seat left of the button, the default), in stud the highest showing
+    hand (the caller passes it as `first`). SHOW-6: then clockwise. SHOW-9: with `pots`
+    (hands tabled at showdown), players in a later side pot table before players only in
+    earlier pots -- most recent side pot first, as pots are awarded (POT-7)."""
+    n = len(live)
+    players = [p for p in range(n) if live[p]]
+    if not players:
+        return []
+    if last_aggressor is not None and 0 <= last_aggressor < n and live[last_aggressor]:
+        anchor = last_aggressor
+    elif first is not None and 0 <= first < n and live[first]:
+        anchor = first
+    else:
+        anchor = players[0]
+    deepest = [0] * n
+    if pots:
+        for pot in pots:
+            for p in pot.eligible:
+                if pot.index > deepest[p]:
+                    deepest[p] = pot.index
+    return sorted(players, key=lambda p: (-deepest[p], (p - anchor) % n, p))
+
+
+def face_up_now(live, all_in, street_closed, allin_face_up=_AT_SHOWDOWN):
+    """SHOW-7: True when every hand must be tabled at once -- under hr.allin_face_up =
+    immediate, a live player is all-in and no further betting by the others is possible
+    (the street's action is closed and at most one live player has chips behind)."""
+    if allin_face_up != _IMMEDIATE or not street_closed:
+        return False
+    some_all_in = False
+    behind = 0
+    for p in range(len(live)):
+        if live[p]:
+            if all_in[p]:
+                some_all_in = True
+            else:
+                behind += 1
+    return some_all_in and behind <= 1
+
+
+def _who(positions, seats):
+    # "seat 3", "seats 2 and 7", "seats 2, 5 and 8"; "player N" (PHH pN) without seat numbers.
+    numbers = ["%d" % (seats[p] if seats else p + 1) for p in positions]
+    noun = "seat" if seats else "player"
+    return "%s%s %s" % (noun, "s" if len(numbers) > 1 else "", _join(numbers))
+
+
+def _join(words):
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _describer(describe):
+    if describe is not None:
+        return describe
+    from felt.engine.rank.evaluate import describe as real  # lazy: evaluate.py may land later
+
+    return real
+
+
+def pot_name(index):
+    return "the main pot" if index == 0 else "side pot %d" % index
+
+
+def award_text(award, seats=None, describe=None, hi_kind="high", lo_kind="low8", unshown=()):
+    """The reason text for one pots.Award, e.g. "seat 3 wins side pot 1 with a flush, ace high".
+
+    seats: seat number per position (positions are named "player N" without it).
+    describe(value, kind) defaults to felt.engine.rank.evaluate.describe. unshown: positions that
+    took their pots without tabling (SHOW-10)."""
+    winners = [p for p, _ in award.shares]
+    who = _who(winners, seats)
+    pot = pot_name(award.pot_index)
+    if award.half == "high":
+        pot = "the high half of " + pot
+    elif award.half == "low":
+        pot = "the low half of " + pot
+    if award.lo_value is not None and len(winners) == 1:
+        verb = "scoops"
+    else:
+        verb = "wins" if len(winners) == 1 else "split"
+    if award.value is None:
+        return "%s %s %s uncontested" % (who, verb, pot)
+    if len(winners) == 1 and winners[0] in unshown:
+        return "%s %s %s without showing" % (who, verb, pot)
+    say = _describer(describe)
+    what = say(award.value, lo_kind if award.half == "low" else hi_kind)
+    if award.lo_value is not None:
+        what += " and " + say(award.lo_value, lo_kind)
+    text = "%s %s %s with %s" % (who, verb, pot, what)
+    if award.no_low:
+        text += " (no low)"
+    return text
+
+
+def awards_text(awards, seats=None, describe=None, hi_kind="high", lo_kind="low8", unshown=()):
+    """award_text for each award, in the order given (POT-7 order; high before low, SHOW-18)."""
+    return [award_text(a, seats, describe, hi_kind, lo_kind, unshown) for a in awards]
+
+
+# The showdown record (Showdown), the nut check (SHOW-19) and show requests (SHOW-11) are in
+# showflow.py, loaded on first use: a hand's settlement needs only the order, SHOW-7 and the
+# award texts above, and every function and name imported costs RAM (hardware/memory.md).
+# (names as one text, split when asked: a tuple of them would be built in RAM at import)
+_FLOW = const("Showdown nut_value nut_check show_request PENDING SHOWN MUCKED FLAG_ONLY REQUIRE_BET")
+
+
+def __getattr__(name):
+    if name in _FLOW.split():
+        from felt.engine.hand import showdown_record as showflow
+
+        return getattr(showflow, name)
+    raise AttributeError(name)

@@ -1,0 +1,1 @@
+# House rules: the settings record, their values, cash-game rules.

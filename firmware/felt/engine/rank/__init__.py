@@ -1,0 +1,1 @@
+# Hand evaluation: the evaluator and its tables.

@@ -1,0 +1,1 @@
+# Hand histories: the PHH reader/writer, replay, and the engine's self-play.

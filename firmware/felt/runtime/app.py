@@ -1,0 +1,371 @@
+# The device application (runtime layer): assembles one table in boot order -- data root, keys,
+# audit log, boot check (production / maintenance by the physical control), journal recovery,
+# loop, secrecy guard -- so firmware/main.py only picks the board, opens the HAL and runs.
+# Data lives under an ABSOLUTE root (FELT_DATA, else "/"): a deploy replaces the code slot only.
+import json
+import os
+
+from felt.recovery import journal as jr
+from felt.runtime import loop as looplib
+from felt.recovery import antennas as antenna_check
+from felt.recovery import restore as recovery
+from felt.errors import FeltError
+from felt.security import KeyError_, ManifestError
+from felt.security import audit as auditlib
+from felt.security import bootcheck, keys as keylib, secrecy
+from felt.security.floordesk import FloorDesk, guard_console
+
+VERSION = "felt app 1"
+# The maintenance key switch per board (hardware/security.md section 4): GPIO to GND, pull-up,
+# held closed at power-on. A board not listed has no control: it always boots in production.
+MAINTENANCE_PINS = {"pico": 28, "rpi": 1}
+
+
+def getenv(name):
+    """os.getenv where the port has it (CPython, MicroPython unix); None on a Pico."""
+    g = getattr(os, "getenv", None)
+    return g(name) if g is not None else None
+
+
+def data_root(default="/"):
+    """Where data goes: $FELT_DATA (the Raspberry Pi service: /var/lib/felt), else `default`.
+    Always absolute: the code runs from a slot folder a later deploy deletes."""
+    root = getenv("FELT_DATA") or default
+    if not root.startswith("/"):
+        raise FeltError("FELT_DATA must be an absolute path, got %r" % root)
+    return root
+
+
+def join(root, name):
+    return root.rstrip("/") + "/" + name
+
+
+def _mkdir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # exists
+
+
+def _nonce(n):
+    u = getattr(os, "urandom", None)
+    if u is not None:
+        return u(n)
+    import random  # a port without os.urandom: weaker, still different per boot
+    return bytes([random.getrandbits(8) for _ in range(n)])
+
+
+def read_control(hal, board):
+    """True when the maintenance control is held at boot (read once)."""
+    pin = MAINTENANCE_PINS.get(board.board)
+    if pin is None or pin in board.pins:  # absent, or the pin map uses it for something else
+        return False
+    try:
+        p = hal.input_pin(pin, pull="up")
+    except (FeltError, OSError):
+        return False  # a backend that cannot open it: production
+    return p.value() == 0
+
+
+class HandFiles:
+    """The table's history sink: each finished hand as its own PHH file <root>/hands/hand-N.phh
+    (what `feltctl export` copies). The journal's HandLog keeps them too (power-cut safe). Only the
+    newest `keep` files stay (None: all): a Pico's flash is small; export before they roll off."""
+
+    def __init__(self, folder, keep=None):
+        self.folder = folder
+        self.keep = keep
+        _mkdir(folder)
+        self.n = 0
+        for name in os.listdir(folder):
+            if name.startswith("hand-") and name.endswith(".phh"):
+                try:
+                    self.n = max(self.n, int(name[5:-4]))
+                except ValueError:
+                    pass
+
+    def __call__(self, text):
+        self.n += 1
+        with open(join(self.folder, "hand-%06d.phh" % self.n), "w") as f:
+            f.write(text)
+        if self.keep is not None and self.n > self.keep:
+            try:
+                os.remove(join(self.folder, "hand-%06d.phh" % (self.n - self.keep)))
+            except OSError:
+                pass  # already gone
+
+
+class App:
+    """What build() made: mode, keys (None when unprovisioned), audit, journal, table, recorder,
+    report (recovery), runtime, feed (secrecy), desk (floor commands; None when unprovisioned)."""
+
+    def __init__(self):
+        self.root = self.mode = self.keys = self.audit = self.manifest = None
+        self.journal = self.handlog = self.table = self.recorder = self.report = None
+        self.runtime = self.feed = self.desk = self.antennas = None
+        self.halted = None  # reason text when the running tree was refused (the table does not run)
+
+
+def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
+          keys_path=None, clock=None, keep_hands=200, audit_rotation=None, counter_path=None):
+    """Assemble the table. make_table(history) -> felt.table.controller.Table with that history sink.
+    pressed: the maintenance control (None: read it from the board's pin). audit_rotation: an
+    audit.Rotation (None: the default size and count). counter_path: the anti-rollback counter
+    (None: beside the data). Returns App; when the
+    running tree fails its signature check app.halted holds why and nothing else is built."""
+    app = App()
+    app.root = root
+    say = log or (lambda text: None)
+    clock = clock or hal.ticks_ms
+    _mkdir(root)
+    _mkdir(join(root, "hands"))
+    keys_path = keys_path or join(root, "felt.keys")
+    try:
+        app.keys = keylib.load(keys_path)
+    except KeyError_ as e:
+        app.keys = None
+        if bootcheck.provisioned(keys_path):
+            # a damaged key file is not "unprovisioned": bootcheck.start refuses the tree below
+            say("felt: key file unreadable: %s" % e)
+        else:
+            say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
+    key = auditlib.audit_key(app.keys.owner) if app.keys is not None else None
+    store = auditlib.FileStore(join(root, "audit.log"), audit_rotation or auditlib.Rotation())
+    app.audit = auditlib.AuditLog(store, key=key)
+    if pressed is None:
+        pressed = read_control(hal, board)
+    control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
+    try:
+        app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=control, t_ms=clock(),
+                                                 micropython_module=micropython_module, keys_path=keys_path,
+                                                 counter_path=counter_path or join(root, "felt.counter"))
+    except ManifestError as e:
+        app.halted = str(e)
+        app.mode = bootcheck.MAINTENANCE if pressed else bootcheck.PRODUCTION
+        app.audit.append("boot", "running tree refused: %s" % e, who="board", t_ms=clock())
+        say("felt: refusing to run the table: %s" % e)
+        _show_alone(hal, board, "NOT STARTED: %s" % e, say)
+        return app
+    signed = ("signed, manifest %s" % app.manifest.hash()) if app.manifest is not None else "unsigned"
+    app.audit.append("boot", "%s mode, %s tree, data %s" % (app.mode, signed, root), who="board", t_ms=clock())
+    say("felt: %s mode (%s), %s tree" % (app.mode, "console open" if app.mode == bootcheck.MAINTENANCE
+                                         else "console closed during play", signed))
+    app.journal, app.handlog = open_journal(hal, board, root, say)
+    files = HandFiles(join(root, "hands"), keep=keep_hands)
+    device = app.keys.device if app.keys is not None else board.name
+    bkey = app.keys.broadcast if app.keys is not None else _nonce(32)  # unprovisioned: nobody can open it
+
+    def feed_out(record):
+        say("FEED " + json.dumps(record))
+    # the feed exists before the replay, so what the table logs while replaying is guarded too
+    app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit)
+
+    def fresh_table():
+        t = make_table(files)
+        raw = t.log
+        if raw is not None:
+            t.log = lambda text: raw(app.feed.clean(text, t))
+        return t
+    app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say)
+    # the drivers (shoe, console link) log through the same guard as the table (secrecy, below)
+    rt = looplib.build(hal, board, app.table, shoe,
+                       log=lambda text: say(app.feed.clean(text, app.table)))
+    app.runtime = rt
+    # after a reboot, cards taken off the antennas while the power was out are reported gone
+    app.antennas = antenna_check.watch(rt)
+    app.recorder.watch_console(rt.link)
+    app.recorder.seed_console(rt.link)
+    secrecy.install(rt, app.feed, clock=clock, audit=app.audit)
+    guard_console(rt)
+    if app.keys is not None:
+        from felt.security.auth import FloorGate
+        gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)
+        app.desk = FloorDesk(gate, app.table, app.feed, app.keys.floor, device)
+    return app
+
+
+def open_journal(hal, board, root, say):
+    """(journal, hand log) where the board file says (hardware/journal.md section 3): the raw
+    flash ring on boards with on-chip flash ("journal": {"kind": "ring", ...}: littlefs costs
+    about one 4 KB erase per record, the ring ~1.7 erases a hand), else files under the root."""
+    j = getattr(board, "journal", None) or {"kind": "files"}
+    if j["kind"] == "ring":
+        from felt.recovery.ring import RingHandLog, RingJournal
+
+        ring = RingJournal(hal.flash(j["start"], j["length"]), log=say)
+        return ring, RingHandLog(ring)
+    flash = jr.DirFlash(join(root, "journal"))
+    # hands.log / hands.old beside the journal (framed, power-cut safe)
+    return jr.Journal(flash, log=say), jr.HandLog(flash)
+
+
+def _show_alone(hal, board, text, say):
+    # the table does not run, so no runtime owns the display: open it just to say why
+    from felt.drivers.display import SSD1306
+
+    try:
+        i2c = board.i2c
+        d = SSD1306(hal.i2c(i2c["bus"], freq=i2c.get("freq", 400000), scl=i2c["scl"], sda=i2c["sda"]),
+                    i2c.get("display", 0x3C))
+        d.init()
+        d.show(_wrap(text, 16))
+    except (OSError, FeltError) as e:  # no display answering: the log line is all there is
+        say("felt: display not available (%s)" % e)
+
+
+def start(app):
+    """The runtime's start (antennas read, display on, console hello), then the recovery line on
+    the display and, after a torn or damaged journal, as a journaled device alert (FELT1 alert)."""
+    rt = app.runtime
+    rt.start()
+    r = app.report
+    if r.level in ("warn", "error"):
+        app.table.device_alert("journal", r.level, r.message, "see hardware/journal.md section 8")
+        rt.apply()
+    elif rt.display is not None:
+        rt.display.show(_wrap(r.message, 16))  # stays until the table's view changes
+
+
+def _wrap(text, width):
+    lines, cur = [], ""
+    for w in text.split():
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = (cur + " " + w) if cur else w
+    if cur:
+        lines.append(cur)
+    return lines[:8]
+
+
+# -- the device's main program (firmware/main.py calls these) --------------------------------------
+
+def _read_json(paths, default):
+    for p in paths:
+        try:
+            with open(p) as f:
+                return json.load(f)
+        except OSError:
+            continue
+    return default
+
+
+def config_paths(root, name, hal_name=None):
+    """Where a configuration file is looked for: the data root first (survives deploys), then the
+    code folder (shipped with the tree), then -- on a Raspberry Pi only, whose release ships
+    `hardware/` beside `firmware/` -- the repository's board map. A Pico has no such folder
+    (feltctl flashes the firmware tree alone): its board.json is copied to the data root."""
+    out = [join(root, name), name]
+    if name == "board.json" and hal_name == "rpi":
+        out.append("../hardware/boards/rpi.json")
+    return out
+
+
+def load_board(root, hal_name=None):
+    from felt.runtime import board as boardlib
+
+    for p in config_paths(root, "board.json", hal_name):
+        try:
+            return boardlib.load_file(p)
+        except OSError:
+            continue
+    if hal_name == "rpi":
+        raise FeltError("no board.json in %s, the code folder or ../hardware/boards/rpi.json" % root)
+    raise FeltError("no board.json in %s or the code folder: copy hardware/boards/pico.json to %s "
+                    "(hardware/flashing.md)" % (root, join(root, "board.json")))
+
+
+def open_hal(name):
+    """The HAL by name: machine (MicroPython boards), rpi (Raspberry Pi), sim (anything else)."""
+    if name == "machine":
+        from felt.hal.machine_hal import MachineHAL
+        return MachineHAL()
+    if name == "rpi":
+        from felt.hal.rpi_hal import RPiHAL
+        return RPiHAL()
+    from felt.hal.sim.hal import SimHAL
+    return SimHAL()
+
+
+def bare_sim(hal, board, root="/"):
+    """The sim HAL outside the simulator (main.py on a sim board): empty antennas, an idle PN532
+    shoe reader and the display are modelled, so the table boots quietly and shows its lines; no
+    cards, button presses or console traffic arrive."""
+    if not hasattr(hal, "add_display"):
+        return
+    j = getattr(board, "journal", None)
+    if j is not None and j["kind"] == "ring":
+        hal.flash_path = join(root, "flash.ring")  # the board's raw flash: kept across a reboot
+    from felt.hal.sim.mfrc522 import SimMFRC522
+    from felt.hal.sim.pn532 import SimPN532
+
+    i2c = board.i2c
+    hal.add_display(i2c["bus"], i2c.get("display", 0x3C))
+    bus = hal.spi(board.spi["bus"])
+    key = board.decoder["decoder"] if board.decoder is not None else None
+    for loc, line in board.antennas:
+        bus.attach((key, line) if key is not None else line, SimMFRC522(hal.clock))
+    hal.uart(board.uarts["shoe"]["port"]).attach(SimPN532())
+
+
+def registry_from(decks):
+    from felt.engine.deck import DeckRegistry
+
+    reg = DeckRegistry()
+    for deck_id in sorted(decks):
+        tags = decks[deck_id]
+        reg.register(deck_id, dict([(bytes.fromhex(u), tags[u]) for u in tags]))
+    return reg
+
+
+def _sleeper(hal):
+    import time
+
+    real = getattr(time, "sleep_ms", None) or (lambda ms: time.sleep(ms / 1000))
+    clock = getattr(hal, "clock", None)
+    if clock is None or not hasattr(clock, "advance_ms"):
+        return real
+
+    def sleep(ms):  # the sim HAL's clock is manual: waiting moves it on
+        real(ms)
+        clock.advance_ms(ms)
+    return sleep
+
+
+def run(hal, board, root, log=print, steps=None):
+    """Boot and run the table: banner, build (in boot order), start, loop. In production an
+    unexpected error resets a MicroPython board (never the REPL); elsewhere it propagates
+    (systemd restarts the Raspberry Pi service)."""
+    from felt.runtime import heap
+    from felt.table.controller import Table, TableConfig
+
+    heap.collect_early()  # before the table's state exists: collect every few KB, not on failure
+    log("%s: board %s (%s), hal %s, data %s" % (VERSION, board.name, board.board, type(hal).__name__, root))
+    bare_sim(hal, board, root)
+    settings = _read_json(config_paths(root, "table.json"), {"game": "holdem", "structure": "no_limit",
+                                                             "seats": board.seats, "sb": 1, "bb": 2})
+    shoe = settings.pop("shoe", "pn532")  # "pn532" or "ascii"
+    rotation = auditlib.Rotation.from_config(settings)  # audit_max_bytes / audit_keep (security.md)
+    settings.pop("audit_max_bytes", None)
+    settings.pop("audit_keep", None)
+    cfg = TableConfig(**settings)
+    reg = registry_from(_read_json(config_paths(root, "decks.json"), {}))
+    app = build(hal, board, lambda history: Table(cfg, reg, log=log, history=history), root, shoe=shoe,
+                log=log, keys_path=getenv("FELT_KEYS"), audit_rotation=rotation,
+                counter_path=getenv("FELT_COUNTER"))
+    if app.halted is not None:
+        return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
+    try:
+        start(app)
+        looplib.run_forever(app.runtime, _sleeper(hal), steps=steps, start=False)
+    except Exception as e:  # the last line of defence: never end in the REPL in production
+        if app.mode == bootcheck.PRODUCTION:
+            try:
+                import machine
+            except ImportError:
+                raise e
+            log("felt: unexpected %s: %s -- resetting" % (type(e).__name__, e))
+            machine.reset()
+        raise
+    return app

@@ -1,0 +1,389 @@
+# The runtime loop (runtime layer): the ONLY place that reads the clock. Each step polls the
+# drivers with now_ms from the HAL (shoe, console, buttons, then the antenna due next) into a bounded
+# event queue (events.py), hands the queued events to the table controller in order, and applies
+# view.py's desired lights and display lines (the drivers send differences only). Interrupts only
+# queue (buttons' ring buffer). Works with a manual clock: a test or the sim runner calls step() and
+# advances the clock itself -- no sleeps here except in run_forever(), the device's main loop.
+from felt import view
+from felt.drivers import shoe as shoe_mod
+from felt.engine.house.rules import CASH
+from felt.errors import ConfigError, FeltError
+from felt.events import ERROR, INFO, WARN, EventQueue
+from felt.proto import console as proto
+from felt.table.state import PLAYING
+
+POLL_MS = 5  # shoe, console and buttons are looked at this often
+REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
+PANEL_MS = 5000  # the whole panel is rewritten this often (an SSD1306 that reset is blank)
+GRACE_MS = 500  # a shoe read that reaches no antenna within this (and a full sweep) went 'nowhere'
+QUEUE_SIZE = 64
+_SHOE = 0  # event sources in the queue
+_CONSOLE = 1
+_BUTTON = 2
+_ANTENNA = 3
+_ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
+_NEEDS_KEY = ("void", "stack", "level", "structure", "delay", "deck")  # floor commands: challenge + auth
+_FLOOR_WIRE = ("challenge", "auth", "deckline")  # FELT1 1.1 floor-key verbs (hardware/protocols/console.md)
+
+
+def _word(value):
+    # a FELT1 value token: letters, digits and _.%:/-+ only
+    out = []
+    for c in str(value):
+        out.append(c if (c.isalpha() or c.isdigit() or c in "_.%:/-+") else "_")
+    return "".join(out) or "-"
+
+
+def _chip_range(legal):
+    # a RuleError's legal range as FELT1 legal=MIN..MAX when it is one (seat lists etc. stay in the text)
+    if isinstance(legal, tuple) and len(legal) == 2 and isinstance(legal[0], int) and isinstance(legal[1], int):
+        if 0 <= legal[0] <= legal[1] <= proto.MAX_CHIPS and not isinstance(legal[0], bool):
+            return legal
+    return None
+
+
+def _clean(text, n=150):
+    out = []
+    for c in text[:n]:
+        out.append(c if " " <= c <= "~" else "?")
+    return "".join(out)
+
+
+class Runtime:
+    """Wires drivers to the controller. Any driver may be None (a bench setup without it).
+    shoe: drivers.shoe (PN532Shoe/AsciiShoe); poller: drivers.antennas.AntennaPoller;
+    buttons: drivers.buttons.SeatButtons; link: drivers.console.ConsoleLink (table role);
+    lights: drivers.neopixel_lights.SeatLights; display: drivers.display.SSD1306; desk:
+    security.floordesk.FloorDesk for the authenticated floor commands (or the table's floor_desk)."""
+
+    def __init__(self, hal, table, shoe=None, poller=None, buttons=None, link=None, lights=None, display=None,
+                 log=None, grace_ms=GRACE_MS, desk=None):
+        self.hal = hal
+        self.table = table
+        self.shoe = shoe
+        self.poller = poller
+        self.buttons = buttons
+        self.link = link
+        self.lights = lights
+        self.display = display
+        self.log = log
+        self.grace_ms = grace_ms
+        self.desk = desk  # security.floordesk.FloorDesk (else the table's floor_desk, if any)
+        self.steps = 0
+        self.events = 0  # physical events handed to the controller
+        self._busy_since = None
+        self._lines = None
+        self._in_hand = None
+        self._console_errors = 0
+        self._moved_sweep = None
+        self.queue = EventQueue(QUEUE_SIZE)  # driver events waiting for the controller
+        self._dropped = 0
+        self._busy_sweep = 0
+        self._applied_ms = 0
+        self._panel_ms = 0
+        table.notify = self._notify
+
+    def start(self):
+        if self.poller is not None:
+            for e in self.poller.start():
+                self.table.antenna(e)
+        if self.display is not None:
+            self.display.init()
+        if self.link is not None:
+            self.link.hello()
+        self.apply()
+
+    # -- one step ------------------------------------------------------------------------------
+    def step(self):
+        now = self.hal.ticks_ms()
+        t = self.table
+        q = self.queue
+        # 1. poll the drivers (shoe first: a card leaves the shoe before it lands) into the queue
+        if self.shoe is not None:
+            for e in self.shoe.poll(now):
+                q.put((_SHOE, e))
+        if self.link is not None:
+            for msg in self.link.poll(now):
+                q.put((_CONSOLE, msg))
+            if self.link.health.errors != self._console_errors:
+                self._console_errors = self.link.health.errors
+                t.device_alert("console", WARN, "a broken console line was refused (%d so far)" % self._console_errors,
+                               "the console resends it; check the cable if this repeats")
+        if self.buttons is not None:
+            for e in self.buttons.poll(now):
+                q.put((_BUTTON, e))
+        p = self.poller
+        if p is not None:
+            if self._in_hand != t.in_hand:
+                self._in_hand = t.in_hand
+                p.set_in_hand(t.in_hand)
+            if now >= p.next_due_ms:
+                for e in p.poll(now):
+                    q.put((_ANTENNA, e))
+        # 2. the controller takes them in order
+        n = 0
+        while True:
+            item = q.get()
+            if item is None:
+                break
+            n += 1
+            self._dispatch(item[0], item[1])
+        if q.dropped != self._dropped:
+            self._dropped = q.dropped
+            t.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
+                           "the table is overloaded; check for a chattering device")
+        lc = t.config.level_clock
+        if t.action_clock is not None or (t.state == PLAYING and t.config.mode == CASH
+                                          and t.config.house.cash_action_timer != "off"):
+            # TOUR-6: the clock on a seat; CASH-13: the action timer on every turn. Each tick is
+            # journaled, so only when one is due (a smaller now: the board restarted)
+            from felt.table import action_clock as table_clock
+
+            if table_clock.due(t, now):
+                t.clock_tick(now)
+        elif lc is not None and lc[1] is not None and now < lc[1]:  # TOUR-1: the board restarted
+            t.clock_tick(now)
+        if p is not None and t.moved:
+            if self._moved_sweep is None:
+                self._moved_sweep = p.sweeps
+            elif p.sweeps - self._moved_sweep > p.miss_limit:  # the old antenna had time to miss it
+                t.check_moves(self._still_there)
+                self._moved_sweep = None
+        if t.busy():
+            # a card read by the shoe is 'nowhere' only once every antenna has been polled after
+            # the read (two sweep-counter steps) and the grace time passed: a loaded 10-seat
+            # table takes most of a second per sweep
+            if self._busy_since is None:
+                self._busy_since = now
+                self._busy_sweep = p.sweeps if p is not None else 0
+            elif now - self._busy_since >= self.grace_ms and (p is None or p.sweeps - self._busy_sweep >= 2):
+                t.resolve()
+                self._busy_since = None
+        else:
+            self._busy_since = None
+        self.events += n
+        self.steps += 1
+        if n or now - self._applied_ms >= REFRESH_MS:
+            # after events, and every REFRESH_MS anyway: lights and panel that lost their state
+            # (a reset, a dropped write) are repaired from the table's state
+            self._applied_ms = now
+            self.apply()
+        if self.display is not None and now - self._panel_ms >= PANEL_MS:
+            self._panel_ms = now
+            self.display.refresh()  # a panel that reset itself shows nothing until rewritten
+        return n
+
+    def _dispatch(self, kind, e):
+        t = self.table
+        if kind == _SHOE:
+            self._shoe_event(e)
+        elif kind == _CONSOLE:
+            self._console(e)
+        elif kind == _BUTTON:
+            if e[0] == "button":
+                t.button(e[1], e[2])
+            else:
+                t.button_fault(e[1], e[2], e[0] == "button-fault-cleared")
+        else:
+            t.antenna(e)
+
+    def _still_there(self, location, hexu):
+        # an inventory that stopped at its limit keeps cards it no longer reads: no conclusion
+        p = self.poller
+        return not p.truncated(location) and hexu in p.present(location)
+
+    def next_due_ms(self):
+        """When step() has something to do next (the sim runner advances the clock to it)."""
+        now = self.hal.ticks_ms()
+        due = now + POLL_MS
+        if self.poller is not None and self.poller.next_due_ms < due:
+            due = self.poller.next_due_ms
+        if self._busy_since is not None and now < self._busy_since + self.grace_ms < due:
+            due = self._busy_since + self.grace_ms
+        c = self.table.action_clock
+        if c is not None and c.next_due_ms() is not None and now < c.next_due_ms() < due:
+            due = c.next_due_ms()  # TOUR-6: a sleeping board wakes for the countdown and the expiry
+        return due if due > now else now
+
+    def apply(self):
+        """Lights and display from view.py (the drivers write only what changed)."""
+        if self.lights is not None:
+            self.lights.apply(view.lights(self.table))
+        if self.display is not None:
+            lines = view.lines(self.table, self.hal.ticks_ms())
+            if lines != self._lines:
+                self._lines = lines
+                self.display.show(lines)
+
+    # -- events --------------------------------------------------------------------------------
+    def _shoe_event(self, e):
+        t = self.table
+        if e.kind == shoe_mod.CARD:
+            t.shoe_card(e.uid, e.repeat)
+        elif e.kind == shoe_mod.FAULT and e.reason == shoe_mod.LOST_RESPONSE:
+            # asked for again and still broken: a card may have left the shoe unread
+            t.device_alert("shoe", ERROR, "shoe reader: an answer was lost (%s)" % e.detail,
+                           "a card may have left the shoe unread: check the cards on the table against the shoe "
+                           "count; check the shoe cable")
+        elif e.kind == shoe_mod.FAULT:
+            t.device_alert("shoe", WARN, "shoe reader: %s" % e.detail,
+                           "the frame is asked for again; check the shoe cable if this repeats")
+        elif e.kind == shoe_mod.STOPPED:
+            t.device_alert("shoe", ERROR, "the shoe reader stopped answering (%s ms silent)" % e.detail,
+                           "check the shoe reader's power and cable; cards drawn now are read from the antennas")
+        elif e.kind == shoe_mod.RECOVERED:
+            t.device_alert("shoe", INFO, "the shoe reader answers again")
+        # any other kind (reader_ready, ...) the shoe driver has logged itself
+
+    def _console(self, msg):
+        t = self.table
+        verb = msg.verb
+        before = t.seq
+        ok = True
+        if verb in _ACTIONS:
+            amount = msg.args[1] if len(msg.args) > 1 else None
+            ok = t.act(msg.args[0], verb, amount) is not None
+        elif verb == "push":
+            o = msg.opts
+            said = o.get("declared")
+            ok = t.push(msg.args[0], msg.args[1], said="all_in" if said == "allin" else said, amount=o.get("said"),
+                        earlier=o.get("prior")) is not None
+        elif verb == "set":
+            ok = t.configure(msg.args[0], msg.args[1] if len(msg.args) > 1 else None, now_ms=self._at(msg))
+        elif verb == "get":
+            value = t.setting(msg.args[0], now_ms=self._at(msg))
+            if value is None:
+                self.link.reply_error(msg.seq, "unknown setting %s" % msg.args[0], code="bad_args")
+            else:
+                self.link.reply_ok(msg.seq, value=value if isinstance(value, int) else _word(value))
+            return
+        elif verb == "mark":
+            ok = t.mark(msg.args[0], msg.args[1], msg.opts.get("card"))
+        elif verb == "confirm" or verb == "reject":
+            ok = t.ruling(msg.args[0], verb == "confirm")
+        elif verb == "newhand":
+            try:
+                t.new_hand(now_ms=self._at(msg))  # timed penalties count from it (TOUR-17)
+            except FeltError as e:  # RuleError/ConfigError: named, shown, state unchanged
+                t.alert(WARN, (e.rule,) if hasattr(e, "rule") else (), "new hand refused: %s" % e)
+                ok = False
+        elif verb == "stack":
+            try:
+                t.sit(msg.args[0], msg.args[1])
+            except FeltError as e:
+                t.alert(WARN, ("CASH-1",), "stack refused: %s" % e)
+                ok = False
+        elif verb == "kill":
+            ok = t.kill(msg.args[0], msg.opts.get("rule"), msg.text)
+        elif verb == "misdeal":
+            ok = t.misdeal(msg.opts.get("rule"), msg.text)
+        elif verb == "post":
+            ok = t.post(msg.args[0], msg.args[1], msg.args[2] if len(msg.args) > 2 else None)
+        elif verb == "floor":
+            if msg.args[0] in _NEEDS_KEY:  # money or the game outside play: the authenticated path
+                self.link.reply_error(msg.seq, "floor %s needs the floor key: send challenge, then auth" % msg.args[0],
+                                      code="auth")
+                return
+            o = msg.opts
+            ok = t.floor_decision(msg.args[0], msg.args[1] if len(msg.args) > 1 else None, o.get("rule"),
+                                  o.get("amount"), msg.text, now_ms=self._at(msg))
+        elif verb in _FLOOR_WIRE:
+            self._floor_wire(msg)
+            return
+        elif verb == "pong":  # a reply, not an entry: nothing to apply, nothing to answer
+            return
+        else:
+            self.link.reply_error(msg.seq, "verb %s is not handled by this table" % verb, code="unsupported")
+            return
+        if ok:
+            self.link.reply_ok(msg.seq)
+            return
+        self._refused(msg, before)
+
+    def _refused(self, msg, before):
+        t = self.table
+        a = t.alerts[-1] if t.seq != before and t.alerts else None
+        text = _clean(a.text) if a is not None else "refused"
+        rule = a.rules[0] if a is not None and a.rules else None
+        self.link.reply_error(msg.seq, text, rule=rule, legal=_chip_range(getattr(a, "legal", None)), code="rule")
+
+    def _at(self, msg):
+        # when the console line was read (drivers/console.py stamps at_ms); the table gets time only so
+        now = getattr(msg, "at_ms", None)
+        return self.hal.ticks_ms() if now is None else now
+
+    def _floor_wire(self, msg):
+        """FELT1 1.1 floor-key verbs (challenge / auth / deckline): answered by the floor desk
+        (security/floordesk.py FloorDesk.answer, whose code loads only on a provisioned table)."""
+        desk = self.desk if self.desk is not None else getattr(self.table, "floor_desk", None)
+        if desk is None:
+            self.link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
+            return
+        desk.answer(msg, self.link, self._at(msg))
+
+    def _notify(self, a):
+        link = self.link
+        if link is None:
+            return
+        rule = a.rules[0] if a.rules else None
+        try:
+            if a.status == "proposed":
+                opts = {"rule": rule, "remedy": "confirm"}
+                if a.seat is not None:
+                    opts["seat"] = a.seat
+                if rule is None:
+                    del opts["rule"]
+                link.send("propose", [a.id], opts, _clean(a.text))
+            else:
+                link.alert(a.level, _clean(a.text), rule=rule, seat=a.seat, device=a.device)
+        except ValueError as e:  # a text the codec refuses is logged, never lost silently
+            if self.log is not None:
+                self.log("console: alert #%d not sent: %s" % (a.id, e))
+
+
+def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_cards=60):
+    """A Runtime for a checked board map (felt.runtime.board.load) on `hal`, every driver opened from it."""
+    from felt.runtime import board as boardlib
+    from felt.drivers.antennas import AntennaPoller
+    from felt.drivers.buttons import SeatButtons
+    from felt.drivers.console import ConsoleLink
+    from felt.drivers.display import SSD1306
+    from felt.drivers.mfrc522 import MFRC522
+    from felt.drivers.neopixel_lights import SeatLights
+
+    u = board.uarts
+    baud = u["shoe"].get("baud", 115200)
+    # the PN532's quiet time for a broken answer is counted in characters at the wire's baud rate
+    config = shoe_mod.ShoeConfig(baud=baud) if shoe_protocol == "pn532" else None
+    shoe = shoe_mod.Shoe(hal.uart(u["shoe"]["port"], baud=baud, tx=u["shoe"].get("tx"), rx=u["shoe"].get("rx")),
+                         shoe_protocol, config=config, log=log)
+    link = ConsoleLink(hal.uart(u["console"]["port"], baud=u["console"].get("baud", 115200),
+                                tx=u["console"].get("tx"), rx=u["console"].get("rx")), proto.TABLE, log=log)
+    readers = [(loc, MFRC522(dev, name=loc)) for loc, dev in boardlib.open_antenna_devices(board, hal)]
+    poller = AntennaPoller(readers, max_cards=max_cards, pile_cards=pile_cards)  # muck/burn: pile_cards
+    buttons = SeatButtons(boardlib.open_buttons(board, hal), active_low=board.buttons_active_low)
+    try:
+        buttons.attach_irqs()
+    except ConfigError:  # a backend without pin interrupts: the poll reads the pins anyway
+        pass
+    lights = SeatLights(hal.neopixel(board.neopixel["pin"], board.neopixel["count"]), table.config.seats)
+    i2c = board.i2c
+    display = SSD1306(hal.i2c(i2c["bus"], freq=i2c.get("freq", 400000), scl=i2c["scl"], sda=i2c["sda"]),
+                      i2c.get("display", 0x3C))
+    return Runtime(hal, table, shoe, poller, buttons, link, lights, display, log=log)
+
+
+def run_forever(rt, sleep_ms, steps=None, start=True):
+    """The device's main loop: step, then sleep until the next thing is due. sleep_ms(ms) is
+    the board's (time.sleep_ms on MicroPython); `steps` bounds the run (None: forever).
+    start=False: the caller already started the runtime (felt.runtime.app.start shows the recovery
+    line, which a second start would wipe from the display)."""
+    if start:
+        rt.start()
+    n = 0
+    while steps is None or n < steps:
+        rt.step()
+        n += 1
+        wait = rt.next_due_ms() - rt.hal.ticks_ms()
+        if wait > 0:
+            sleep_ms(wait)

@@ -1,0 +1,1 @@
+# Controller layer: the table (physical events in, engine inputs out) and its parts.
