@@ -111,7 +111,15 @@ def lines(table, now_ms=None):
                     out.append(left)
         if h.board:
             out.append(cards_text(h.board))  # community cards are public; 5 fit in 14 characters
+        if table.public is not None:
+            from felt.table import counts as table_counts  # BET-26 / BET-48: a count published at a player's request
+            pub = table_counts.public_line(table)
+            if pub is not None:
+                out.append(_fit(pub, pub.replace(" MAX ", " M").replace("ABOUT ", "~")))
     elif table.state == OVER:
+        kill = losers_on_antennas(table)
+        if kill:  # POT-19: the losing hands are killed before the pot is pushed
+            out.append(_fit("KILL " + " ".join("S%d" % s for s in kill), "KILL %d SEATS" % len(kill)))
         for a in (table.hand.results or [])[:3]:
             out.append(_award_line(table, a))
     live = [a for a in table.alerts if a.level != "info"]
@@ -224,7 +232,37 @@ def snapshot(table):
         h = table.hand
         snap["pots"] = [{"pot": a.pot_index, "amount": _award_amount(a), "half": a.half,
                          "winners": sorted([table.setup.seats[p] for p, _c in a.shares])} for a in (h.results or [])]
+        snap["kill_first"] = losers_on_antennas(table)  # POT-19
     return snap
+
+
+def losers_on_antennas(table):
+    """POT-19: the seats that contested the showdown, won nothing, and whose cards are still on
+    their antennas -- the award is pushed once they are killed (their tags leave the antennas)."""
+    h = table.hand
+    if table.state != OVER or h is None or not h.results or h.live_count() < 2:
+        return []
+    won = {}
+    for a in h.results:
+        for p, _c in a.shares:
+            won[p] = True
+    on = {}  # card -> antenna location, as the antennas see it now (Table.onant outlives the hand)
+    for uid in table.onant:
+        c = table.uid_card.get(uid)
+        if c is not None:
+            on[c] = table.onant[uid]
+    out = []
+    for p in range(h.n):
+        if not h.live[p] or h.mucked[p] or p in won:
+            continue
+        seat = table.setup.seats[p]
+        loc = "seat%d" % seat
+        for c in h.hole[p]:
+            if on.get(c) == loc:
+                out.append(seat)
+                break
+    out.sort()
+    return out
 
 
 def _award_amount(a):

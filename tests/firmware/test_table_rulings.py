@@ -316,7 +316,8 @@ def test_every_console_verb_of_the_protocol_is_handled():
               "bringin": [1], "complete": [1, 20], "post": [1, "sb"], "push": [1, [100]], "confirm": [1],
               "reject": [1], "kill": [1], "misdeal": [], "mark": [1, "exposed"], "floor": ["penalty"],
               "newhand": [], "stack": [1, 500], "set": ["bb", 100], "get": ["bb"], "challenge": [],
-              "auth": ["alice", "0a" * 16, "5a" * 32], "deckline": [1]}
+              "auth": ["alice", "0a" * 16, "5a" * 32], "deckline": [1],
+              "pot": [], "count": [1]}
     text = {"auth": "void", "deckline": "felt-deck 1"}
     verbs = [v for v in proto.verb_names() if proto.verb(v).sender == proto.CONSOLE]
     eq(sorted(verbs), sorted(sample))

@@ -87,7 +87,15 @@ def crc16_a(data, n):
     return crc
 
 
-_HLTA = b"\x50\x00\x57\xCD"  # HLTA with its CRC_A (annex B: 50 00 -> 57 CD)
+# Transfers that never change, made once (datasheet 8.1.2.3: address byte = R/W, 6-bit address, 0)
+_W_IDLE = bytes((_COMMAND << 1, _CMD_IDLE))
+_W_CLEAR_IRQ = bytes((_COM_IRQ << 1, 0x7F))
+_W_FLUSH = bytes((_FIFO_LEVEL << 1, 0x80))
+_W_TRANSCEIVE = bytes((_COMMAND << 1, _CMD_TRANSCEIVE))
+_R_COM_IRQ = bytes((0x80 | (_COM_IRQ << 1), 0))
+_FIFO_REQA = bytes((_FIFO_DATA << 1, REQA))
+_FIFO_WUPA = bytes((_FIFO_DATA << 1, WUPA))
+_FIFO_HLTA = bytes((_FIFO_DATA << 1, 0x50, 0x00, 0x57, 0xCD))  # HLTA with its CRC_A (annex B: 50 00 -> 57 CD)
 
 
 def air_bits_us(nbits):
@@ -124,7 +132,6 @@ class MFRC522:
     _in2 = bytearray(2)
     _out4 = bytes((0x80 | (_ERROR << 1), 0x80 | (_FIFO_LEVEL << 1), 0x80 | (_CONTROL << 1), 0))
     _in4 = bytearray(4)
-    _cmd1 = bytearray(1)
     _pairs = {}  # length -> (out, in) buffers, made on first use
     rx = bytearray(16)  # the last answer: rx[:rx_len]
     # frames of one card's selection, also shared and made once: a poll allocates only the
@@ -233,14 +240,30 @@ class MFRC522:
         """Send n bytes (the last one holding tx_last_bits bits when non-zero); the answer lands
         in self.rx[:self.rx_len]. Returns OK, NO_TAG (timer ran out), COLLISION (self.coll_pos,
         1-based, RxAlign included) or FRAME."""
-        self.write_reg(_COMMAND, _CMD_IDLE)
-        self.write_reg(_COM_IRQ, 0x7F)  # clear every interrupt request bit
-        self.write_reg(_FIFO_LEVEL, 0x80)  # flush
-        self._write_fifo(data, n)
-        framing = (rx_align << 4) | tx_last_bits
-        self.write_reg(_BIT_FRAMING, framing)
-        self.write_reg(_COMMAND, _CMD_TRANSCEIVE)
-        self.write_reg(_BIT_FRAMING, framing | 0x80)  # StartSend
+        out, _inb = self._pair(n + 1)
+        out[0] = (_FIFO_DATA << 1) & 0x7E
+        for i in range(n):
+            out[i + 1] = data[i]
+        return self._transceive(out, (rx_align << 4) | tx_last_bits)
+
+    def _transceive(self, fifo_out, framing):
+        # fifo_out: the whole FIFO write (address byte 0x12 + the frame), made once for frames
+        # that never change (REQA, HLTA, a known card's SELECTs): the same bytes on the wire as
+        # write_reg/_write_fifo would send, without rebuilding them for every exchange
+        dev = self.device
+        i2 = self._in2
+        dev.transfer(_W_IDLE, i2)
+        dev.transfer(_W_CLEAR_IRQ, i2)  # clear every interrupt request bit
+        dev.transfer(_W_FLUSH, i2)
+        dev.transfer(fifo_out, self._pair(len(fifo_out))[1])
+        o = self._out2
+        o[0] = (_BIT_FRAMING << 1) & 0x7E
+        o[1] = framing
+        dev.transfer(o, i2)
+        dev.transfer(_W_TRANSCEIVE, i2)
+        o[0] = (_BIT_FRAMING << 1) & 0x7E
+        o[1] = framing | 0x80  # StartSend
+        dev.transfer(o, i2)
         irq = self._wait(_COM_IRQ, 0x31)  # RxIRq | IdleIRq | TimerIRq
         if not irq & 0x30:
             return NO_TAG
@@ -268,10 +291,18 @@ class MFRC522:
         return OK
 
     def _wait(self, reg, mask):
-        for _ in range(self.max_spins):
-            v = self.read_reg(reg)
-            if v & mask:
-                return v
+        if reg == _COM_IRQ:
+            dev = self.device
+            i2 = self._in2
+            for _ in range(self.max_spins):
+                dev.transfer(_R_COM_IRQ, i2)
+                if i2[1] & mask:
+                    return i2[1]
+        else:
+            for _ in range(self.max_spins):
+                v = self.read_reg(reg)
+                if v & mask:
+                    return v
         raise DeviceTimeout("MFRC522 %s not answering (no interrupt in %d reads)" % (self.name, self.max_spins))
 
     def crc_a(self, data, n, out, at):
@@ -290,9 +321,7 @@ class MFRC522:
     def request(self, wupa=False):
         """REQA (or WUPA) as a 7-bit short frame. Returns OK when a tag answered (ATQA may carry
         bit collisions when different tag types answer: that still means 'cards present')."""
-        cmd = self._cmd1
-        cmd[0] = WUPA if wupa else REQA
-        st = self.transceive(cmd, 1, tx_last_bits=7)
+        st = self._transceive(_FIFO_WUPA if wupa else _FIFO_REQA, 7)
         if st == COLLISION:
             return OK
         if st == OK and (self.rx_len != 2 or self.rx_last_bits):
@@ -301,7 +330,7 @@ class MFRC522:
 
     def halt(self):
         """HLTA + CRC_A; a tag that understood stays silent (NO_TAG is success here)."""
-        return self.transceive(_HLTA, 4)
+        return self._transceive(_FIFO_HLTA, 0)
 
     def _anticollision(self, sel, known, result):
         """Bit-frame anticollision in one cascade level; on a collision the bit is taken as 1
@@ -379,7 +408,7 @@ class MFRC522:
             if st != OK:
                 return st, None
             if frames is not None:
-                frames.append(bytes(self._frame))
+                frames.append(bytes((_FIFO_DATA << 1,)) + bytes(self._frame))  # as the FIFO write
                 frames.append(bytes(self.rx[:3]))
             if sak & 0x04:  # cascade bit: UID not complete
                 if known[0] != CASCADE_TAG:
@@ -404,7 +433,7 @@ class MFRC522:
             return st
         rx = self.rx
         for k in range(0, len(frames), 2):
-            st = self.transceive(frames[k], 9)
+            st = self._transceive(frames[k], 0)
             if st == COLLISION:
                 return FRAME
             if st != OK:
@@ -435,7 +464,7 @@ class MFRC522:
             entry = held[k]
             st = self.reselect(entry[1])
             if st == OK:
-                self.transceive(_HLTA, 4)
+                self._transceive(_FIFO_HLTA, 0)
                 kept += 1
                 if fresh is not None:
                     fresh.append(entry)

@@ -170,6 +170,9 @@ def _table_rules(h):
 
             got = got or {}
             got["rake"] = settings.Rake(v[0], v[1] or None)
+        elif k == "_felt_bbj" and v is True:
+            got = got or {}
+            got["bbj_hand"] = "four_sevens"  # CASH-12: the drop (the qualifying hand does not change stacks)
         elif k == "_felt_chop" and v is True:
             got = got or {}
             got["blind_chop"] = "on"

@@ -6,8 +6,9 @@
 from felt.errors import FrameError
 
 MAGIC = "FELT1"  # protocol major version 1; a different major is refused with code 'version'
-VERSION = "1.1"  # major.minor announced in `hello`; minor additions are new verbs/keys only
+VERSION = "1.2"  # major.minor announced in `hello`; minor additions are new verbs/keys only
 # 1.1 added the floor-key verbs challenge / auth / deckline and the ok keys nonce= and sha256=
+# 1.2 added the count verbs pot (BET-26) and count (BET-48) and the get keys jackpot and dispute
 MAX_LINE = 240
 MAX_SEQ = 65535
 MAX_SEATS = 10
@@ -25,7 +26,7 @@ PULLED = ("none", "part", "all")  # earlier bet chips left, partly or fully pull
 MARKS = ("exposed", "boxed", "tabled", "mucked", "absent", "string_bet", "dealer_error", "pulled_back", "undercall")
 LEVELS = ("info", "warn", "error")
 CONFIG_KEYS = ("game", "structure", "mode", "sb", "bb", "ante", "bringin", "small_bet", "big_bet", "straddle",
-               "unit", "seats", "level", "players_left", "hand_for_hand", "level_clock")
+               "unit", "seats", "level", "players_left", "hand_for_hand", "level_clock", "jackpot", "dispute")
 
 
 class ConsoleError(FrameError):
@@ -257,6 +258,8 @@ newhand c - - - n
 stack c seat,amount - - n
 set c key value - o
 get c key - - n
+pot c - seat - n
+count c seat seat - n
 challenge c - - - n
 auth c name,nonce,tag - - r
 deckline c line - - r
@@ -269,7 +272,9 @@ state t - - *:value n
 # hello/ping/pong: session. fold..complete: actions (amount = the player's new total on this
 # street, BET-8); post: blinds/antes/straddle postings; push: chips pushed silently or after a
 # declaration (BET-9..17); confirm..stack: rulings on ASSIST proposals and floor decisions;
-# set/get: configuration; challenge/auth/deckline (1.1, hardware/security.md section 5): a fresh
+# set/get: configuration; pot [ASKER] / count SEAT [ASKER] (1.2): a player's request for the pot
+# (BET-26) or an opponent's stack (BET-48), answered `ok pot= max=` / `ok stack= approx=`;
+# challenge/auth/deckline (1.1, hardware/security.md section 5): a fresh
 # challenge, the answer HMAC(floor key, device, nonce, name, command) with the command as text,
 # deck record lines; ok..state: replies and events from the table.
 _SENDERS = {"c": CONSOLE, "t": TABLE, "b": BOTH}

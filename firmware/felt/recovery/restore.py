@@ -240,7 +240,7 @@ def table_snapshot(table):
             "setup": _setup_dict(table.setup), "onant": dict(table.onant),
             "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results),
             "config": _config_dict(table.config), "staged": dict(getattr(table, "staged", {})),
-            "penalties": _penalties_data(table)}
+            "penalties": _penalties_data(table), "jackpot": getattr(table, "jackpot", 0)}
 
 
 def _penalties_data(table):
@@ -288,6 +288,7 @@ def table_restore(table, snap):
         undo[int(k)] = _seat_of(snap["undo"][k])
     table._undo = undo
     table.results = list(snap["results"])
+    table.jackpot = snap.get("jackpot", 0)  # CASH-12: the fund outlives hands and power cuts
     if "config" in snap:  # (snapshots written before the floor commands have neither)
         _config_restore(table.config, snap["config"])
         table.staged = dict(snap["staged"])

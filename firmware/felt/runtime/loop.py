@@ -257,6 +257,20 @@ class Runtime:
             else:
                 self.link.reply_ok(msg.seq, value=value if isinstance(value, int) else _word(value))
             return
+        elif verb == "pot" or verb == "count":
+            # BET-26 / BET-48: a count a player asks for, answered as the house rule allows
+            a = msg.args
+            if verb == "pot":
+                got = t.pot_count(a[0] if a else None)
+            else:
+                got = t.stack_count(a[0], a[1] if len(a) > 1 else None)
+            if got is not None:
+                out = {}
+                for k in got:
+                    out[k] = int(got[k])  # approx: 1 / 0
+                self.link.reply_ok(msg.seq, **out)
+                return
+            ok = False
         elif verb == "mark":
             ok = t.mark(msg.args[0], msg.args[1], msg.opts.get("card"))
         elif verb == "confirm" or verb == "reject":

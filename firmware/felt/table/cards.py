@@ -178,6 +178,12 @@ class Cards:
         if card in self.off:
             del self.off[card]
         h = self.hand
+        if place == "muck" and isinstance(old, int) and h.phase == BETTING and old not in self.show16:
+            p = self.position(old)
+            if p is not None and h.live[p] and h.round.aggressor == p and h.actor is not None and h.actor != p:
+                from felt.table import out_of_turn as table_oot  # SHOW-16: the bettor's hand thrown away, an opponent still in
+
+                table_oot.show16(self, old, p)
         if place == "muck" and isinstance(old, int) and h.phase == DRAW:
             p = self.position(old)
             if p is not None and h.live[p] and card in h.hole[p]:

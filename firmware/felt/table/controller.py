@@ -99,6 +99,8 @@ class Table(Cards, Seats, Showdown, Entries):
         self.penalties = None  # engine.clock.Penalties once the floor gives one (TOUR-17, table_rulings)
         self.serving = {}  # seat -> penalty left after this hand, for seats serving one in it (TOUR-17)
         self.action_clock = None  # engine.clock.ActionClock on the seat to act (TOUR-6, table_clock)
+        self.jackpot = 0  # the bad-beat fund of a jackpot table, across hands (CASH-12, table_jackpot)
+        self.public = None  # (text, hand, log length): a count published at a player's request (table_counts)
         self._new_account()
 
     # ---- small helpers ---------------------------------------------------------------------
@@ -175,6 +177,7 @@ class Table(Cards, Seats, Showdown, Entries):
         self.oot_limits = {}  # position -> (chips that stay, checked): club_chips_stay after a change (BET-40)
         self.oot_forfeited = {}  # position -> True: passed over, its turn taken by BET-41
         self.oot_busy = False
+        self.show16 = {}  # seat -> True: its bet hand reached the muck with an opponent still in (SHOW-16)
 
     @property
     def in_hand(self):

@@ -139,6 +139,10 @@ class Entries:
         if key == "level_clock":  # TOUR-1: off, or L<level>/<M:SS left>[/paused]
             from felt.table import levels as table_levels
             return table_levels.get(self, now_ms)
+        if key == "jackpot":  # CASH-12: the bad-beat fund of a jackpot table
+            return self.jackpot if self.config.mode == CASH and self.config.house.bbj_hand != "off" else "off"
+        if key == "dispute":  # POT-18: what about the last hand may still be disputed
+            return self._dispute()
         if key == "hand_for_hand":  # TOUR-8: off, on (time not known) or the level clock M:SS
             left = self.config.hand_for_hand
             if isinstance(left, int):
@@ -147,6 +151,33 @@ class Entries:
             return left or "off"
         return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats",
                                                                            "players_left") else None
+
+    def _dispute(self):
+        # POT-18: the reading of a tabled hand until the next hand begins (DEAL-1); counting and
+        # awarding errors until substantial action on the next hand; then the last hand is locked
+        if self.prev is None:
+            return "none"
+        if self.state != PLAYING:
+            return "reading"
+        return "locked" if self.dc.sa else "count"
+
+    def pot_count(self, asker=None):
+        """Console `pot [SEAT]`: a player asks for the pot (BET-26). The count dict, or None with an
+        alert naming the rule when the house rule gives none here."""
+        return self._count("pot_count", asker)
+
+    def stack_count(self, seat, asker=None):
+        """Console `count SEAT [ASKER]`: a count of SEAT's stack (BET-48), or None with an alert."""
+        return self._count("stack_count", seat, asker)
+
+    def _count(self, name, *args):
+        from felt.table import counts as table_counts  # loaded on the first request
+
+        try:
+            return getattr(table_counts, name)(self, *args)
+        except RuleError as e:
+            self.rule_alert(e)
+            return None
 
     def mark(self, seat, what, draw=None):
         """Console mark: the dealer saw draw `draw` (default: the last card drawn to `seat`) face up
@@ -266,6 +297,10 @@ class Entries:
             self.alert(WARN, ("DEAL-15",), "no pending proposal%s to %s" % (
                 "" if aid is None else " #%d" % aid, "confirm" if accept else "reject"))
             return False
+        if a.finding is None and "SHOW-16" in a.rules:
+            from felt.table import out_of_turn as table_oot  # a bet hand mucked with an opponent still in (SHOW-16)
+
+            return table_oot.show16_ruled(self, a, accept)
         if a.finding is None and ("BET-39" in a.rules or "BET-41" in a.rules):
             from felt.table import out_of_turn as table_oot  # an out-of-turn proposal (BET-39..43)
 

@@ -347,3 +347,32 @@ def ruled(t, a, accept):
     t.log("alert #%d confirmed: seat %d's out-of-turn %s is held for its turn" % (a.id, held.seat, held.action))
     follow(t)
     return True
+
+
+def show16(t, seat, p):
+    """SHOW-16: the seat that bet threw its hand on the muck while an opponent is still to act. The
+    dealer holds the cards and calls the floor: the tag log identifies them, so they may play on.
+    A proposal: confirm = the floor rules the hand dead (killed now: its uncalled bet comes back,
+    DEAL-36; called chips stay), reject = the cards play on (put them back on the seat's antenna)."""
+    t.show16[seat] = True
+    h = t.hand
+    t.alert(WARN, ("SHOW-16",), "seat %d threw its hand on the muck after betting while %s is still in" % (
+        seat, h.who(h.actor)), "hold the cards and call the floor: the table's tag log identifies seat %d's cards; "
+        "confirm = the hand is dead (its uncalled bet comes back), reject = they play on: put them back on seat "
+        "%d's antenna" % (seat, seat), seat=seat, status=PROPOSED)
+
+
+def show16_ruled(t, a, accept):
+    if not accept:
+        a.status = REJECTED
+        t.log("alert #%d rejected: seat %d's hand plays on (SHOW-16)" % (a.id, a.seat))
+        return True
+    from felt.table import rulings as table_rulings
+
+    try:
+        table_rulings.kill(t, a.seat, "SHOW-16", "mucked believing it had won")
+    except RuleError as e:
+        t.rule_alert(e)
+        return False
+    a.status = CONFIRMED
+    return True

@@ -58,9 +58,13 @@ class Showdown:
         for p in range(h.n):
             self.stacks[self.setup.seats[p] - 1] = h.stacks[p]
         self.results = list(h.reasons or [])
-        raked = sum(h.starting_stacks) - sum(h.stacks)  # chips leave a hand only as rake (POT-20)
+        # chips leave a hand only as rake and jackpot drop (POT-20, CASH-12)
+        raked = sum(h.starting_stacks) - sum(h.stacks) - getattr(h, "jackpot_drop", 0)
         if raked > 0:
             self.results.append("rake %d (POT-20)" % raked)
+        if self.config.mode == "cash" and self.config.house.bbj_hand != "off":
+            from felt.table import jackpot as table_jackpot  # CASH-8..12: the fund and a bad beat (jackpot tables only)
+            table_jackpot.after_hand(self)
         for line in self.results:
             self.log("hand %d: %s" % (self.hand_no, line))
         self.prev = self.setup
@@ -128,8 +132,12 @@ def _rules_fields(h):
             out.append(("_felt_chop", True))
     if h.event_heads_up and h.structure == "limit":
         out.append(("_felt_event_heads_up", True))  # TOUR-13: no raise cap heads-up (BET-5)
+    if h.rules.mode != "cash":
+        return out
+    if h.rules.bbj_hand != "off":
+        out.append(("_felt_bbj", True))  # CASH-12: the jackpot drop came off the pot (felt.history.replay takes it)
     rake = h.rules.rake
-    if rake == "off" or h.rules.mode != "cash":
+    if rake == "off":
         return out
     return out + [("_felt_rake", [rake.bp, rake.cap or 0])]
 

@@ -57,14 +57,30 @@ def jackpot_shares(jackpot, others, unit=1):
 # ---- CASH-8 / CASH-9 / CASH-10: does a hold'em hand hit the bad-beat jackpot? ----
 
 _QUAD_SEVENS = (20, 21, 22, 23, 0)  # 7c 7d 7h 7s 2c: the smallest four sevens (CASH-8)
+# hr.bbj_hand (a house rule naming the qualifying hand; CASH-8's is four sevens): the smallest hand
+# that qualifies, as the four cards of the quads (rank 5 = sevens) or a 5-high straight flush
+_QUADS = ("four_sevens", "four_eights", "four_nines", "four_tens", "four_jacks", "four_queens", "four_kings",
+          "four_aces")
+_WHEEL_FLUSH = (48, 0, 4, 8, 12)  # Ac 2c 3c 4c 5c
 
 
-def bad_beat(holes, board, dealt_in, rake=0, rules=None):
+def qualifying_floor(name="four_sevens"):
+    """The five cards of the smallest hand hr.bbj_hand = `name` lets qualify (CASH-8)."""
+    if name == "straight_flush":
+        return _WHEEL_FLUSH
+    if name not in _QUADS:
+        raise RuleError("CASH-8", "no qualifying hand %r" % (name,), legal=_QUADS + ("straight_flush",))
+    r = 5 + _QUADS.index(name)
+    return (4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3, 0)
+
+
+def bad_beat(holes, board, dealt_in, rake=0, rules=None, qualifier="four_sevens"):
     """CASH-8..10 for hold'em on a jackpot table. holes: {seat: (card, card)} of the hands that reached
     the showdown and were tabled; board: the 5 board cards; dealt_in: the seats dealt into the hand;
-    rake: the hand's rake; rules: HouseRules (hr.bbj_min_rake). Qualifying hands are four sevens or
-    better that use both hole cards; of several, the best is the jackpot winner and the second best the
-    loser (CASH-10). Returns None, or {"winner": seat, "loser": seat, "others": [seats dealt in]}."""
+    rake: the hand's rake; rules: HouseRules (hr.bbj_min_rake); qualifier: the smallest qualifying
+    hand (hr.bbj_hand; CASH-8: four sevens). Qualifying hands are that hand or better using both hole
+    cards; of several, the best is the jackpot winner and the second best the loser (CASH-10).
+    Returns None, or {"winner": seat, "loser": seat, "others": [seats dealt in]}."""
     from felt.engine.rank import evaluate  # only jackpot tables pay for loading the evaluator
 
     if len(dealt_in) < 4:
@@ -74,7 +90,7 @@ def bad_beat(holes, board, dealt_in, rake=0, rules=None):
         return None  # CASH-9: the hand's rake reached the configured minimum
     if len(board) != 5:
         raise RuleError("CASH-9", "a bad beat needs the full board of 5 cards", legal=(5, 5))
-    floor = evaluate.high(list(_QUAD_SEVENS))
+    floor = evaluate.high(list(qualifying_floor(qualifier)))
     qualifying = []
     for seat in sorted(holes):
         hole = list(holes[seat])

@@ -89,6 +89,7 @@ penalty_unit|choice|hands,minutes|n/a|hands|TOUR-17
 stud_open_pair_double|choice|off,on|off|off|TOUR-20
 short_buyin_once|bool||0|n/a|CASH-2
 bbj_min_rake|chips|||n/a|CASH-9
+bbj_hand|choice|off,four_sevens,four_eights,four_nines,four_tens,four_jacks,four_queens,four_kings,four_aces,straight_flush|off|n/a|CASH-8,CASH-9,CASH-10,CASH-11,CASH-12
 cash_action_timer|seconds_or_off||off|n/a|CASH-13"""
 
 
