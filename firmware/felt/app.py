@@ -157,7 +157,9 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     def feed_out(record):
         say("FEED " + json.dumps(record))
     # the feed exists before the replay, so what the table logs while replaying is guarded too
-    app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit)
+    signer = secrecy.feed_signer(app.keys.owner) if app.keys is not None else None  # issue 12 item 6
+    app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit,
+                                  signer=signer)
 
     def fresh_table():
         t = make_table(files)
