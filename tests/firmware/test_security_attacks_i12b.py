@@ -112,3 +112,107 @@ def test_item6_canonical_text_is_the_same_on_every_interpreter():
             raise AssertionError("canonical accepted %r" % (bad,))
         except ValueError:
             pass
+
+
+# ---- item 7: audit records pushed off the board ---------------------------------------------------
+
+def console_line(sim, verb, args=(), opts=None, text=None):
+    """One FELT1 line on the console wire, as the dealer console (or a laptop on it) sends it."""
+    from felt.proto import console as proto
+    sim.seq = (sim.seq + 1) % 65536
+    sim.console.feed(proto.encode(proto.Message(sim.seq, verb, args, opts, text)))
+    sim.settle(sweeps=0)
+
+
+def audit_set(root):
+    """[(name, lines)] of the board's audit log files, oldest first."""
+    out = []
+    for name in auditlib.order(os.listdir(root), "audit.log"):
+        with open(root + "/" + name) as f:
+            out.append((name, [ln for ln in f.read().split("\n") if ln]))
+    return out
+
+
+FLOOD_TEXT = "x" * 180  # near what the console carries: each record ~360 bytes on flash
+
+
+def flooded_board(tag, warnings, gap_ms=0, max_bytes=1024, keys_text=None):
+    root, slot = provisioned_root(tag, keys_text)
+    sim = ProductionSim(root, slot)
+    sim.rotation = auditlib.Rotation(max_bytes=max_bytes, keep=2)  # 3 files: a small board
+    sim.run(kit.HEAD)
+    eq(sim.app.mode, bootcheck.PRODUCTION)
+    first = auditlib.verify_files(audit_set(root), auditlib.audit_key(keylib.load(root + "/felt.keys").owner))
+    boot = [r for r in first if r.kind == "boot"][-1]
+    for i in range(warnings):
+        console_line(sim, "floor", ["warning", 2], None, "%d %s" % (i, FLOOD_TEXT))
+        if gap_ms:
+            sim.hal.clock.advance_ms(gap_ms)
+    return root, sim, boot
+
+
+def test_item7_a_flood_of_floor_warnings_is_rate_and_size_limited_and_leaves_a_gap_record():
+    # 3 files of 16 KB: 300 warnings (~110 KB) rotated every earlier record away before the fix
+    root, sim, boot = flooded_board("i12b_flood", 300, max_bytes=16384)
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    # before issue 12 item 7 the flood rotated the boot record (and any floor command) away
+    eq(recs[0].seq, 1)
+    assert [r for r in recs if r.line == boot.line], "the boot record was pushed off the board"
+    alerts = [r for r in recs if r.kind == "alert"]
+    assert 0 < len(alerts) <= auditlib.Intake().burst + 1, len(alerts)
+    for r in alerts:
+        assert len(r.text) <= auditlib.Intake().max_text, r.text
+    # every refusal is on record: a gap record before the next record written says how many, when
+    sim.hal.clock.advance_ms(auditlib.Intake().per_ms)  # the rate limit lets one more in
+    console_line(sim, "floor", ["warning", 3], None, "after the flood")
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    gaps = [r for r in recs if r.kind == "audit" and r.text.startswith(auditlib.GAP)]
+    assert gaps and recs[-2] is gaps[-1], [r.text for r in recs[-3:]]
+    for g in gaps:
+        assert "unauthenticated records refused (rate limit) between " in g.text, g.text
+    refused = sum([int(g.text[len(auditlib.GAP):].split(" ")[0]) for g in gaps])
+    eq(refused + len([r for r in recs if r.kind == "alert"]), 301)
+    assert refused > 250, refused  # the flood took seconds of table time, not minutes
+    eq(recs[-1].kind, "alert")
+    assert "after the flood" in recs[-1].text
+    kit._rm(root)
+
+
+def test_item7_unexported_records_are_never_rotated_away_new_alerts_are_refused_with_an_alert():
+    # a slow flood (one warning each 3 s gets past the rate limit) fills every file the rotation
+    # keeps: the board keeps the unexported records and refuses further unauthenticated ones
+    root, sim, boot = flooded_board("i12b_full", 40, gap_ms=3000)
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    eq(recs[0].seq, 1)
+    assert [r for r in recs if r.line == boot.line]
+    full = [r for r in recs if r.kind == "audit" and r.text.startswith("audit log full")]
+    eq(len(full), 1)
+    assert [a for a in sim.table.alerts if a.device == "audit" and "audit log full" in a.text], sim.table.alerts
+    before = audit_set(root)
+    for i in range(20):  # the flood goes on: nothing more is written, nothing deleted
+        console_line(sim, "floor", ["warning", 2], None, "more %d" % i)
+        sim.hal.clock.advance_ms(3000)
+    eq(audit_set(root), before)
+    assert len(before) <= sim.rotation.keep + 2, [n for n, _ in before]  # the 'full' record may open one more
+    # an authenticated record still goes in (over the quota), nothing is deleted for it
+    sim.app.audit.append("floor", "void", who="alice", t_ms=sim.hal.clock.ticks_ms())
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    eq(recs[0].seq, 1)
+    eq(recs[-1].text, "void")
+    # exported (what feltctl audit verify --port writes): rotation may delete those, alerts resume
+    with open(root + "/audit.log" + auditlib.EXPORTED, "w") as f:
+        f.write("%d %s\n" % (recs[-1].seq, auditlib.line_hash(recs[-1].line)))
+    sim.hal.clock.advance_ms(60000)
+    console_line(sim, "floor", ["warning", 2], None, "after the export")
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    eq(recs[-1].kind, "alert")
+    assert "after the export" in recs[-1].text
+    for i in range(8):  # until the live file rotates: exported files are deleted then
+        sim.hal.clock.advance_ms(3000)
+        console_line(sim, "floor", ["warning", 2], None, "later %d" % i)
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    assert recs[0].seq > 1  # exported records rolled off
+    eq(len(audit_set(root)), sim.rotation.keep + 1)
+    gaps = [r for r in recs if r.kind == "audit" and r.text.startswith(auditlib.GAP)]
+    assert gaps and "log full" in gaps[-1].text, [r.text for r in recs]
+    kit._rm(root)

@@ -108,3 +108,66 @@ def test_item6_uncommitted_cards_appended_to_a_reveal_are_refused(board, tmp_pat
     p.write_text("".join(json.dumps(r) + "\n" for r in recs) + json.dumps(recs[0]) + " trailing\n")
     assert feltctl(["verify-hand", str(p), "--device", fw.DEVICE, "--keys", store.root]) == 1
     assert "is not a JSON record" in capsys.readouterr().err
+
+
+# ---- item 7 -----------------------------------------------------------------------------------------
+from felt.security import audit as al  # noqa: E402
+from feltctl.simboard import SimBoard  # noqa: E402
+
+
+def _audit_verify(store, *args):
+    return feltctl(["audit", "verify"] + [str(a) for a in args] + ["--device", fw.DEVICE, "--keys", store.root])
+
+
+def test_item7_audit_verify_reports_the_gap_a_flood_left(tmp_path, capsys):
+    store = KeyStore(str(tmp_path / "keys"))
+    store.create(fw.DEVICE, ["alice"])
+    root, sim, boot = fw.flooded_board("i12b_host_flood", 120, max_bytes=16384,
+                                       keys_text=store.device_text(fw.DEVICE))
+    sim.hal.clock.advance_ms(al.Intake().per_ms)
+    fw.console_line(sim, "floor", ["warning", 3], None, "after the flood")
+    assert _audit_verify(store, root) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    # before issue 12 item 7 the flood's records were all written and nothing said so
+    assert "GAP before record" in out and "unauthenticated records refused (rate limit)" in out, out
+    assert "gap(s) listed above" in out
+    fw.kit._rm(root)
+
+
+def test_item7_records_rolled_off_are_a_gap_even_without_an_anchor(tmp_path, capsys):
+    store = KeyStore(str(tmp_path / "keys"))
+    store.create(fw.DEVICE, ["alice"])
+    folder = tmp_path / "old"
+    folder.mkdir()
+    # an unprotected log (no Intake: a board before item 7) rotated its first records away
+    log = al.AuditLog(al.FileStore(str(folder / "audit.log"), al.Rotation(max_bytes=1024, keep=1)),
+                      al.audit_key(store.role_key(fw.DEVICE, "owner")))
+    for i in range(30):
+        log.append("alert", "floor decision: warning seat 2 -- %d %s" % (i, "x" * 100), who="table", t_ms=i)
+    assert _audit_verify(store, folder, "--no-anchor") == 0
+    out = capsys.readouterr().out
+    oldest = al.parse_line((folder / log.store.rotated()[0]).read_text().split("\n")[0], 0).seq
+    assert oldest > 1
+    assert "GAP: records 1..%d are not in this log" % (oldest - 1) in out, out
+
+
+def test_item7_audit_verify_port_tells_the_board_what_was_exported(tmp_path, capsys):
+    b = SimBoard(str(tmp_path / "flash"), link=str(tmp_path / "board.tty"), capacity=2 * 1024 * 1024)
+    b.start()
+    b.wait_idle()
+    try:
+        keys = str(tmp_path / "keys")
+        assert feltctl(["provision", b.device, "--device", fw.DEVICE, "--floor", "alice", "--keys", keys]) == 0
+        store = KeyStore(keys)
+        path = tmp_path / "flash" / al.PATH.lstrip("/")
+        log = al.AuditLog(al.FileStore(str(path), al.Rotation(max_bytes=1024, keep=1)),
+                          al.audit_key(store.role_key(fw.DEVICE, "owner")), intake=al.Intake())
+        for i in range(12):
+            log.append("floor", "stack 3 %d -- a floor command padded to fill the file quickly" % i, who="alice",
+                       t_ms=i)
+        capsys.readouterr()
+        assert feltctl(["audit", "verify", "--port", b.device, "--device", fw.DEVICE, "--keys", keys]) == 0
+        assert "board told: records up to %d exported" % log.seq in capsys.readouterr().out
+        assert log.store.exported_seq() == log.seq
+    finally:
+        b.stop()
