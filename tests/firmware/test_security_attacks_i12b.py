@@ -216,3 +216,65 @@ def test_item7_unexported_records_are_never_rotated_away_new_alerts_are_refused_
     gaps = [r for r in recs if r.kind == "audit" and r.text.startswith(auditlib.GAP)]
     assert gaps and "log full" in gaps[-1].text, [r.text for r in recs]
     kit._rm(root)
+
+
+# ---- item 8: floor-auth challenges: a flood, a power cut ---------------------------------------------
+FLOOR = b"\x21" * 32
+
+
+def wire(sim, verb, args=(), opts=None, text=None):
+    """One console line and the table's reply to it (decoded)."""
+    from felt.proto import console as proto
+    console_line(sim, verb, args, opts, text)
+    got = [r for r in sim.replies if (" re=%d " % sim.seq) in r and (" ok " in r or " error " in r)]
+    eq(len(got), 1, verb)
+    return proto.decode_line(got[0].encode())
+
+
+def floor_auth(sim, nonce, command, key=FLOOR):
+    from felt.security.auth import answer
+    return wire(sim, "auth", ["alice", nonce, answer(key, DEVICE, nonce, "alice", command)], None, command)
+
+
+def seated_board(tag):
+    root, slot = provisioned_root(tag)
+    sim = ProductionSim(root, slot)
+    sim.run(kit.HEAD)
+    eq(sim.app.mode, bootcheck.PRODUCTION)
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    return root, sim
+
+
+def test_item8_a_flood_of_challenges_does_not_lock_the_floor_out():
+    root, sim = seated_board("i12b_chflood")
+    n = wire(sim, "challenge").opts["nonce"]
+    for _ in range(40):  # anyone on the console line asks for challenges while the floor answers
+        eq(wire(sim, "challenge").verb, "ok")
+    r = floor_auth(sim, n, "stack 2 2500")
+    eq(r.verb, "ok", r.text)  # before the fix: refused, the 4-challenge list had evicted it
+    eq(sim.table.stacks[1], 2500)
+    r = floor_auth(sim, n, "stack 2 2500")  # and still one use each
+    eq(r.verb, "error")
+    assert "already used" in r.text, r.text
+    kit._rm(root)
+
+
+def test_item8_floor_commands_and_challenges_across_a_power_cut():
+    root, sim = seated_board("i12b_chcut")
+    n = wire(sim, "challenge").opts["nonce"]
+    eq(floor_auth(sim, n, "stack 2 2500").verb, "ok")
+    pending = wire(sim, "challenge").opts["nonce"]
+    sim.app = sim.table = sim.rt = None  # power cut
+    sim.boot()
+    eq(sim.table.stacks[1], 2500)  # the floor command is journaled
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    eq(len([r for r in recs if r.kind == "floor"]), 1)  # audited once, not again by the replay
+    for nonce, cmd in ((pending, "stack 3 3000"), (n, "stack 2 2500")):
+        r = floor_auth(sim, nonce, cmd)  # a challenge of the last boot, answered or replayed after it
+        eq(r.verb, "error")
+        assert "never issued by this board since it started" in r.text, r.text
+    eq(sim.table.stacks[2], 1000)
+    n = wire(sim, "challenge").opts["nonce"]
+    eq(floor_auth(sim, n, "stack 3 3000").verb, "ok")  # a fresh one works
+    kit._rm(root)
