@@ -171,3 +171,32 @@ def test_item7_audit_verify_port_tells_the_board_what_was_exported(tmp_path, cap
         assert log.store.exported_seq() == log.seq
     finally:
         b.stop()
+
+
+# ---- item 8: key files and deck records owner-only whatever the umask ----------------------------------
+import os  # noqa: E402
+import stat  # noqa: E402
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022, 0o002])
+def test_item8_key_files_and_deck_records_are_owner_only_whatever_the_umask(tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        store = KeyStore(str(tmp_path / "keys"))
+        store.create(fw.DEVICE, ["alice"])
+        out = tmp_path / "pi.keys"
+        assert feltctl(["provision", "--out", str(out), "--device", "pi1", "--floor", "alice",
+                        "--keys", store.root]) == 0
+        (tmp_path / "deckA.txt.tmp").write_text("left over\n")  # a world-readable leftover .tmp
+        os.chmod(tmp_path / "deckA.txt.tmp", 0o666)
+        deck = tmp_path / "deckA.txt"
+        assert feltctl(["deck", "enroll", "--deck", "A", "--device", fw.DEVICE, "--floor", "alice",
+                        "--keys", store.root, "--sim", "--seed", "4", "--out", str(deck)]) == 0
+    finally:
+        os.umask(old)
+    files = [out, deck] + [p for p in (tmp_path / "keys").rglob("*") if p.is_file() and p.suffix == ".key"]
+    files.append(tmp_path / "keys" / fw.DEVICE / "device.keys")
+    for p in files:
+        assert stat.S_IMODE(p.stat().st_mode) == 0o600, (p, oct(p.stat().st_mode))
+    for d in (tmp_path / "keys" / fw.DEVICE, tmp_path / "keys" / "pi1"):
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700, (d, oct(d.stat().st_mode))
