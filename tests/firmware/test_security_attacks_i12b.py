@@ -278,3 +278,40 @@ def test_item8_floor_commands_and_challenges_across_a_power_cut():
     n = wire(sim, "challenge").opts["nonce"]
     eq(floor_auth(sim, n, "stack 3 3000").verb, "ok")  # a fresh one works
     kit._rm(root)
+
+
+# ---- item 8: deck-record staging ------------------------------------------------------------------
+def deck_record(deck_id, who="alice", key=FLOOR, device=DEVICE, salt=0x33):
+    from felt.security import deckmap
+    e = deckmap.Enrollment()
+    for i in range(52):
+        e.add(bytes([4, salt, 0x44, 0, 0, 0, i]))
+    return deckmap.sign(device, deck_id, who, key, e.scan.mapping)
+
+
+def send_deck(sim, record):
+    """The record line by line over the console; the last reply (sha256= on the sig line)."""
+    rows = record.rstrip("\n").split("\n")
+    r = None
+    for i in range(len(rows)):
+        r = wire(sim, "deckline", [i + 1], None, rows[i])
+    return r
+
+
+def test_item8_anyone_on_the_console_cannot_fill_the_deck_staging_slots():
+    root, sim = seated_board("i12b_stage")
+    junk = "felt-deck 1\ntag 04000000000000 2c\nsig 00\n"
+    for i in range(5):  # unsigned, foreign-key and other-board records: none is staged
+        r = send_deck(sim, junk)
+        eq(r.verb, "error")
+    for bad in (deck_record("X", key=b"\x66" * 32), deck_record("Y", device="table2")):
+        r = send_deck(sim, bad)
+        eq(r.verb, "error")
+        assert "refused" in r.text, r.text
+    r = send_deck(sim, deck_record("C"))
+    eq(r.verb, "ok")  # before the fix: "2 deck records wait for their floor command already"
+    n = wire(sim, "challenge").opts["nonce"]
+    r = floor_auth(sim, n, "deck C " + r.opts["sha256"])
+    eq(r.verb, "ok", r.text)
+    eq(sim.table.registry.lookup(bytes([4, 0x33, 0x44, 0, 0, 0, 0]), "C"), 0)
+    kit._rm(root)
