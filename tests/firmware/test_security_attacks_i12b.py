@@ -315,3 +315,79 @@ def test_item8_anyone_on_the_console_cannot_fill_the_deck_staging_slots():
     eq(r.verb, "ok", r.text)
     eq(sim.table.registry.lookup(bytes([4, 0x33, 0x44, 0, 0, 0, 0]), "C"), 0)
     kit._rm(root)
+
+
+# ---- item 8: signed manifests: paths and files the tree walk leaves out -------------------------
+def boot_refusal(root, slot):
+    """Boot the board from `slot`; the refusal text (None: it ran)."""
+    from felt.hal.sim_hal import SimHAL
+    hal = SimHAL()
+    hal.add_display(0, 0x3C)
+    from felt.sim.runner import registry
+    from felt.table import TableConfig
+
+    def table(history):
+        return kit.Table(TableConfig(game="holdem", structure="no_limit", seats=3, sb=1, bb=2), registry(),
+                         history=history)
+    a = kit._in_slot(slot, lambda: kit.applib.build(hal, kit.boardlib_sim(3), table, root, pressed=False,
+                                                    micropython_module=kit.FakeMicropython()))
+    eq(a.mode, bootcheck.PRODUCTION)
+    return a.halted
+
+
+def resign(root, slot, entries):
+    with open(slot + "/" + mf.NAME, "w") as f:
+        f.write(mf.sign(DEVICE, OWNER, "v1", 1, entries))
+
+
+def test_item8_manifest_paths_with_dot_segments_duplicates_or_outside_the_tree_are_refused():
+    root, slot = provisioned_root("i12b_mfpath")
+    size, digest = mf.file_hash(slot + "/main.py")
+    # the owner's signing key signs what it is given: the board must still refuse these manifests
+    body = mf.sign(DEVICE, OWNER, "v1", 1, [["main.py", size, digest]])
+    for extra in ("./main.py", "sub/../main.py", "sub//main.py", "/main.py", "../felt.keys", "main.py"):
+        text = body.split("sig ")[0] + "file %s %d %s\n" % (extra, size, digest)
+        from felt.security.hmac import hmac_hex
+        with open(slot + "/" + mf.NAME, "w") as f:
+            f.write(text + "sig " + hmac_hex(OWNER, "felt-manifest\0" + text) + "\n")
+        why = boot_refusal(root, slot)
+        # before the fix './main.py' and 'main.py' twice booted (the same file listed twice)
+        assert why is not None and "manifest" in why, (extra, why)
+    for bad in (["./main.py", size, digest], ["main.py", size, digest]):
+        try:
+            mf.sign(DEVICE, OWNER, "v1", 1, [["main.py", size, digest], bad])
+            raise AssertionError("signed %r" % (bad,))
+        except mf.ManifestError:
+            pass
+    kit._rm(root)
+
+
+def test_item8_files_the_walk_skipped_outside_the_slot_root_must_be_signed():
+    root, slot = provisioned_root("i12b_mfskip")
+    os.mkdir(slot + "/felt")
+    for name in ("felt/.felt-ok", "felt/felt.manifest"):
+        with open(slot + "/" + name, "w") as f:
+            f.write("import os\n")
+        why = boot_refusal(root, slot)
+        assert why is not None and "not in the signed manifest" in why and name in why, (name, why)
+        os.remove(slot + "/" + name)
+    with open(slot + "/felt/table.py.tmp", "w") as f:  # deploy bookkeeping is still left out
+        f.write("half a file\n")
+    sim = ProductionSim(root, slot)
+    sim.run(kit.HEAD)
+    eq(sim.app.halted, None)
+    kit._rm(root)
+
+
+def test_item8_a_dangling_link_does_not_hide_an_unsigned_module():
+    if not hasattr(os, "symlink"):
+        import check
+        raise check.Skip("no os.symlink on this port (a Pico's filesystem has no links)")
+    root, slot = provisioned_root("i12b_mflink")
+    with open(slot + "/json.py", "w") as f:  # would shadow the standard json module on a Pi
+        f.write("raise SystemExit('unsigned code ran')\n")
+    os.symlink(slot + "/nowhere", slot + "/zz")
+    why = boot_refusal(root, slot)
+    # before the fix: stat of the dangling link failed, the walk skipped the whole root, it booted
+    assert why is not None and "symbolic link" in why, why
+    kit._rm(root)
