@@ -391,3 +391,95 @@ def test_item8_a_dangling_link_does_not_hide_an_unsigned_module():
     # before the fix: stat of the dangling link failed, the walk skipped the whole root, it booted
     assert why is not None and "symbolic link" in why, why
     kit._rm(root)
+
+
+# ---- item 8: a console fuzz of the production loop ----------------------------------------------
+WORDS = ("1", "2", "3", "0", "99", "65535", "4294967296", "-1", "x", "Ah", "AhKd", "rule=DEAL-3", "amount=5",
+         "amount=99999999999", "seat=2", "to=900", "\"a b\"", "\"\"", "warning", "dead", "penalty", "clock",
+         "kill", "void", "stack", "deck", "C", "alice", "00" * 16, "ab" * 32, "=", "x=", "=y", "\"unterminated",
+         "fold", "call", "raise", "bet", "check", "allin", "level", "structure", "delay")
+
+
+TYPED = {
+    "seat": ("1", "2", "3", "0", "4", "10"), "amount": ("0", "50", "100", "250", "1000", "999999"),
+    "chips": ("0", "100", "5000"), "id": ("1", "2", "7", "60000"), "word": ("warning", "dead", "penalty", "clock",
+    "continue", "kill", "misdeal", "void", "stack", "deck", "sb", "bb", "x"), "rule": ("DEAL-3", "CASH-4", "X-1"),
+    "mark": ("boxed", "exposed", "x"), "key": ("level_clock", "hand_for_hand", "hr.cash_action_timer", "delay",
+    "sb", "x"), "value": ("on", "off", "1", "0:30", "pause", "x"), "name": ("alice", "bob", "x"),
+    "nonce": ("00" * 16, "ab" * 16), "tag": ("00" * 32,), "line": ("1", "2", "53", "60"),
+    "declared": ("0", "100"), "pulled": ("0", "1"),
+}
+
+
+def _typed(rng, type_name):
+    pick = TYPED.get(type_name) or WORDS
+    return pick[rng.getrandbits(8) % len(pick)]
+
+
+def _line(rng, verbs):
+    """A FELT1 line with a valid CRC: a verb of the protocol (or not) and arguments of the types
+    its schema names (or any words), options and a quoted text now and then."""
+    from felt.proto import console as proto
+    name = verbs[rng.getrandbits(8) % len(verbs)]
+    schema = proto.verb(name)
+    toks = [name]
+    if schema is not None and rng.getrandbits(3):
+        types = list(schema.args) + list(schema.optional)[:rng.getrandbits(1)]
+        toks += [_typed(rng, t) for t in types]
+        for k in schema.opt_order:
+            if rng.getrandbits(2) == 0:
+                toks.append("%s=%s" % (k, _typed(rng, schema.opts[k])))
+        if schema.text != "no" and rng.getrandbits(1):
+            toks.append('"%s"' % WORDS[rng.getrandbits(8) % len(WORDS)].replace('"', ""))
+    else:
+        toks += [WORDS[rng.getrandbits(8) % len(WORDS)] for _ in range(rng.getrandbits(3))]
+    body = ("FELT1 %d %s" % (rng.getrandbits(16), " ".join(toks))).encode()
+    return body + (" *%04X" % proto.crc16(body + b" ")).encode()
+
+
+def fuzz_lines(rng, verbs):
+    """Lines a console (or a laptop on its wire) could send: valid CRC over random verbs and
+    arguments (most lines), oversized, NUL, bare CR, broken checksums, binary."""
+    from felt.proto import console as proto
+    out = []
+    for i in range(300):
+        kind = rng.getrandbits(4)
+        line = _line(rng, verbs)
+        if kind == 1:
+            line = line[:-6] + b" \x00 *0000"
+        elif kind == 2:
+            line = line + b"\r" + _line(rng, verbs)  # a bare CR inside a line
+        elif kind == 3:
+            line = b"FELT1 1 " + b"A" * (proto.MAX_LINE + 50)
+        elif kind == 4:
+            line = bytes([rng.getrandbits(8) for _ in range(rng.getrandbits(6) + 1)])
+        out.append(line + (b"\r\n" if kind != 5 else b"\n"))
+    return out
+
+
+def test_item8_console_fuzz_never_raises_out_of_the_production_loop():
+    import random
+    from felt.proto import console as proto
+    root, sim = seated_board("i12b_fuzz")
+    rng = random.Random(12) if hasattr(random, "Random") else random
+    if rng is random:
+        random.seed(12)
+    verbs = proto.verb_names() + ["nosuchverb", "FELT1"]
+    lines = fuzz_lines(rng, verbs)
+    sim.run("hand")  # mid-hand: cards out, floor traffic and junk arrive while the hand runs
+    for c, s in (("Ah", 2), ("Kd", 3), ("Qs", 1), ("Qh", 2)):
+        sim.run("draw %s to seat %d" % (c, s))
+    n = wire(sim, "challenge").opts["nonce"]
+    for k in range(len(lines)):
+        sim.console.feed(lines[k])
+        sim.settle(sweeps=0)  # Runtime.step runs here: any exception out of it fails the test
+        if k % 50 == 0:
+            eq(wire(sim, "challenge").verb, "ok")  # the floor channel still answers
+            send_deck(sim, "felt-deck 1\nsig 00\n")
+    # the table is consistent and playable: the floor can still act, the hand goes on
+    r = floor_auth(sim, n, "void")
+    assert r.verb in ("ok", "error"), r
+    sim.run("state")
+    recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
+    assert recs, "the audit log verifies after the fuzz"
+    kit._rm(root)
