@@ -483,3 +483,19 @@ def test_item8_console_fuzz_never_raises_out_of_the_production_loop():
     recs = auditlib.verify_files(audit_set(root), auditlib.audit_key(OWNER))
     assert recs, "the audit log verifies after the fuzz"
     kit._rm(root)
+
+
+# ---- item 8: a tag UID seen twice in one hand (cloned tag) ------------------------------------------
+def test_item8_a_tag_seen_at_two_seats_in_one_hand_is_an_alert():
+    root, sim = seated_board("i12b_clone")
+    kit._play_hand(sim, HOLE)  # Ah is dealt to seat 2; the preflop betting is done
+    n = len(sim.table.alerts)
+    # seat 2 lifts its Ah off the antenna; a tag with the same UID (a clone) appears at seat 3
+    sim.run("remove Ah from seat 2")
+    sim.run("move Ah from nowhere to seat 3")
+    got = [a for a in sim.table.alerts[n:] if "cloned tag" in a.text]
+    eq(len(got), 1, [a.line() for a in sim.table.alerts[n:]])  # before the fix: no alert at all
+    eq(got[0].rules, ("DECK-5",))
+    assert "seat 2" in got[0].text and "seat 3" in got[0].text, got[0].text
+    assert "Ah" not in got[0].line() and "04FE1741000032" not in got[0].line().upper()
+    kit._rm(root)
