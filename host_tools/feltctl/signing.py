@@ -9,8 +9,10 @@ from felt.security import KeyError_
 from felt.security import auth
 from felt.security import keys as keylib
 from felt.security import manifest as mf
+from felt.security import secrecy
 
 ENV = "FELT_KEYS"
+FEED_PUB = "feed.pub"  # the public half of the board's feed-signing key (not secret)
 
 
 def default_dir():
@@ -55,6 +57,8 @@ class KeyStore:
         _write_private(os.path.join(folder, "broadcast.key"), k.broadcast.hex() + "\n")
         for name, key in k.floor.items():
             _write_private(os.path.join(folder, "floor-%s.key" % name), key.hex() + "\n")
+        # the feed's verification key (public; issue 12 item 6): hand it to whoever checks hands
+        _write_private(os.path.join(folder, FEED_PUB), secrecy.feed_public(k.owner).hex() + "\n")
         return k
 
     def forget(self, device):
@@ -86,6 +90,21 @@ class KeyStore:
             raise KeyError_("no readable %s key for board %r in %s" % (role, device, self.folder(device)))
         if len(key) != keylib.KEY_BYTES:
             raise KeyError_("%s: not a %d-byte key" % (path, keylib.KEY_BYTES))
+        return key
+
+    def feed_public(self, device):
+        """The board's feed verification key (32 bytes): feed.pub, else derived from owner.key
+        (a key store made before feed.pub existed)."""
+        path = os.path.join(self.folder(device), FEED_PUB)
+        try:
+            with open(path) as f:
+                key = bytes.fromhex(f.read().strip())
+        except OSError:
+            return secrecy.feed_public(self.role_key(device, "owner"))
+        except ValueError:
+            key = b""
+        if len(key) != 32:
+            raise KeyError_("%s: not a 32-byte feed verification key" % path)
         return key
 
     # -- the audit anchor: the last record `feltctl audit verify` saw ---------------------------

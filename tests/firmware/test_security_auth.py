@@ -82,13 +82,23 @@ def test_expired_challenge_is_refused():
         g.verify("alice", "void", n, answer(FLOOR, "table1", n, "alice", "void"), 30001)
 
 
-def test_only_four_challenges_stay_open():
+def test_a_flood_of_challenges_evicts_none_and_an_earlier_boots_challenge_never_verifies():
+    # issue 12 item 8: only 4 challenges stayed open, so anyone on the console could push the
+    # floor's challenge out before it was answered
     g = _gate()
     first = g.challenge(0)
-    for _ in range(4):
+    for _ in range(500):
         g.challenge(0)
+    eq(g.verify("alice", "void", first, answer(FLOOR, "table1", first, "alice", "void"), 1).verb, "void")
+    src = _nonces()
+    src(1)  # the board restarted: the nonce source gives other bytes, so a new boot key
+    again = FloorGate("table1", {"alice": FLOOR}, src, ttl_ms=30000)
+    n = g.challenge(2)
     with raises(AuthError, match="never issued"):
-        g.verify("alice", "void", first, answer(FLOOR, "table1", first, "alice", "void"), 1)
+        again.verify("alice", "void", n, answer(FLOOR, "table1", n, "alice", "void"), 3)
+    with raises(AuthError, match="never issued"):  # made up: the issue time is MACed too
+        bad = n[:8] + "00000000" + n[16:]
+        g.verify("alice", "void", bad, answer(FLOOR, "table1", bad, "alice", "void"), 3)
 
 
 def test_command_syntax():

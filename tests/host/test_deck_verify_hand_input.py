@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from felt.security import secrecy
 from feltctl.cli import main as feltctl
 from feltctl.signing import KeyStore
 
@@ -47,15 +48,25 @@ def test_deck_verify_of_a_binary_record_is_named(store, tmp_path, capsys):
     ([b'{"kind": "reveal", "hand": 1}', b"7"], "line 2 is not a JSON record"),
     ([b'{"kind": "commit", "hand": 1, "place": "seat1", "n": 1, "c": "00", "t_ms": 0}',
       b'{"kind": "hand-end", "hand": 1, "release_ms": 0, "t_ms": 0}',
-      b'{"kind": "reveal", "hand": 1, "t_ms": 5, "seats": {"seat1": "AsKd"}, "salts": [], "board": "", "board_salt": ""}'],
+      b'{"kind": "reveal", "hand": 1, "t_ms": 5, "end_ms": 0, "seats": {"seat1": "AsKd"}, "salts": [], "board": "", "board_salt": ""}'],
      "a record is malformed"),
     ([b'{"kind": "commit", "hand": 1, "place": "seat1", "n": 1, "c": "00", "t_ms": 0}',
       b'{"kind": "hand-end", "hand": 1, "release_ms": 0, "t_ms": 0}',
-      b'{"kind": "reveal", "hand": 1, "t_ms": 5, "seats": {"seat1": "AsKd"}, "salts": {"seat1": [[1]]}, '
+      b'{"kind": "reveal", "hand": 1, "t_ms": 5, "end_ms": 0, "seats": {"seat1": "AsKd"}, "salts": {"seat1": [[1]]}, '
       b'"board": "", "board_salt": ""}'],
      "a record is malformed"),
 ])
 def test_verify_hand_refuses_feeds_that_are_not_records_by_name(store, tmp_path, capsys, lines, why):
+    # records signed by the board's feed key, so their shape (not the signature) is what is refused
+    signer = secrecy.feed_signer(store.role_key("table1", "owner"))
+    for i, line in enumerate(lines):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict):
+            rec["sig"] = secrecy.hexlify(signer.sign(secrecy.feed_message("table1", rec)))
+            lines[i] = json.dumps(rec).encode()
     feed = tmp_path / "feed.jsonl"
     feed.write_bytes(b"\n".join(lines) + b"\n")
     assert feltctl(["verify-hand", str(feed), "--device", "table1", "--keys", store.root]) == 1

@@ -60,7 +60,7 @@ def test_audit_verify_refuses_a_tampered_or_cut_log(store, tmp_path, capsys):
     assert "cut off" in capsys.readouterr().err
 
 
-def _hand_feed(key, delay_ms=1000):
+def _hand_feed(key, delay_ms=1000, signer=None):
     """Public + broadcast records of one hand, made by the SecretFeed from a stub table."""
     class H:
         n = 2
@@ -83,7 +83,7 @@ def _hand_feed(key, delay_ms=1000):
             seats = [2, 5]
     recs = []
     feed = secrecy.SecretFeed("table1", key, lambda n: b"\x01" * n, public=recs.append, broadcast=recs.append,
-                              delay_ms=delay_ms)
+                              delay_ms=delay_ms, signer=signer)
     t = T()
     feed.observe(t, 100)
     t.state = "over"
@@ -100,36 +100,43 @@ def _write(tmp_path, recs):
 
 def test_verify_hand_passes_and_each_forgery_fails(store, tmp_path, capsys):
     key = store.role_key("table1", "broadcast")
-    recs = _hand_feed(key)
+    signer = secrecy.feed_signer(store.role_key("table1", "owner"))
+    recs = _hand_feed(key, signer=signer)
     assert [r["kind"] for r in recs] == ["commit", "commit", "commit", "hand-end", "reveal", "broadcast"]
     args = ["verify-hand", _write(tmp_path, recs), "--device", "table1", "--keys", store.root]
     assert feltctl(args) == 0
     assert "broadcast shows exactly the dealt cards" in capsys.readouterr().out
 
-    def fails(mutate, why):
+    def fails(mutate, why, resign=True):
         bad = json.loads(json.dumps(recs))
         mutate(bad)
+        if resign:  # signed again with the board's key, so each later check is seen failing too
+            for r in bad:
+                r["sig"] = secrecy.hexlify(signer.sign(secrecy.feed_message("table1", r)))
         assert feltctl(["verify-hand", _write(tmp_path, bad), "--device", "table1", "--keys", store.root]) == 1
         err = capsys.readouterr().err
         assert why in err, err
 
     fails(lambda r: r[4]["seats"].update(seat2="AsKd"), "does not match what was committed")
-    fails(lambda r: r[4].update(board="2c3c5c"), "does not match what was committed")
+    fails(lambda r: r[4].update(board="7c8c9c"), "does not match what was committed")
     fails(lambda r: r[5].update(sealed=secrecy.hexlify(secrecy.seal(b"\x09" * 32, secrecy.unhexlify(r[5]["nonce"]),
                                                                     b"{}", secrecy.broadcast_aad("table1", 1)))),
           "does not open")
     fails(lambda r: r[5].update(t_ms=300), "before hand end + delay")
     fails(lambda r: r.pop(0), "revealed without a commitment")
+    fails(lambda r: r[4]["seats"].update(seat2="AsKd"), "not signed by board table1", resign=False)
 
 
 def test_verify_hand_detects_a_broadcast_that_differs_from_the_deal(store, tmp_path, capsys):
     key = store.role_key("table1", "broadcast")
-    recs = _hand_feed(key)
+    signer = secrecy.feed_signer(store.role_key("table1", "owner"))
+    recs = _hand_feed(key, signer=signer)
     nonce = b"\x02" * 12
     lie = json.dumps({"hand": 1, "end_ms": 200, "seats": {"seat2": "AsAd", "seat5": "2c2d"},
                       "board": "4c5c6c"}).encode()
     recs[5] = dict(recs[5], nonce=nonce.hex(),
                    sealed=secrecy.hexlify(secrecy.seal(key, nonce, lie, secrecy.broadcast_aad("table1", 1))))
+    recs[5]["sig"] = secrecy.hexlify(signer.sign(secrecy.feed_message("table1", recs[5])))  # a board bug
     assert feltctl(["verify-hand", _write(tmp_path, recs), "--device", "table1", "--keys", store.root]) == 1
     assert "but" in capsys.readouterr().err
 

@@ -15,6 +15,7 @@ from felt.sim.runner import Sim, card_uid
 from feltctl.cli import main as feltctl
 from feltctl.signing import KeyStore
 
+OWNER = b"\x4b" * 32  # the board's owner key: its feed records are signed with a key derived from it
 DELAY_MS = 8000  # a hand takes about 3 s of table time: several hands wait for release at once
 CARDS = dict((card_text(c), c) for c in range(52))
 UIDS = dict(("".join("%02X" % b for b in card_uid(c)), c) for c in range(52))
@@ -160,7 +161,7 @@ def play_evening(statement, hands, seed, guard=True):
 
     run(statement)
     feed = secrecy.SecretFeed("table1", b"\x5a" * 32, nonces(seed), public=public.append, broadcast=bcast.append,
-                              delay_ms=DELAY_MS)
+                              delay_ms=DELAY_MS, signer=secrecy.feed_signer(OWNER))
     if guard:
         secrecy.install(sim.rt, feed)
     else:
@@ -230,6 +231,7 @@ def test_no_hole_card_on_any_public_channel_before_hand_end_plus_delay(statement
     store.create("table1", ["alice"])
     (keys / "table1" / "broadcast.key").chmod(0o600)
     (keys / "table1" / "broadcast.key").write_text((b"\x5a" * 32).hex() + "\n")
+    (keys / "table1" / "feed.pub").write_text(secrecy.feed_public(OWNER).hex() + "\n")
     feedfile = tmp_path / "feed.jsonl"
     feedfile.write_text("".join(json.dumps(r) + "\n" for r in public + bcast))
     assert feltctl(["verify-hand", str(feedfile), "--device", "table1", "--keys", str(keys)]) == 0

@@ -131,7 +131,9 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
             say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
     key = auditlib.audit_key(app.keys.owner) if app.keys is not None else None
     store = auditlib.FileStore(join(root, "audit.log"), audit_rotation or auditlib.Rotation())
-    app.audit = auditlib.AuditLog(store, key=key)
+    # unauthenticated records (alerts, refusals) are rate- and size-limited and never push an
+    # unexported record off the board (issue 12 item 7)
+    app.audit = auditlib.AuditLog(store, key=key, intake=auditlib.Intake())
     if pressed is None:
         pressed = read_control(hal, board)
     control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
@@ -158,7 +160,9 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     def feed_out(record):
         say("FEED " + json.dumps(record))
     # the feed exists before the replay, so what the table logs while replaying is guarded too
-    app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit)
+    signer = secrecy.feed_signer(app.keys.owner) if app.keys is not None else None  # issue 12 item 6
+    app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit,
+                                  signer=signer)
 
     def fresh_table():
         t = make_table(files)
@@ -177,6 +181,8 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     app.recorder.seed_console(rt.link)
     secrecy.install(rt, app.feed, clock=clock, audit=app.audit)
     guard_console(rt)
+    app.audit.on_full = lambda text: app.table.device_alert("audit", "warn", text,
+                                                           "export the audit log (feltctl audit verify --port)")
     if app.keys is not None:
         from felt.security.auth import FloorGate
         gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)

@@ -19,6 +19,11 @@ _NUM = 8  # digits in a rotated file's name: the sequence number of its first re
 DEFAULT_MAX_BYTES = 16384  # ~50 records a file
 DEFAULT_KEEP = 8  # rotated files kept besides the live one: ~150 KB of flash at most
 _CONT = "continues from "  # text of the record that opens every file after the first
+GAP = "gap: "  # text of the record that says unauthenticated records were refused before it
+# Kinds the board writes for itself or for an authenticated command; every other record (alerts,
+# refused floor commands) comes from input anyone at the table can make: issue 12 item 7 limits those
+TRUSTED_KINDS = ("boot", "maintenance", "floor", "delay", "audit")
+EXPORTED = ".exported"  # <live path>.exported: "SEQ HASH" of the last record exported (feltctl)
 
 
 def audit_key(owner_key):
@@ -102,6 +107,33 @@ def order(names, base):
     return [n for _, n in rotated] + [n for n in names if n == base]
 
 
+class Intake:
+    """The limits on records from unauthenticated input (issue 12 item 7; hardware/security.md
+    section 6): each text cut to max_text characters; at most `burst` records at once and one per
+    `per_ms` after (a token bucket on the t_ms the records carry); and none that would make rotation
+    delete a record not yet exported. What is refused is counted, and the next record written is
+    preceded by a MACed `gap:` record saying how many and when."""
+
+    def __init__(self, burst=20, per_ms=3000, max_text=120):
+        self.burst = burst
+        self.per_ms = per_ms
+        self.max_text = max_text
+        self.tokens = burst
+        self.last_ms = None
+
+    def admit(self, t_ms):
+        if self.last_ms is None or t_ms < self.last_ms:  # first record, or the clock began again (reboot)
+            self.last_ms = t_ms
+        gained = (t_ms - self.last_ms) // self.per_ms
+        if gained:
+            self.tokens = min(self.burst, self.tokens + gained)
+            self.last_ms += gained * self.per_ms
+        if self.tokens <= 0:
+            return False
+        self.tokens -= 1
+        return True
+
+
 class MemStore:
     """Lines in a list (tests, the simulator). Never rotates."""
 
@@ -143,6 +175,7 @@ class FileStore:
         self.torn = 0
         self.size = 0
         self.first = None  # sequence number of the live file's first record
+        self.protect = False  # True: rotation never deletes a file holding a record not yet exported
 
     def lines(self):
         keep, self.torn = _read_lines(self.path)
@@ -186,16 +219,42 @@ class FileStore:
         return self.rotation is not None and self.first is not None and self.size >= self.rotation.max_bytes
 
     def rotate(self):
-        """Rename the live file after its first record and delete rotated files beyond `keep`.
-        Returns the new name. The next record starts a new live file."""
+        """Rename the live file after its first record and delete rotated files beyond `keep`
+        (with `protect`, only those whose records were all exported). Returns the new name. The
+        next record starts a new live file."""
         name = rotated_name(self.base, self.first)
         os.rename(self.path, self.folder.rstrip("/") + "/" + name)
         self.size = 0
         self.first = None
         names = self.rotated()
         for old in names[:max(0, len(names) - self.rotation.keep)]:
+            if self.protect and not self._exported(old, names):
+                break
             os.remove(self.folder.rstrip("/") + "/" + old)
         return name
+
+    def exported_seq(self):
+        """The last record exported (feltctl audit verify --port writes <path>.exported); 0: none."""
+        try:
+            with open(self.path + EXPORTED) as f:
+                head = f.read().split(" ")[0].strip()
+        except OSError:
+            return 0
+        return int(head) if is_digits(head) else 0
+
+    def _exported(self, name, names):
+        i = names.index(name)
+        nxt = file_number(names[i + 1]) if i + 1 < len(names) else self.first
+        return nxt is not None and nxt - 1 <= self.exported_seq()
+
+    def blocked(self):
+        """True when the next rotation would have to delete a record not yet exported, or one
+        already kept them over the quota (authenticated records go on being written)."""
+        if not self.protect or self.first is None and not self.rotated():
+            return False
+        names = self.rotated()
+        over = len(names) > self.rotation.keep or (len(names) == self.rotation.keep and self.due())
+        return over and not self._exported(names[0], names)
 
 
 def _seq_of(line):
@@ -224,9 +283,17 @@ class AuditLog:
     FileStore, the record after a rotation is preceded by one naming the rotated file, its
     records and its tail hash (MACed like any record)."""
 
-    def __init__(self, store, key=None):
+    def __init__(self, store, key=None, intake=None):
         self.store = store
         self._key = key
+        self.intake = intake  # Intake: limits on unauthenticated records (None: no limits)
+        self.on_full = None  # callable(text): told once when unexported records fill the log
+        self.dropped = 0  # unauthenticated records refused since the last record written
+        self._drop_span = None  # (first, last) t_ms of those
+        self._why = {}  # reasons for those: "rate limit", "log full"
+        self._full_told = False
+        if intake is not None and hasattr(store, "protect"):
+            store.protect = True
         self.seq = 0
         self.head = GENESIS
         lines = store.lines()
@@ -256,6 +323,44 @@ class AuditLog:
                     "board", t_ms)
 
     def append(self, kind, text, who="-", t_ms=0):
+        """The Record written, or None when an unauthenticated record was refused (Intake)."""
+        lim = self.intake
+        if lim is not None:
+            if kind not in TRUSTED_KINDS:
+                blocked = getattr(self.store, "blocked", None)
+                if blocked is not None and blocked():
+                    return self._refuse("log full", t_ms)
+                self._full_told = False
+                if not lim.admit(t_ms):
+                    return self._refuse("rate limit", t_ms)
+                text = str(text)[:lim.max_text]
+            if self.dropped:
+                self._gap(t_ms)
+        return self._append(kind, text, who, t_ms)
+
+    def _refuse(self, why, t_ms):
+        self.dropped += 1
+        self._why[why] = True
+        self._drop_span = (self._drop_span[0] if self._drop_span else t_ms, t_ms)
+        if why == "log full" and not self._full_told:
+            self._full_told = True
+            text = ("audit log full of records not yet exported: unauthenticated records refused until "
+                    "it is exported (feltctl audit verify --port)")
+            self._append("audit", text, "board", t_ms)
+            if self.on_full is not None:
+                self.on_full(text)
+        return None
+
+    def _gap(self, t_ms):
+        n, span = self.dropped, self._drop_span
+        why = " and ".join(sorted(self._why))
+        self.dropped = 0
+        self._drop_span = None
+        self._why = {}
+        self._append("audit", "%s%d unauthenticated records refused (%s) between %d and %d ms"
+                     % (GAP, n, why, span[0], span[1]), "board", t_ms)
+
+    def _append(self, kind, text, who, t_ms):
         due = getattr(self.store, "due", None)
         if due is not None and due():
             self._opening(self.store.rotate(), t_ms)

@@ -3,12 +3,16 @@
 # device, nonce, who, command); each challenge is good for one try within ttl_ms, so a recorded
 # command cannot be replayed. Commands that change money or the game outside play need this.
 from felt.security import AuthError
-from felt.security.hmac import compare, hexlify, hmac_hex
+from felt.security.hmac import compare, hexlify, hmac_hex, hmac_sha256, unhexlify
 from felt.textnum import is_digits
 
 NONCE_BYTES = 16
 TTL_MS = 60000  # a challenge not answered within a minute is dropped
-MAX_OPEN = 4  # outstanding challenges; the oldest goes when a fifth is asked for
+# Challenges are not stored (issue 12 item 8): a challenge is 4 fresh bytes, the 4-byte issue time
+# and 8 bytes of HMAC under a key drawn at each boot, so a flood of `challenge` evicts nothing (the
+# old list of 4 let anyone on the console push the floor's challenge out before it was answered),
+# and a challenge from before a restart never verifies. What is stored is what was answered.
+MAX_TRIED = 64  # wrongly answered challenges remembered (one try each); beyond, the oldest are forgotten
 # verb -> (number of arguments, what it does); all change money or the game outside normal play
 VERBS = {
     "void": (0, "void the hand in progress (every bet returned)"),
@@ -68,40 +72,61 @@ class FloorGate:
         self._nonce = nonce_source
         self.audit = audit
         self.ttl_ms = ttl_ms
-        self._open = []  # [(nonce hex, issued ms)], oldest first
+        self._boot_key = nonce_source(32)  # this boot's: challenges of an earlier boot never verify
+        self._used = {}  # nonce hex -> issued ms: answered with a valid tag (as many as floor commands)
+        self._tried = []  # nonce hex answered wrongly, oldest first (at most MAX_TRIED)
 
     def challenge(self, now_ms):
         """A fresh nonce (hex) for the next floor command."""
         raw = self._nonce(NONCE_BYTES)
         if len(raw) != NONCE_BYTES:
             raise AuthError("the nonce source gave %d bytes, not %d" % (len(raw), NONCE_BYTES))
-        n = hexlify(raw)
-        self._open.append((n, now_ms))
-        if len(self._open) > MAX_OPEN:
-            self._open.pop(0)
-        return n
+        body = raw[:4] + (now_ms & 0xFFFFFFFF).to_bytes(4, "big")
+        return hexlify(body + hmac_sha256(self._boot_key, body)[:8])
 
     def _take(self, nonce_hex, now_ms):
-        for i in range(len(self._open)):
-            if self._open[i][0] == nonce_hex:
-                issued = self._open.pop(i)[1]  # one try per challenge, right or wrong
-                if now_ms - issued > self.ttl_ms:
-                    raise AuthError("refused: the challenge expired (%d ms old, limit %d ms); ask for a new one"
-                                    % (now_ms - issued, self.ttl_ms))
-                return
-        raise AuthError("refused: challenge %s... was never issued or was already used (replayed command)"
-                        % nonce_hex[:8])
+        """The issue time of a challenge this boot issued and nobody tried yet; else AuthError."""
+        try:
+            raw = unhexlify(nonce_hex)
+        except ValueError:
+            raw = b""
+        if len(raw) != NONCE_BYTES or not compare(hmac_sha256(self._boot_key, raw[:8])[:8], raw[8:]):
+            raise AuthError("refused: challenge %s... was never issued by this board since it started (a "
+                            "challenge from before a restart, or made up)" % nonce_hex[:8])
+        key = hexlify(raw)
+        if key in self._used or key in self._tried:
+            raise AuthError("refused: challenge %s... was already used (replayed command)" % nonce_hex[:8])
+        issued = int.from_bytes(raw[4:8], "big")
+        age = (now_ms - issued) & 0xFFFFFFFF
+        if age > self.ttl_ms:
+            self._tried_add(key)
+            raise AuthError("refused: the challenge expired (%d ms old, limit %d ms); ask for a new one"
+                            % (age, self.ttl_ms))
+        return key, issued
+
+    def _tried_add(self, key):
+        self._tried.append(key)
+        if len(self._tried) > MAX_TRIED:
+            self._tried.pop(0)  # a second guess at an HMAC-SHA256 tag gains nothing
+
+    def _use(self, key, issued, now_ms):
+        self._used[key] = issued
+        for k in list(self._used):  # forget what has expired anyway
+            if ((now_ms - self._used[k]) & 0xFFFFFFFF) > self.ttl_ms:
+                del self._used[k]
 
     def verify(self, who, command, nonce_hex, tag_hex, now_ms):
         """The FloorCommand if `tag_hex` authenticates `command` by floor key `who` for a live
         challenge; else AuthError (and an audit record of the refusal)."""
         try:
-            self._take(nonce_hex, now_ms)
+            taken, issued = self._take(nonce_hex, now_ms)
             key = self._keys.get(who)
-            if key is None:
-                raise AuthError("refused: no floor key named %r on this board" % (who,))
-            if not compare(answer(key, self.device, nonce_hex, who, command), tag_hex):
+            if key is None or not compare(answer(key, self.device, nonce_hex, who, command), tag_hex):
+                self._tried_add(taken)  # one try per challenge, right or wrong
+                if key is None:
+                    raise AuthError("refused: no floor key named %r on this board" % (who,))
                 raise AuthError("refused: the command does not authenticate (wrong key or altered command)")
+            self._use(taken, issued, now_ms)
             verb, args = parse_command(command)
         except AuthError as e:
             if self.audit is not None:

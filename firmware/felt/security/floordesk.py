@@ -23,6 +23,7 @@ class FloorDesk:
         self.floor_keys = floor_keys or {}
         self.device = device
         self._decks = {}  # sha256 hex -> deck record text, waiting for its floor command
+        self._order = []  # their hashes, oldest first (MicroPython dicts keep no order)
         self._lines = None  # deck record lines arriving over the console (deck_line)
         table.floor_desk = self  # the console (loop.py) reaches the desk through its table
 
@@ -32,11 +33,16 @@ class FloorDesk:
         return self.gate.challenge(now_ms)
 
     def stage_deck(self, text):
-        """Hold a deck record until a `deck ID SHA256` floor command names it; returns the hash."""
+        """Hold a deck record until a `deck ID SHA256` floor command names it; returns the hash.
+        Only a record a floor key of this board signed is staged (issue 12 item 8: anyone on the
+        console filled both slots with junk and locked deck registration out); when the slots are
+        full the oldest staged record goes (only a replay of an earlier signed record can do that)."""
+        deckmap.verify(text, self.floor_keys, self.device)  # SecurityError: not staged
         h = hexlify(hashlib.sha256(text.encode()).digest())
-        if h not in self._decks and len(self._decks) >= self.MAX_STAGED:
-            raise SecurityError("%d deck records wait for their floor command already; register or "
-                                "restart first" % self.MAX_STAGED)
+        if h not in self._decks:
+            self._order.append(h)
+            if len(self._order) > self.MAX_STAGED:
+                del self._decks[self._order.pop(0)]
         self._decks[h] = text
         return h
 
@@ -124,6 +130,7 @@ class FloorDesk:
             raise SecurityError("the record registers deck %s, the command names deck %s" % (got, deck_id))
         self.table.registry.register(got, mapping)  # DECK-1 checks; nothing changes if they fail
         del self._decks[digest]
+        self._order.remove(digest)
         return "deck %s registered (52 tags)" % got
 
     def _do_stack(self, cmd, now_ms):

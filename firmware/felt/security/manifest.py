@@ -38,8 +38,11 @@ class Manifest:
 
 
 def _check_path(path):
-    if not path or path.startswith("/") or ".." in path.split("/") or " " in path or "\n" in path:
-        raise ManifestError("manifest: bad file path %r" % (path,))
+    # one spelling per file (issue 12 item 8): relative, no '..', '.' or empty segment, no '\\'
+    parts = path.split("/") if path else [""]
+    if (path.startswith("/") or " " in path or "\n" in path or "\\" in path or ".." in parts or "." in parts
+            or "" in parts):
+        raise ManifestError("manifest: bad file path %r (relative, no '.', '..' or empty parts)" % (path,))
 
 
 def body_text(device, owner_key, version, counter, entries):
@@ -50,10 +53,14 @@ def body_text(device, owner_key, version, counter, entries):
         raise ManifestError("manifest: version %r must be one word" % (version,))
     out = [HEADER, "device " + device, "key " + key_id(owner_key), "version " + version, "counter %d" % counter]
     rows = sorted([(e[0], e[1], e[2]) for e in entries])
+    seen = {}
     for path, size, digest in rows:
         _check_path(path)
         if path == NAME:
             continue
+        if path in seen:
+            raise ManifestError("manifest: %s listed twice" % path)
+        seen[path] = True
         out.append("file %s %d %s" % (path, size, digest))
     return "\n".join(out) + "\n"
 
@@ -76,6 +83,7 @@ def parse(text):
         raise ManifestError("not a Felt firmware manifest (first line must be %r)" % HEADER)
     fields = {}
     files = []
+    seen = {}
     for i in range(1, len(lines)):
         w = lines[i].split(" ")
         if w == [""]:
@@ -83,6 +91,9 @@ def parse(text):
         try:
             if w[0] == "file" and len(w) == 4:
                 _check_path(w[1])
+                if w[1] in seen or _skipped(w[1]):  # each file once; never one the tree walk leaves out
+                    raise ValueError("%s listed twice or not a firmware file" % w[1])
+                seen[w[1]] = True
                 files.append((w[1], int(w[2]), w[3]))
             elif w[0] in ("device", "key", "version", "counter") and len(w) == 2 and w[0] not in fields:
                 fields[w[0]] = w[1]
@@ -142,20 +153,35 @@ def file_hash(path):
     return size, hexlify(h.digest())
 
 
-def _skipped(name):
-    if name in _SKIP_NAMES or name == NAME:
+def _skipped(path):
+    """Deploy bookkeeping the walk leaves out: the slot's own marker and manifest (top level
+    only: elsewhere they are files like any other) and files being received (*.tmp, *.z, names
+    no interpreter imports)."""
+    if path in _SKIP_NAMES or path == NAME:
         return True
     for s in _SKIP_SUFFIXES:
-        if name.endswith(s):
+        if path.endswith(s):
             return True
     return False
 
 
+_IS_LINK = 0xA000
+
+
 def _entries(path):
-    """[(name, is_dir)] of a folder: os.ilistdir on MicroPython, listdir + stat on CPython (Pi)."""
+    """[(name, is_dir)] of a folder: os.ilistdir on MicroPython, listdir + lstat on CPython (Pi).
+    A symbolic link is refused: it may point outside the tree, or nowhere (issue 12 item 8: one
+    dangling link made stat fail, and the walk then skipped the whole folder, unsigned files and
+    all)."""
     if hasattr(os, "ilistdir"):
         return [(e[0], bool(e[1] & _IS_DIR)) for e in os.ilistdir(path)]
-    return [(n, bool(os.stat(path + "/" + n)[0] & _IS_DIR)) for n in os.listdir(path)]
+    out = []
+    for n in os.listdir(path):
+        mode = os.lstat(path + "/" + n)[0]
+        if mode & 0xF000 == _IS_LINK:
+            raise ManifestError("refused: %s/%s is a symbolic link (not part of a signed tree)" % (path, n))
+        out.append((n, mode & 0xF000 == _IS_DIR))
+    return out
 
 
 def walk(root):
@@ -166,15 +192,16 @@ def walk(root):
         rel = stack.pop()
         try:
             entries = _entries(root + "/" + rel if rel else root)
-        except OSError:
-            continue
+        except OSError as e:
+            # fail closed: a folder that cannot be listed could hold unsigned modules
+            raise ManifestError("refused: cannot list %s (%s): the tree cannot be checked" % (rel or root, e))
         for entry in entries:
             path = rel + "/" + entry[0] if rel else entry[0]
             if entry[1]:
                 # __pycache__ is checked like any folder: CPython (the Pi) would load a planted
                 # .pyc instead of the signed .py, so the Pi service runs python -B (no bytecode)
                 stack.append(path)
-            elif not _skipped(entry[0]):
+            elif not _skipped(path):
                 out.append(path)
     out.sort()
     return out

@@ -14,7 +14,8 @@ from felt.engine.cards import DECK_SIZE, card_text
 from felt.errors import DeckError
 from felt.security import AuthError
 from felt.security.auth import FloorCommand
-from felt.security.hmac import hexlify, seal, unhexlify, unseal
+from felt.security import ed25519
+from felt.security.hmac import derive, hexlify, seal, unhexlify, unseal
 
 SALT_BYTES = 16
 NONCE_BYTES = 12
@@ -47,6 +48,68 @@ def commitment(device, hand_no, place, cards, salt_hex):
     """SHA-256 hex of one salted commitment: place 'seat3' or 'board', cards as text ('AhKd')."""
     text = "felt-commit\0%s\0%d\0%s\0%s\0%s" % (device, hand_no, place, cards, salt_hex)
     return hexlify(hashlib.sha256(text.encode()).digest())
+
+
+# ---- signed feed records (issue 12 item 6) ---------------------------------------------------------
+# Every record the board puts on the public feed (commit, hand-end, reveal) and every sealed
+# broadcast record carries "sig": the board's Ed25519 signature of FEED_LABEL, the device name and
+# the record's canonical text (every other field, keys sorted). The secret key is derived from the
+# owner key; its public half (feed_public) is handed out at provisioning (feltctl provision writes
+# feed.pub), so the broadcaster -- who holds the symmetric broadcast key -- cannot forge a hand.
+FEED_LABEL = "felt-feed 1"
+
+
+def feed_signer(owner_key):
+    """The board's feed signer (ed25519.Signer) from its owner key."""
+    return ed25519.Signer(derive(owner_key, "feed-sign"))
+
+
+def feed_public(owner_key):
+    """The 32-byte verification key of the board's feed (public: give it to anyone)."""
+    return ed25519.public_key(derive(owner_key, "feed-sign"))
+
+
+def canonical(obj):
+    """One text for a record on every interpreter (MicroPython dicts are not ordered): keys
+    sorted, no spaces; str, int, list and dict only (ValueError for anything else)."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, float):
+        raise ValueError("a feed record holds no %s" % type(obj).__name__)
+    if isinstance(obj, int):
+        return "%d" % obj
+    if isinstance(obj, str):
+        return json.dumps(obj)
+    if isinstance(obj, (list, tuple)):
+        return "[" + ",".join([canonical(x) for x in obj]) + "]"
+    if isinstance(obj, dict):
+        out = []
+        for k in sorted(obj):
+            if not isinstance(k, str):
+                raise ValueError("a feed record's keys are text")
+            out.append(json.dumps(k) + ":" + canonical(obj[k]))
+        return "{" + ",".join(out) + "}"
+    raise ValueError("a feed record holds no %s" % type(obj).__name__)
+
+
+def feed_message(device, record):
+    """The bytes a record's "sig" signs: the label, the device and every field but "sig"."""
+    body = {}
+    for k in record:
+        if k != "sig":
+            body[k] = record[k]
+    return ("%s\0%s\0%s" % (FEED_LABEL, device, canonical(body))).encode()
+
+
+def check_signature(public, device, record):
+    """True when record["sig"] is the board's signature (public: its 32-byte feed key)."""
+    sig = record.get("sig")
+    if not isinstance(sig, str):
+        return False
+    try:
+        raw = unhexlify(sig)
+        msg = feed_message(device, record)
+    except ValueError:
+        return False
+    return ed25519.verify(public, msg, raw)
 
 
 def broadcast_aad(device, hand_no):
@@ -88,11 +151,12 @@ class _HandSecrets:
 class SecretFeed:
     """One table's secrecy. device: board name; broadcast_key: 32 bytes; nonce_source(n) -> n
     unpredictable bytes; public(record dict) and broadcast(record dict): the two output feeds;
-    audit: an AuditLog for delay changes. Call observe(table, now_ms) after every loop step."""
+    audit: an AuditLog for delay changes; signer: feed_signer(owner key), which signs every record. Call observe(table, now_ms) after every loop step."""
 
     def __init__(self, device, broadcast_key, nonce_source, public=None, broadcast=None, delay_ms=DELAY_MS,
-                 audit=None):
+                 audit=None, signer=None):
         self.device = device
+        self.signer = signer  # feed_signer(owner key): every record leaves signed (None: unsigned)
         self._key = broadcast_key
         self._nonce = nonce_source
         self.public = public
@@ -282,6 +346,8 @@ class SecretFeed:
 
     def _emit(self, sink, record):
         if sink is not None:
+            if self.signer is not None:
+                record["sig"] = hexlify(self.signer.sign(feed_message(self.device, record)))
             sink(record)
 
     # ---- the guard ------------------------------------------------------------------------------

@@ -178,6 +178,8 @@ class Cards:
         if card in self.off:
             del self.off[card]
         h = self.hand
+        if isinstance(old, int) and isinstance(place, int) and old != place and (h.street > 0 or h.phase != "deal"):
+            self._seen_twice(card, old, place)  # after the initial deal (a misdelivery is moved during it)
         if place == "muck" and isinstance(old, int) and h.phase == BETTING and old not in self.show16:
             p = self.position(old)
             if p is not None and h.live[p] and h.round.aggressor == p and h.actor is not None and h.actor != p:
@@ -192,6 +194,18 @@ class Cards:
             self.ruling(self._await.id, True)
         if h.phase == SHOWDOWN:
             self._sync()
+
+    def _seen_twice(self, card, old, place):
+        """One tag at two seats in one hand after the deal (issue 12 item 8): its card was dealt to
+        seat `old` and now a tag with its UID is at seat `place` -- a cloned tag, or a card
+        passed between players. The text names seats only (the card is secret)."""
+        p = self.position(old)
+        if p is None or card not in self.hand.hole[p]:
+            return
+        self.alert(WARN, ("DECK-5",), "a tag dealt to seat %d this hand is now read at seat %d: a cloned tag, or "
+                   "a card passed between players" % (old, place),
+                   "stop play; compare the cards at both seats and check the deck (DEAL-19, DEAL-20)",
+                   seat=place, device="seat%d" % place)
 
     # ---- cards reach the table ---------------------------------------------------------------
     def _land(self, card, hexu, place):

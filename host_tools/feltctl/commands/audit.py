@@ -30,6 +30,34 @@ def add_arguments(p):
 
 
 _LIST = "import os\nanswer([n for n in os.listdir(%r) if n == %r or n.startswith(%r)])\n"
+# after a verified pull: tell the board which records are exported, so its rotation may delete
+# them (until then it keeps them and refuses unauthenticated records instead; issue 12 item 7)
+_MARK = "f = open(%r, 'w')\nf.write(%r)\nf.close()\nanswer(1)\n"
+
+
+def mark_exported(port, seq, h, timeout_s=3.0):
+    from feltctl.deploy import Deployer
+    from feltctl.transport import Transport
+    with Transport(port, timeout_s=timeout_s) as t:
+        d = Deployer(t)
+        d.connect()
+        d.call(_MARK % (al.PATH + al.EXPORTED, "%d %s\n" % (seq, h)))
+        t.soft_reset_to_friendly()
+
+
+def gaps(records):
+    """Lines naming every gap in a verified log: records before the oldest kept (rolled off, or a
+    file not given), unauthenticated records the board refused (a flood), a log that was full."""
+    out = []
+    if records and records[0].seq > 1:
+        out.append("GAP: records 1..%d are not in this log (rolled off the board before export, or their "
+                   "files were not given)" % (records[0].seq - 1))
+    for r in records:
+        if r.kind == "audit" and r.text.startswith(al.GAP):
+            out.append("GAP before record %d: %s" % (r.seq + 1, r.text[len(al.GAP):]))
+        elif r.kind == "audit" and r.text.startswith("audit log full"):
+            out.append("GAP from record %d: %s" % (r.seq, r.text))
+    return out
 
 
 def pull(port, timeout_s=3.0, chunk=3000):
@@ -124,9 +152,21 @@ def run(args):
                 print("  %-22s records %d..%d" % (name, al.parse_line(lines[0], 0).seq,
                                                   al.parse_line(lines[-1], 0).seq))
     head = al.line_hash(records[-1].line) if records else al.GENESIS
-    print("audit log intact: %d records, chain head %s, every record MACed by board %s%s" % (
+    found = gaps(records)
+    for line in found:
+        print(line)
+    print("audit log intact: %d records, chain head %s, every record MACed by board %s%s%s" % (
         len(records), head[:16], args.device,
-        "; extends the %d records verified before" % anchor[0] if anchor else ""))
+        "; extends the %d records verified before" % anchor[0] if anchor else "",
+        "; %d gap(s) listed above" % len(found) if found else ""))
     if records and not args.no_anchor:
         store.set_anchor(args.device, records[-1].seq, head)
+    if records and args.port:
+        try:
+            mark_exported(args.port, records[-1].seq, head, args.timeout)
+        except (FeltError, OSError) as e:
+            print("feltctl audit: warning: the board was not told the log is exported (%s): it keeps every "
+                  "record and refuses unauthenticated ones once full" % e, file=sys.stderr)
+            return 1
+        print("board told: records up to %d exported (its rotation may now delete them)" % records[-1].seq)
     return 0

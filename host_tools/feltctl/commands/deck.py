@@ -102,7 +102,10 @@ def _write_record(path, text):
     """The record written whole or not at all (a .tmp beside it, renamed); the .tmp never stays."""
     tmp = path + ".tmp"
     try:
-        with open(tmp, "w") as f:
+        # owner-only whatever the umask (issue 12 item 8): the record maps every tag to its card
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # a .tmp left by an earlier run keeps its old mode through O_CREAT
+        with os.fdopen(fd, "w") as f:
             f.write(text)
         os.replace(tmp, path)
     except OSError as e:

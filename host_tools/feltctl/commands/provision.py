@@ -9,6 +9,7 @@ import sys
 
 from felt.errors import FeltError
 from felt.security import keys as keylib
+from felt.security import secrecy
 from feltctl.deploy import Deployer
 from feltctl.signing import KeyStore
 from feltctl.transport import Transport
@@ -44,6 +45,8 @@ def add_arguments(p):
 def _show(k):
     for role, kid in sorted(k.ids().items()):
         print("  %-16s key id %s" % (role, kid))
+    # public, so shown in full: what feltctl verify-hand --feed-key takes (issue 12 item 6)
+    print("  %-16s %s (public: give it to anyone who checks hands)" % ("feed verify key", secrecy.feed_public(k.owner).hex()))
 
 
 def _to_file(store, k, device, out):

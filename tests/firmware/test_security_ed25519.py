@@ -1,0 +1,50 @@
+# Ed25519 (felt/security/ed25519.py) against RFC 8032 section 7.1's test vectors and the plain
+# SHA-512 against FIPS 180-4 examples, on CPython and MicroPython (whose hashlib has no sha512).
+from check import eq
+
+from felt.security import ed25519
+from felt.security.hmac import hexlify, unhexlify
+
+# RFC 8032 7.1, TEST 1 (empty message) and TEST 2 (one byte 0x72): secret, public, message, signature
+VECTORS = [
+    ("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+     "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "",
+     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"),
+    ("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+     "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72",
+     "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"),
+]
+
+
+def test_rfc8032_vectors_sign_and_verify():
+    for secret, public, msg, sig in VECTORS:
+        s, m = unhexlify(secret), unhexlify(msg)
+        eq(hexlify(ed25519.public_key(s)), public)
+        eq(hexlify(ed25519.sign(s, m)), sig)
+        assert ed25519.verify(unhexlify(public), m, unhexlify(sig))
+
+
+def test_verify_refuses_any_change():
+    secret, public, msg, sig = VECTORS[1]
+    pub, m, s = unhexlify(public), unhexlify(msg), unhexlify(sig)
+    assert not ed25519.verify(pub, m + b"\x00", s)
+    assert not ed25519.verify(pub, b"\x73", s)
+    for i in (0, 31, 32, 63):
+        bad = bytearray(s)
+        bad[i] ^= 1
+        assert not ed25519.verify(pub, m, bytes(bad))
+    assert not ed25519.verify(unhexlify(VECTORS[0][1]), m, s)  # another key
+    assert not ed25519.verify(pub, m, s[:63])  # short
+    # s >= L (a malleable copy of the signature) is refused
+    s_int = int.from_bytes(s[32:], "little") + ed25519._L
+    assert not ed25519.verify(pub, m, s[:32] + s_int.to_bytes(32, "little"))
+
+
+def test_plain_sha512_matches_fips_examples_and_block_edges():
+    eq(hexlify(ed25519.sha512_plain(b"abc")),
+       "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+    eq(hexlify(ed25519.sha512_plain(b"")),
+       "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e")
+    # 111, 112 and 128 bytes: the padding fits, spills into a second block, fills one exactly
+    for n in (111, 112, 128, 300):
+        eq(ed25519.sha512_plain(b"\xa5" * n), ed25519.sha512(b"\xa5" * n))
