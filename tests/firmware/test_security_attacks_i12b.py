@@ -1,4 +1,4 @@
-# Issue 12 (items 6-8, branch i12b): attacks on the ASSEMBLED firmware -- felt.app.build on a
+# Issue 12 (items 6-8, branch i12b): attacks on the ASSEMBLED firmware -- felt.runtime.app.build on a
 # provisioned board with a signed running tree, in production mode -- each the way an attacker
 # would try it. Runs on CPython and MicroPython; the host side of each attack (feltctl) is in
 # tests/host/test_security_i12b_cli.py, which uses the harness below.
@@ -320,11 +320,11 @@ def test_item8_anyone_on_the_console_cannot_fill_the_deck_staging_slots():
 # ---- item 8: signed manifests: paths and files the tree walk leaves out -------------------------
 def boot_refusal(root, slot):
     """Boot the board from `slot`; the refusal text (None: it ran)."""
-    from felt.hal.sim_hal import SimHAL
+    from felt.hal.sim.hal import SimHAL
     hal = SimHAL()
     hal.add_display(0, 0x3C)
     from felt.sim.runner import registry
-    from felt.table import TableConfig
+    from felt.table.controller import TableConfig
 
     def table(history):
         return kit.Table(TableConfig(game="holdem", structure="no_limit", seats=3, sb=1, bb=2), registry(),
