@@ -431,3 +431,26 @@ def test_a_pico_without_board_json_is_told_to_copy_the_pin_map():
     # a Raspberry Pi release ships hardware/ beside firmware/: its map is the last place looked
     eq(applib.config_paths(root, "board.json", "rpi")[-1], "../hardware/boards/rpi.json")
     _rm(root)
+
+
+class NoRawFlashSim(RingAppSim):
+    def rewire(self):
+        hal = RingAppSim.rewire(self)
+
+        def refuse(start, length):
+            from felt.errors import ConfigError
+            raise ConfigError("raw flash overlaps the file system")
+        hal.flash = refuse
+        return hal
+
+
+def test_ring_that_would_overlap_the_file_system_falls_back_to_files_and_says_so():
+    from felt.recovery import journal as jr
+
+    root = _tmp("noring")
+    sim = NoRawFlashSim(root)
+    sim.run(HEAD)
+    assert isinstance(sim.app.journal, jr.Journal)
+    assert [ln for ln in sim.logged if "ring journal not available" in ln and "overlaps" in ln], sim.logged
+    sim.run("seat 1 1000")
+    assert "journal" in os.listdir(root)

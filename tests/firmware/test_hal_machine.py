@@ -298,3 +298,43 @@ def test_decoded_chip_select_on_the_machine_pins():
         eq(m.pins[14].level, 1)  # /E high again after each transfer
     eq(seen, [(3, 0), (3, 0), (9, 0), (9, 0), (3, 0)])
     eq(len(m.calls), writes)  # no pin was opened again on the way
+
+
+class FakeRp2:
+    """rp2.Flash over a storage region of `region` bytes (4 KB blocks); records what was opened."""
+
+    def __init__(self, region):
+        rp2 = self
+        self.opened = []
+
+        class Flash:
+            def __init__(self, start=0, len=region):
+                rp2.opened.append((start, len))
+                self.n = len // 4096
+
+            def ioctl(self, op, arg):
+                return {4: self.n, 5: 4096}.get(op)
+
+        self.Flash = Flash
+
+
+class FakeOs:
+    def __init__(self, fs_bytes):
+        self.fs = fs_bytes
+
+    def statvfs(self, path):
+        return (4096, 4096, self.fs // 4096, 0, 0, 0, 0, 0, 0, 255)
+
+
+def test_raw_flash_for_the_ring_stays_clear_of_the_file_system():
+    region = 1408 * 1024
+    rp2 = FakeRp2(region)
+    hal = MachineHAL(machine_module=FakeMachine(), neopixel_module=FakeNeoPixelModule(), time_module=FakeTime(),
+                     rp2_module=rp2, os_module=FakeOs(region - 256 * 1024))
+    hal.flash(-256 * 1024, 256 * 1024)
+    eq(rp2.opened[-1], (region - 256 * 1024, 256 * 1024))  # the last 256 KB, after a smaller file system
+    stock = MachineHAL(machine_module=FakeMachine(), neopixel_module=FakeNeoPixelModule(), time_module=FakeTime(),
+                       rp2_module=rp2, os_module=FakeOs(region))  # littlefs over the whole region
+    with raises(ConfigError, match="overlaps the file system"):
+        stock.flash(-256 * 1024, 256 * 1024)
+    eq(len(rp2.opened), 3)  # asked for the region's size, never opened the ring over littlefs

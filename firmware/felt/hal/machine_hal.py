@@ -4,6 +4,7 @@ Keeps the contract of felt.hal with machine.Pin/SPI/UART/I2C and the neopixel mo
 are imported when the backend is opened (never at import of this file) and can be injected, so the
 same code is tested against a recording fake on any interpreter.
 """
+from felt.errors import ConfigError
 from felt.hal import check_edge, check_pull, unsupported
 from felt.hal.shared import ChipSelectBus, PinClaims
 
@@ -74,7 +75,8 @@ class MachineHAL:
 
     name = "machine"
 
-    def __init__(self, machine_module=None, neopixel_module=None, time_module=None, rp2_module=None):
+    def __init__(self, machine_module=None, neopixel_module=None, time_module=None, rp2_module=None,
+                 os_module=None):
         if machine_module is None:
             import machine as machine_module
         if time_module is None:
@@ -82,6 +84,7 @@ class MachineHAL:
         self.machine = machine_module
         self._neopixel = neopixel_module
         self._rp2 = rp2_module
+        self._os = os_module
         self._time = time_module
         self._pins = PinClaims()
         self._spi = {}
@@ -155,7 +158,24 @@ class MachineHAL:
             start += whole.ioctl(4, 0) * whole.ioctl(5, 0)
             if start < 0:
                 raise unsupported(self.name, "%d bytes of raw flash" % length)
+        fs = self._fs_bytes()
+        if fs is not None and start < fs:
+            # a stock MicroPython image mounts littlefs over the whole storage region: the ring
+            # would erase the file system's blocks. Refused, never written.
+            raise ConfigError("raw flash at %d..%d of the storage region overlaps the file system (%d bytes "
+                              "from 0): flash a build with a smaller file system (hardware/journal.md 3b)"
+                              % (start, start + length, fs))
         return module.Flash(start=start, len=length)
+
+    def _fs_bytes(self):
+        osm = self._os
+        if osm is None:
+            import os as osm
+        try:
+            st = osm.statvfs("/")
+        except (OSError, AttributeError):
+            return None
+        return st[1] * st[2]  # f_frsize * f_blocks
 
     def close(self):
         self._pins.clear()

@@ -9,7 +9,7 @@ from felt.recovery import journal as jr
 from felt.runtime import loop as looplib
 from felt.recovery import antennas as antenna_check
 from felt.recovery import restore as recovery
-from felt.errors import FeltError
+from felt.errors import ConfigError, FeltError
 from felt.security import KeyError_, ManifestError
 from felt.security import audit as auditlib
 from felt.security import bootcheck, keys as keylib, secrecy
@@ -198,8 +198,15 @@ def open_journal(hal, board, root, say):
     if j["kind"] == "ring":
         from felt.recovery.ring import RingHandLog, RingJournal
 
-        ring = RingJournal(hal.flash(j["start"], j["length"]), log=say)
-        return ring, RingHandLog(ring)
+        try:
+            if not callable(getattr(hal, "flash", None)):
+                raise ConfigError("HAL backend %r has no raw flash" % getattr(hal, "name", "?"))
+            bdev = hal.flash(j["start"], j["length"])
+        except ConfigError as e:  # no raw flash, or it would overlap the file system: files, said
+            say("felt: ring journal not available (%s); journaling to files" % e)
+        else:
+            ring = RingJournal(bdev, log=say)
+            return ring, RingHandLog(ring)
     flash = jr.DirFlash(join(root, "journal"))
     # hands.log / hands.old beside the journal (framed, power-cut safe)
     return jr.Journal(flash, log=say), jr.HandLog(flash)
