@@ -136,7 +136,7 @@ def build_image(extra=()):
 
 def _rom_data(stage):
     # Tables that firmware modules read in place from the image (ROM_FILES: "file table type ..."
-    # with type B or I), written little-endian beside their module; computed by that module here.
+    # with type B or I), written little-endian beside their module (felt/engine/rank); computed by that module here.
     from felt.engine.rank import tables as evaltables
 
     words = evaltables.ROM_FILES.split()
@@ -144,7 +144,7 @@ def _rom_data(stage):
         name, attr, kind = words[i:i + 3]
         values = list(getattr(evaltables, attr))
         data = bytes(values) if kind == "B" else struct.pack("<%d%s" % (len(values), kind), *values)
-        with open(os.path.join(stage, "felt", "engine", name), "wb") as fh:
+        with open(os.path.join(stage, "felt", "engine", "rank", name), "wb") as fh:
             fh.write(data)
 
 

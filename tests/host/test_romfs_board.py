@@ -12,7 +12,7 @@ from feltctl import romfs
 PROBE = '''import gc, sys, os
 gc.collect()
 print("RAM", gc.mem_alloc() - int(sys.argv[1]), gc.mem_free() + gc.mem_alloc() - int(sys.argv[1]))
-print("FILES", " ".join(sorted(os.listdir("/rom/felt/engine"))))
+print("FILES", " ".join(sorted(os.listdir("/rom/felt/engine/rank"))))
 if len(sys.argv) > 2:
     hold = bytearray(int(sys.argv[2]))
     print("HELD", len(hold))
@@ -49,7 +49,7 @@ def test_heap_beside_the_image_is_the_boards_ram(probe):
     assert plain <= ram_total < plain + 4 * romfs.BLOCK  # the heap grows by 4 blocks (one table byte)
     assert ram_used < 4096  # the image went first: only the launcher and the probe beside it
     # the tables evaluate.py reads in place sit beside their module in the image
-    assert "straight.bin" in words["FILES"] and "chunk3.table" in words["FILES"] and "hand.mpy" in words["FILES"]
+    assert "straight.bin" in words["FILES"] and "chunk3.table" in words["FILES"] and "evaluate.mpy" in words["FILES"]
 
 
 def test_a_need_beyond_the_ram_is_a_memory_error(probe):
@@ -81,7 +81,7 @@ def test_whole_firmware_30_omaha8_hands_fit_the_128K_board():
     assert out["done"] and len(out["hands"]) == 30, (p.stdout + p.stderr)[-600:]
 
 
-EVALUATE = '''from felt.engine import evaltables, evaluate as ev
+EVALUATE = '''from felt.engine.rank import tables as evaltables, evaluate as ev
 s = 1
 tot = 0
 for i in range(3000):
