@@ -1,0 +1,203 @@
+# Recovery of a tournament table from journals written by earlier firmware (felt.recovery.restore):
+# tests/firmware/data/tournament_v1/ holds the flash files of a journaled table (PowerSim) cut off at
+# a few points -- between hands, mid-level during a hand, paused, during hand-for-hand with an all-in
+# held -- written by the firmware of 3dc967f (level clock and hand-for-hand in snapshot v 1's config).
+# Each is booted with today's firmware; the level, time left, blinds and hand-for-hand must be as
+# they were (TOUR-1, TOUR-8, TOUR-10). The outage is not counted: a board's ms counter starts again
+# at a reboot, and the clock runs on from what was journaled. Runs under CPython and MicroPython.
+import os
+
+from check import eq
+
+from felt.proto import console as proto
+from felt.sim.powerloss import KillFlash, PowerSim
+from felt.table.controller import TableConfig
+
+LEVELS = [{"sb": 50, "bb": 100, "minutes": 20}, {"sb": 100, "bb": 200, "ante": 25, "minutes": 20},
+          {"sb": 150, "bb": 300, "ante": 25, "minutes": 20}]  # what capture.py's table had
+HOLES = ("Ah", "Kd", "2c", "7s", "Ac", "Kc", "3d", "8s")
+
+
+def _data_dir(name):
+    here = __file__.replace("\\", "/")
+    cut = here.rfind("/")
+    return (here[:cut] if cut >= 0 else ".") + "/data/tournament_v1/" + name
+
+
+def boot(name, levels=True):
+    """A fresh board (its ms counter from 0) whose flash holds the captured files of `name`; the
+    table is rebuilt by recovery, and the cards the journal has on the antennas are put back."""
+    flash = KillFlash(None)
+    d = _data_dir(name)
+    for fname in os.listdir(d):
+        if fname.endswith(".log"):
+            with open(d + "/" + fname, "rb") as f:
+                flash.files[fname] = bytearray(f.read())
+    sim = PowerSim(flash)
+    sim.build(TableConfig(game="holdem", structure="no_limit", seats=3, sb=50, bb=100, button=1,
+                          mode="tournament", levels=[dict(r) for r in LEVELS] if levels else None))
+    t = sim.table
+    for hexu in sorted(t.onant):
+        sim._place(t.onant[hexu], bytes([int(hexu[i:i + 2], 16) for i in range(0, len(hexu), 2)]))
+    return sim
+
+
+def wire(sim, verb, args=()):
+    sim.seq = (sim.seq + 1) % 65536
+    sim.console.feed(proto.encode(proto.Message(sim.seq, verb, args)))
+    sim.settle(sweeps=0)
+    got = [r for r in sim.replies if (" re=%d " % sim.seq) in r and (" ok " in r or " error " in r)]
+    eq(len(got), 1, "replies to %s" % verb)
+    return got[0]
+
+
+def get(sim, key):
+    r = wire(sim, "get", [key])
+    assert " ok " in r, r
+    return r.split("value=")[1].split()[0]
+
+
+def ok(sim, verb, args=()):
+    r = wire(sim, verb, args)
+    assert " ok " in r, r
+
+
+def minutes(sim, n):
+    sim.hal.clock.advance_ms(n * 60000)
+    sim.settle(sweeps=0)
+
+
+def stakes(t):
+    return (t.config.level, t.config.sb, t.config.bb, t.config.ante)
+
+
+def deal(sim):
+    seats = list(sim.table.setup.seats)
+    for k in range(2):
+        for i in range(len(seats)):
+            sim.run("draw %s to seat %d" % (HOLES[k * len(seats) + i], seats[i]))
+
+
+def fold_out(sim):
+    t = sim.table
+    while t.state == "playing":
+        ok(sim, "fold", [t.setup.seats[t.hand.actor]])
+    sim.run("clear")
+
+
+def test_TOUR_1_between_hands_the_running_clock_comes_back_with_its_level_and_time_left():
+    sim = boot("between_hands")
+    t = sim.table
+    eq(sim.reports[-1].lost, None)
+    eq((t.state, t.hand_no), ("over", 1))
+    eq(get(sim, "level_clock"), "L1/15:00")  # as journaled at hand 1's start; the outage not counted
+    eq(get(sim, "hand_for_hand"), "off")
+    eq(stakes(t), (1, 50, 100, 0))
+    minutes(sim, 10)
+    eq(get(sim, "level_clock"), "L1/5:00")  # it runs
+    sim.run("hand")
+    eq(stakes(t), (1, 50, 100, 0))
+    deal(sim)
+    fold_out(sim)
+    minutes(sim, 6)
+    sim.run("hand")  # level 1 ran out between hands: level 2 from this hand (TOUR-1)
+    eq(stakes(t), (2, 100, 200, 25))
+    eq(max(t.hand.bets), 200)
+    eq(get(sim, "level_clock"), "L2/19:00")
+
+
+def test_TOUR_1_mid_level_a_paused_clock_whose_level_ran_out_during_the_hand_applies_it_next_hand():
+    sim = boot("mid_level_paused")
+    t = sim.table
+    eq(sim.reports[-1].lost.reason, "torn")  # the fold being journaled when the power went
+    eq((t.state, t.hand_no), ("playing", 1))
+    eq(stakes(t), (1, 50, 100, 0))  # hand 1 finishes at the level it started at (TOUR-1)
+    eq(max(t.hand.bets), 100)
+    minutes(sim, 30)  # paused: no time runs
+    fold_out(sim)
+    sim.run("hand")
+    eq(stakes(t), (2, 100, 200, 25))
+    eq(get(sim, "level_clock"), "L2/19:00/paused")
+    ok(sim, "set", ["level_clock", "resume"])
+    minutes(sim, 4)
+    eq(get(sim, "level_clock"), "L2/15:00")
+
+
+def test_TOUR_1_a_paused_clock_stays_paused_with_its_time_left():
+    sim = boot("paused_between_hands")
+    t = sim.table
+    eq(get(sim, "level_clock"), "L1/11:00/paused")
+    minutes(sim, 15)
+    eq(get(sim, "level_clock"), "L1/11:00/paused")
+    ok(sim, "set", ["level_clock", "resume"])
+    minutes(sim, 11)
+    sim.run("hand")
+    eq(stakes(t), (2, 100, 200, 25))
+
+
+def test_TOUR_8_TOUR_10_during_hand_for_hand_the_held_hand_and_the_countdown_come_back():
+    sim = boot("h4h_held")
+    t = sim.table
+    eq(sim.reports[-1].lost.reason, "torn")  # the TD's `floor continue`: not taken, entered again
+    eq((t.state, t.hand_no), ("playing", 2))
+    eq(get(sim, "hand_for_hand"), "9:00")  # 11:00 at the announcement, 2:00 at hand 2's start
+    eq(t.dc.held, True)  # TOUR-10: the all-in and call still waits for the TD
+    eq(stakes(t), (1, 50, 100, 0))
+    minutes(sim, 20)  # the level clock stands still during hand-for-hand
+    eq(get(sim, "hand_for_hand"), "9:00")
+    ok(sim, "floor", ["continue"])
+    eq(t.dc.held, False)
+    ok(sim, "set", ["hand_for_hand", "off"])
+    eq(get(sim, "level_clock"), "L1/9:00")  # runs on from what hand-for-hand left
+    minutes(sim, 1)
+    eq(get(sim, "level_clock"), "L1/8:00")
+
+
+def test_TOUR_8_a_level_that_ran_out_during_hand_for_hand_is_in_force_after_recovery():
+    sim = boot("h4h_rollover")
+    t = sim.table
+    eq(get(sim, "hand_for_hand"), "19:00")
+    eq(stakes(t), (2, 100, 200, 25))
+    sim.run("hand")
+    eq(get(sim, "hand_for_hand"), "17:00")
+    eq(max(t.hand.bets), 200)
+    deal(sim)
+    fold_out(sim)
+    ok(sim, "set", ["hand_for_hand", "off"])
+    eq(get(sim, "level_clock"), "L2/17:00")
+
+
+def test_TOUR_8_hand_for_hand_without_a_level_clock_mid_hand():
+    sim = boot("h4h_no_level_clock", levels=False)
+    t = sim.table
+    eq((t.state, t.hand_no), ("playing", 2))
+    eq(get(sim, "hand_for_hand"), "7:00")
+    eq(get(sim, "level_clock"), "off")
+    eq((t.config.sb, t.config.bb), (50, 100))
+    fold_out(sim)
+    sim.run("hand")
+    eq(get(sim, "hand_for_hand"), "5:00")
+    ok(sim, "set", ["hand_for_hand", "off"])
+    eq((get(sim, "hand_for_hand"), get(sim, "level_clock")), ("off", "off"))
+
+
+def test_TOUR_8_hand_for_hand_with_its_time_not_known():
+    sim = boot("h4h_unknown", levels=False)
+    eq(get(sim, "hand_for_hand"), "on")
+    sim.run("hand")
+    eq(get(sim, "hand_for_hand"), "on")
+    eq(get(sim, "level_clock"), "off")
+
+
+def test_TOUR_1_TOUR_8_console_entries_replayed_from_the_journal_alone():
+    sim = boot("no_hand_yet")  # no snapshot yet: start, pause, resume and hand-for-hand replayed
+    t = sim.table
+    eq(sim.reports[-1].snapshot_seq, 0)
+    eq(get(sim, "hand_for_hand"), "14:00")
+    sim.run("hand")
+    eq(get(sim, "hand_for_hand"), "12:00")
+    eq(stakes(t), (1, 50, 100, 0))
+    deal(sim)
+    fold_out(sim)
+    ok(sim, "set", ["hand_for_hand", "off"])
+    eq(get(sim, "level_clock"), "L1/12:00")
