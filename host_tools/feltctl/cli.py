@@ -1,40 +1,72 @@
-# The feltctl command table. Each command is a module in feltctl/commands/ named after it
-# (dashes as underscores) defining HELP, add_arguments(parser) and run(args) -> exit code.
+# The feltctl command table (host tools). COMMANDS names every command and the module holding it
+# (HELP, add_arguments(parser), run(args) -> exit code); a run imports only its own command's
+# module, `feltctl --help` all of them for their HELP lines. Errors are reported here, once: a
+# FeltError (every host error is one: TransportError, DeployError, ...) is the line
+# "feltctl CMD: error: MESSAGE" and exit 1; bad arguments or an unknown command exit 2; Ctrl-C 130.
 import argparse
+import difflib
 import importlib
-import pkgutil
 import sys
 
-from feltctl import commands
+COMMANDS = {
+    "audit": "feltctl.commands.audit",
+    "bench": "feltctl.commands.bench",
+    "deck": "feltctl.commands.deck",
+    "demo": "feltctl.commands.demo",
+    "export": "feltctl.commands.export",
+    "flash": "feltctl.commands.flash",
+    "floor": "feltctl.commands.floor",
+    "info": "feltctl.commands.info",
+    "monitor": "feltctl.commands.monitor",
+    "provision": "feltctl.commands.provision",
+    "replay": "feltctl.commands.replay",
+    "romfs": "feltctl.commands.romfs",
+    "sign": "feltctl.commands.sign",
+    "sim": "feltctl.commands.sim",
+    "simboard": "feltctl.commands.simboard",
+    "verify-hand": "feltctl.commands.verify_hand",
+}
 
 
-def command_modules():
-    """Name -> module for every command, in name order."""
-    found = {}
-    for info in pkgutil.iter_modules(commands.__path__):
-        if info.name.startswith("_"):
-            continue
-        found[info.name.replace("_", "-")] = importlib.import_module("feltctl.commands." + info.name)
-    return dict(sorted(found.items()))
+def build_parser(names):
+    """The argument parser with a sub-command for each of `names` (their modules imported)."""
+    parser = argparse.ArgumentParser(prog="feltctl", description="Felt host tools: flash, sim, replay, monitor, export")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in names:
+        module = importlib.import_module(COMMANDS[name])
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+    return parser
+
+
+def unknown(name):
+    near = difflib.get_close_matches(name, list(COMMANDS), n=1)
+    return "feltctl: unknown command %r%s; `feltctl --help` lists the commands" % (
+        name, " (did you mean %r?)" % near[0] if near else "")
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="feltctl", description="Felt host tools: flash, sim, replay, monitor, export")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = command_modules()
-    for name, module in modules.items():
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(p)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    name = argv[0] if argv and not argv[0].startswith("-") else None
+    if name is not None and name not in COMMANDS:
+        sys.stderr.write(unknown(name) + "\n")
+        return 2
+    parser = build_parser([name] if name else sorted(COMMANDS))
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
         return 2
+    from felt.errors import FeltError
+
     try:
-        return modules[args.command].run(args) or 0
+        return importlib.import_module(COMMANDS[name]).run(args) or 0
+    except FeltError as e:
+        sys.stderr.write("feltctl %s: error: %s\n" % (name, e))
+        return 1
     except KeyboardInterrupt:
         # Ctrl-C: the `with` blocks on the way out have closed ports and child processes; a flash
         # interrupted part way leaves the board on its previous tree (hardware/flashing.md)
-        sys.stderr.write("\nfeltctl %s: interrupted\n" % args.command)
+        sys.stderr.write("\nfeltctl %s: interrupted\n" % name)
         return 130
 
 

@@ -150,8 +150,5 @@ def run(args):
     except OSError as e:
         print("feltctl deck: error: %s" % e, file=sys.stderr)
         return 1
-    except FeltError as e:
-        print("feltctl deck: error: %s" % e, file=sys.stderr)
-        return 1
     print("feltctl deck: say `deck enroll ...` or `deck verify RECORD`", file=sys.stderr)
     return 2

@@ -2,7 +2,6 @@
 # off a board into DIR, skipping files already exported, each checked by SHA-256 (host tools).
 import sys
 
-from felt.errors import FeltError
 from feltctl.deploy import Deployer
 from feltctl.transport import Transport
 
@@ -22,9 +21,6 @@ def run(args):
         with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
             # a board with no /hands yet has recorded nothing; any other missing folder is a mistake
             copied, skipped = Deployer(t).export(args.remote, args.dir, missing_ok=args.remote == "/hands")
-    except FeltError as e:
-        print("feltctl export: error: %s" % e, file=sys.stderr)
-        return 1
     except OSError as e:  # DIR not writable, a file where a folder must go, disk full
         print("feltctl export: error: %s" % e, file=sys.stderr)
         return 1

@@ -61,38 +61,34 @@ def check_presigned(tree, src):
 
 def run(args):
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    try:
-        tree = None if args.rollback else build_tree(args.src, mpy=args.mpy)
-        if tree is not None and "main.py" not in tree.files:
-            # the board would boot a slot with nothing to run: refuse before touching it
-            raise DeployError("%s is not a firmware tree (no main.py in it)" % args.src)
-        if tree is not None and args.sign and not args.dry_run:
-            tree = signed_build(tree, args.sign, KeyStore(args.keys), counter=args.counter)
-        elif tree is not None and args.sign:  # dry run: the manifest it would send, no counter spent
-            store = KeyStore(args.keys)
-            counter = args.counter if args.counter is not None else store.next_counter(args.sign)
-            tree = sign_tree(tree, args.sign, store.role_key(args.sign, "owner"), firmware_version(tree.files),
-                             counter)
-        elif tree is not None and not args.sign:
-            check_presigned(tree, args.src)
-        with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
-            d = Deployer(t, progress=progress_bar(sys.stderr) if show else None)
-            if args.rollback and args.dry_run:  # say what --rollback would do; change nothing
-                r = d.info(reset=not args.no_reset)
-                if not r["previous"]:
-                    raise DeployError("no previous firmware on the board to roll back to")
-                print("dry run: --rollback would boot slot %s again (slot %s, tree %s, now active, kept); "
-                      "nothing written" % (r["previous"], r["active"], (r["tree"] or "?")[:12]))
-                return 0
-            if args.rollback:
-                r = d.rollback(reset=not args.no_reset)
-                print("rolled back: now booting slot %s (tree %s); slot %s kept" % (
-                    r["active"], (r["tree"] or "?")[:12], r["previous"]))
-                return 0
-            rep = d.deploy(tree, dry_run=args.dry_run, reset=not args.no_reset)
-    except FeltError as e:
-        print("feltctl flash: error: %s" % e, file=sys.stderr)
-        return 1
+    tree = None if args.rollback else build_tree(args.src, mpy=args.mpy)
+    if tree is not None and "main.py" not in tree.files:
+        # the board would boot a slot with nothing to run: refuse before touching it
+        raise DeployError("%s is not a firmware tree (no main.py in it)" % args.src)
+    if tree is not None and args.sign and not args.dry_run:
+        tree = signed_build(tree, args.sign, KeyStore(args.keys), counter=args.counter)
+    elif tree is not None and args.sign:  # dry run: the manifest it would send, no counter spent
+        store = KeyStore(args.keys)
+        counter = args.counter if args.counter is not None else store.next_counter(args.sign)
+        tree = sign_tree(tree, args.sign, store.role_key(args.sign, "owner"), firmware_version(tree.files),
+                         counter)
+    elif tree is not None and not args.sign:
+        check_presigned(tree, args.src)
+    with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
+        d = Deployer(t, progress=progress_bar(sys.stderr) if show else None)
+        if args.rollback and args.dry_run:  # say what --rollback would do; change nothing
+            r = d.info(reset=not args.no_reset)
+            if not r["previous"]:
+                raise DeployError("no previous firmware on the board to roll back to")
+            print("dry run: --rollback would boot slot %s again (slot %s, tree %s, now active, kept); "
+                  "nothing written" % (r["previous"], r["active"], (r["tree"] or "?")[:12]))
+            return 0
+        if args.rollback:
+            r = d.rollback(reset=not args.no_reset)
+            print("rolled back: now booting slot %s (tree %s); slot %s kept" % (
+                r["active"], (r["tree"] or "?")[:12], r["previous"]))
+            return 0
+        rep = d.deploy(tree, dry_run=args.dry_run, reset=not args.no_reset)
     plan = rep.plan
     if args.dry_run:
         for line in plan.lines(tree):

@@ -2,7 +2,6 @@
 # free flash (host tools). Stops the running program for a moment and restarts it.
 import sys
 
-from felt.errors import FeltError
 from feltctl.deploy import Deployer
 from feltctl.transport import Transport
 
@@ -16,12 +15,8 @@ def add_arguments(p):
 
 
 def run(args):
-    try:
-        with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
-            r = Deployer(t).info()
-    except FeltError as e:
-        print("feltctl info: error: %s" % e, file=sys.stderr)
-        return 1
+    with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
+        r = Deployer(t).info()
     rows = [
         ("board", "%s (%s, %s)" % (r["board"], r["impl"], r["platform"])),
         ("firmware", r["version"] or "none (not flashed by feltctl)"),

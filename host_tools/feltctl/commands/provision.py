@@ -74,11 +74,7 @@ def run(args):
               file=sys.stderr)
         return 2
     store = KeyStore(args.keys)
-    try:
-        k = store.create(args.device, args.floor)
-    except FeltError as e:
-        print("feltctl provision: error: %s" % e, file=sys.stderr)
-        return 1
+    k = store.create(args.device, args.floor)
     if args.out is not None:
         return _to_file(store, k, args.device, args.out)
     code = _WRITE % {"path": keylib.PATH, "text": store.device_text(args.device)}

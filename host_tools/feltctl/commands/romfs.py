@@ -50,15 +50,10 @@ def run(args):
         return 0
     # mpremote waits for ever on a pty where no board answers (it reads ptys without a timeout):
     # the board must answer our transport, with its deadline, before mpremote gets the port
-    from felt.errors import FeltError
     from feltctl.transport import Transport
 
-    try:
-        with Transport(args.port, timeout_s=args.timeout) as t:
-            t.enter_raw(soft_reset=False)
-    except FeltError as e:
-        print("feltctl romfs: error: %s" % e, file=sys.stderr)
-        return 1
+    with Transport(args.port, timeout_s=args.timeout) as t:  # a FeltError: feltctl's one error line
+        t.enter_raw(soft_reset=False)
     # mpremote's progress goes straight through; its errors end in a Python traceback (e.g.
     # "could not enter raw repl" when no board answers), of which only the last line is news
     done = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)

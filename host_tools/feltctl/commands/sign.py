@@ -5,7 +5,6 @@
 import os
 import sys
 
-from felt.errors import FeltError
 from felt.security import manifest as mf
 from feltctl.paths import FIRMWARE
 from feltctl.signing import KeyStore, firmware_version
@@ -57,9 +56,6 @@ def run(args):
         return 1
     try:
         m = sign_folder(args.src, args.device, KeyStore(args.keys), args.counter)
-    except FeltError as e:
-        print("feltctl sign: error: %s" % e, file=sys.stderr)
-        return 1
     except OSError as e:
         print("feltctl sign: error: %s: %s" % (e.filename, e.strerror), file=sys.stderr)
         return 1
