@@ -102,7 +102,13 @@ class ConsoleLink:
 
     def _broken(self, err):
         self.health.errors += 1
+        if self.role != proto.TABLE:
+            if self.log is not None:
+                self.log("console: %s" % err)
+            return
+        # a broken line's error quotes what was typed: inert before any filter sees it (issue 12 item 1)
+        reply = proto.error_reply(self.next_seq(), err)
+        reply.text = proto.inert(reply.text)
         if self.log is not None:
-            self.log("console: %s" % err)
-        if self.role == proto.TABLE:
-            self.uart.write(proto.encode(proto.error_reply(self.next_seq(), err)))
+            self.log("console: %s" % reply.text)
+        self.uart.write(proto.encode(reply))

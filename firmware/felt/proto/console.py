@@ -43,6 +43,42 @@ class ConsoleError(FrameError):
 
 # ---- value types: parse(token) -> value, and format(value) -> token ----
 
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+_HEXDIGITS = "0123456789abcdefABCDEF"
+
+
+def inert(text):
+    """Text someone typed at the console, made inert before the table echoes any of it (issue 12
+    item 1): every rank+suit pair ('Ah', also inside 'AhKd') becomes '??' and every run of 8 or
+    more hex digits (a tag UID) '?'s, whatever the table's state. No card filter downstream (the
+    table's redaction, the secrecy guard) then finds anything in it to change: a filter that
+    masked only the live hole cards inside an echo was an oracle for them."""
+    if not text:
+        return text
+    out = None
+    n = len(text)
+    i = 0
+    while i + 1 < n:
+        if text[i] in _RANKS and text[i + 1] in _SUITS:
+            if out is None:
+                out = list(text)
+            out[i] = out[i + 1] = "?"
+            i += 2
+        else:
+            i += 1
+    s = text if out is None else "".join(out)
+    run = 0
+    for i in range(len(s) + 1):
+        if i < len(s) and s[i] in _HEXDIGITS:
+            run += 1
+            continue
+        if run >= 8:
+            s = s[:i - run] + "?" * run + s[i:]
+        run = 0
+    return s
+
+
 def _int_token(tok, lo, hi, what):
     if not tok or not tok.isdigit() or (len(tok) > 1 and tok[0] == "0"):
         raise ValueError("%s must be a whole number without sign or leading zeros, got %r" % (what, tok))

@@ -8,6 +8,7 @@ import hashlib
 
 from felt.errors import FeltError, RuleError
 from felt.events import WARN
+from felt.proto import console as proto
 from felt.security import AuthError, SecurityError, deckmap
 from felt.security.hmac import hexlify
 
@@ -101,8 +102,8 @@ class FloorDesk:
                 else:
                     link.reply_ok(msg.seq, cmd=verb)
         except AuthError as e:
-            t.alert(WARN, (), "floor command refused: %s" % e, "ask for a new challenge; check the floor key",
-                    device="console")
+            t.alert(WARN, (), "floor command refused: %s" % _short(str(e)),
+                    "ask for a new challenge; check the floor key", device="console")
             link.reply_error(msg.seq, _short(str(e)), code="auth")
         except RuleError as e:
             t.rule_alert(e)
@@ -110,7 +111,7 @@ class FloorDesk:
         except FeltError as e:  # SecurityError (deck record), ConfigError ("TOUR-1: ..."): named
             text = str(e)
             rule = _rule_of(text)
-            t.alert(WARN, (rule,) if rule else (), "floor command not done: %s" % text, device="console")
+            t.alert(WARN, (rule,) if rule else (), "floor command not done: %s" % _short(text), device="console")
             link.reply_error(msg.seq, _short(text), rule=rule, code="rule")
 
     def _do_delay(self, cmd, now_ms):
@@ -154,7 +155,9 @@ def _rule_of(text):
 
 
 def _short(text, n=150):
-    # a FELT1 text: printable ASCII, short enough for one line
+    # a FELT1 text: printable ASCII, short enough for one line; inert (issue 12 item 1): a refusal
+    # may quote what was typed (a floor key name, a command, a deck record line)
+    text = proto.inert(text)
     out = []
     for c in text[:n]:
         out.append(c if " " <= c <= "~" else "?")

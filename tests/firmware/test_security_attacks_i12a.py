@@ -1,0 +1,121 @@
+# Issue 12 (items 1-4 and the item 8 deck power cut, branch i12a): attacks on the ASSEMBLED
+# firmware -- felt.runtime.app.build (and firmware/main.py's boot path) on a provisioned board with a
+# signed running tree, in production mode -- each the way an attacker would try it. CPython and
+# MicroPython; the harness is test_security_attacks_i12b.py's.
+import os
+
+from check import eq
+
+import test_app as kit
+import test_security_attacks_i12b as i12b
+from felt.engine.cards import DECK_SIZE, card_text
+from felt.proto import console as proto
+from felt.security import audit as auditlib
+from felt.sim.runner import card_uid
+
+# ---- item 1: the redaction oracle ------------------------------------------------------------------
+# Two boards, identical but for the hole cards dealt. A console user types every card name (and
+# every tag UID) into each field the table may echo; whatever comes out -- console replies, alerts,
+# display, the USB log, the audit log -- must be the same on both boards. Before the fix, the
+# table's redaction and the secrecy guard masked exactly the live hole cards inside the echo.
+HOLES = (["Ah", "Kd", "Qs", "Qh", "Kc", "2s"], ["9s", "8d", "7s", "6h", "5c", "Th"])
+ALL = [card_text(c) for c in range(DECK_SIZE)]
+
+
+def _uids(cards):
+    from felt.engine.cards import parse_card
+    return ["".join(["%02X" % b for b in card_uid(parse_card(c))]) for c in cards]
+
+
+def _raw(sim, body):
+    """A FELT1 line with a valid CRC whatever its body (an unknown verb, a bad argument)."""
+    sim.seq = (sim.seq + 1) % 65536
+    head = ("FELT1 %d %s *" % (sim.seq, body)).encode()
+    sim.console.feed(head + ("%04X" % proto.crc16(head[:-1])).encode() + b"\r\n")
+    sim.settle(sweeps=0)
+
+
+def _attacks(holes):
+    """(name, fn(sim)) of every echo an attacker tries; the text names all 52 cards (26 a line,
+    the wire's line is 240 bytes) and the UIDs of the cards dealt on BOTH boards."""
+    uids = _uids(HOLES[0]) + _uids(HOLES[1])
+    spaced = [" ".join(ALL[:26]), " ".join(ALL[26:])]
+    joined = ["".join(ALL[:26]), "".join(ALL[26:])]
+    words = [ALL[i * 4] + ALL[i * 4 + 1] + ALL[i * 4 + 2] + ALL[i * 4 + 3] for i in range(13)]
+    out = []
+    for t in spaced + joined + [" ".join(uids[:6]), " ".join(uids[6:])]:
+        out.append(("floor warning text", lambda s, t=t: i12b.console_line(s, "floor", ["warning", 2], None, t)))
+        out.append(("floor penalty text", lambda s, t=t: i12b.console_line(
+            s, "floor", ["penalty", 3], {"rule": "TOUR-17"}, t)))
+    for w in words + uids:
+        out.append(("set hr.<cards>", lambda s, w=w: _raw(s, "set hr.x%s 1" % w)))
+        out.append(("set <key> <cards>", lambda s, w=w: _raw(s, "set hr.oot_mode " + w)))
+        out.append(("get hr.<cards>", lambda s, w=w: _raw(s, "get hr.x" + w)))
+        out.append(("unknown verb", lambda s, w=w: _raw(s, w)))
+        out.append(("bad seat", lambda s, w=w: _raw(s, "fold " + w)))
+        out.append(("bad key", lambda s, w=w: _raw(s, "set " + w + " 1")))
+        out.append(("floor key name", lambda s, w=w: _raw(s, 'auth %s %s %s "void"' % (w[:32], "00" * 16, "00" * 32))))
+    for w in words:  # a live challenge, so the refusal gets as far as the name
+        out.append(("floor key name, live challenge", lambda s, w=w: _raw(s, 'auth %s %s %s "void"' % (
+            w, i12b.wire(s, "challenge").opts["nonce"], "00" * 32))))
+    for w in uids:
+        nonce = (w + "0" * 32)[:32].lower()
+        out.append(("auth nonce", lambda s, n=nonce: _raw(s, 'auth alice %s %s "void"' % (n, "00" * 32))))
+    for t in spaced + joined:
+        out.append(("auth command text", lambda s, t=t: _raw(s, 'auth alice %s %s "%s"' % ("00" * 16, "00" * 32, t))))
+        out.append(("deckline text", lambda s, t=t: i12b.console_line(s, "deckline", [1], None, t)))
+
+    def deck_lines(s):  # a malformed record: its refusal quotes the bad line
+        i12b.console_line(s, "deckline", [1], None, "felt-deck 1")
+        for i in range(4):
+            i12b.console_line(s, "deckline", [i + 2], None, "tag %s %s" % (uids[i], words[i]))
+        i12b.console_line(s, "deckline", [6], None, "sig 00")
+    out.append(("deck record lines", deck_lines))
+    return out
+
+
+def _outputs(sim, root, fn):
+    """Everything public the board says in answer to fn(sim): console lines, log lines (not the
+    feed's salted records), display, alerts and audit records."""
+    sim.replies = []
+    n_log = len(sim.logged)
+    n_alerts = len(sim.table.alerts)
+    n_audit = len(auditlib.verify_files(i12b.audit_set(root), auditlib.audit_key(i12b.OWNER)))
+    fn(sim)
+    sim.settle(sweeps=1)
+    recs = auditlib.verify_files(i12b.audit_set(root), auditlib.audit_key(i12b.OWNER))
+    return ([r.split(" *")[0] for r in sim.replies if " nonce=" not in r],  # a fresh random challenge
+            [ln for ln in sim.logged[n_log:] if not ln.startswith("FEED ")],
+            sim.oled.text_lines(),
+            [a.line() for a in sim.table.alerts[n_alerts:]],
+            [(r.kind, r.who, r.text) for r in recs[n_audit:]])
+
+
+def _board_mid_hand(tag, holes):
+    root, slot = i12b.provisioned_root(tag)
+    sim = i12b.ProductionSim(root, slot)
+    sim.run(kit.HEAD)
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    kit._play_hand(sim, holes)  # pre-flop done, the flop not dealt: every hole card live
+    return root, sim
+
+
+def test_item1_nothing_typed_at_the_console_is_echoed_through_the_card_filter():
+    boards = [_board_mid_hand("i12a_oracle%d" % i, HOLES[i]) for i in (0, 1)]
+    attacks = _attacks(HOLES)
+    said = 0
+    for name, fn in attacks:
+        got = [_outputs(sim, root, fn) for root, sim in boards]
+        # before the fix: e.g. 'floor warning' came back as '?? ?? ?? ...' exactly where the
+        # board's live hole cards are, so the two boards answered differently
+        eq(got[0], got[1], name)
+        said += len(got[0][0]) + len(got[0][3])
+        for i in (0, 1):  # and no hole card of either board is named in it
+            for out in got[i][:4]:
+                for ln in out:
+                    for c in HOLES[i]:
+                        assert c not in ln, (name, c, ln)
+    assert said >= len(attacks), said  # every attack was answered (not a test of silence)
+    for root, sim in boards:
+        kit._rm(root)
