@@ -1,5 +1,5 @@
 # Host tools: pruning of the build caches kept in the temp folder (the ROMFS images of
-# feltctl.romfs, the mpy-cross trees of `feltctl replay/sim/demo --runtime micropython`). Each
+# feltctl.board.romfs, the mpy-cross trees of `feltctl replay/sim/demo --runtime micropython`). Each
 # source change makes a new entry; without pruning a working machine collects hundreds of them.
 import os
 import shutil

@@ -1,5 +1,5 @@
 # Benchmark (not a test): the RAM of the whole firmware on the emulated board (hardware/memory.md):
-# the firmware's ROMFS image in 'flash' (feltctl.romfs), RAM = gc.mem_alloc() minus the image block.
+# the firmware's ROMFS image in 'flash' (feltctl.board.romfs), RAM = gc.mem_alloc() minus the image block.
 #  1. the 128 KB board: N ten-seat limit Omaha hi-lo hands played through the simulated hardware
 #     with -X heapsize = 128K + the image; the live RAM after each hand (gc.collect), its high-water
 #     mark, and whether the run ends without a MemoryError. Peer figure: the board's 128 KB; ratio.
@@ -23,7 +23,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "host_tools"))
 
-from feltctl import romfs  # noqa: E402
+from feltctl.board import romfs  # noqa: E402
 
 DRIVER = r'''
 import builtins, gc, sys
@@ -117,7 +117,7 @@ def parts(label, obj, out, depth):
 
 hands = int(sys.argv[1])
 breakdown = sys.argv[2] == "breakdown"
-image = int(sys.argv[3])  # heap bytes of the ROMFS image block (feltctl.romfs.image_heap_cost)
+image = int(sys.argv[3])  # heap bytes of the ROMFS image block (feltctl.board.romfs.image_heap_cost)
 if sys.argv[2] == "engine":  # the rules engine alone: what a hand of any game imports
     import micropython
     gc.collect()

@@ -323,7 +323,7 @@ def test_RANK_14_omaha_board_triples_are_every_three_of_the_board():
 
 def test_every_rom_file_is_named_as_its_table_is_read():
     # evaltables._rom opens table.lower() + ".bin" (bytes) or ".table" (2- and 4-byte entries);
-    # feltctl.romfs writes the files ROM_FILES names: the two must agree
+    # feltctl.board.romfs writes the files ROM_FILES names: the two must agree
     from felt.engine.rank import tables as evaltables
     words = evaltables.ROM_FILES.split()
     eq(len(words) % 3, 0)

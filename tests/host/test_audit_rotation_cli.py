@@ -8,7 +8,7 @@ import pytest
 
 from felt.security import audit as al
 from feltctl.cli import main as feltctl
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 
 from felt.security import secrecy
 from feltctl.cli import main as feltctl
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 BINARY = bytes([0xE2, 0x28, 0xA1, 0xFF, 0x00, 0x80]) * 20  # not UTF-8
 

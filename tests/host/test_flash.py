@@ -11,12 +11,12 @@ import time
 import pytest
 import serial
 
-from feltctl import deploy as deploy_mod
+from feltctl.board import deploy as deploy_mod
 from feltctl.cli import main as feltctl
-from feltctl.deploy import Deployer, FlashFull, HashMismatch, Plan, build_tree
+from feltctl.board.deploy import Deployer, FlashFull, HashMismatch, Plan, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.simboard import SimBoard
-from feltctl.transport import DeviceTimeout, NoPort, PortBusy, Transport
+from feltctl.board.transport import DeviceTimeout, NoPort, PortBusy, Transport
 from simboard_boot import active_files, boot_output
 
 MAIN = """import app.a, app.b
@@ -199,7 +199,7 @@ def test_chatty_board_that_ignores_ctrl_c_is_a_clear_error_within_seconds(tmp_pa
 def test_board_unplugged_mid_command_is_a_transport_error_not_an_oserror():
     # pyserial's in_waiting raises a bare OSError (EIO) once the far end of the port is gone; it
     # escaped read_until and drain as a traceback instead of "read failed (board unplugged?)".
-    from feltctl.transport import TransportError
+    from feltctl.board.transport import TransportError
 
     master, slave = os.openpty()
     t = Transport(os.ttyname(slave), timeout_s=1.0)

@@ -8,10 +8,10 @@ import shutil
 import pytest
 
 from felt.errors import FeltError
-from feltctl.deploy import Deployer, build_tree
+from feltctl.board.deploy import Deployer, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.simboard import Faults, SimBoard
-from feltctl.transport import Transport
+from feltctl.board.transport import Transport
 from simboard_boot import active_files, boot_output
 
 LONG = os.environ.get("FELT_LONG_SWEEP") == "1"

@@ -10,7 +10,7 @@ import sys
 
 from feltctl.cli import main as feltctl
 from feltctl.paths import FIRMWARE, REPO
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 PI = os.path.join(REPO, "hardware", "raspberry-pi")
 

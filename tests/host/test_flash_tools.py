@@ -5,10 +5,10 @@ import os
 import pytest
 
 from feltctl.cli import main as feltctl
-from feltctl.deploy import Deployer, build_tree
+from feltctl.board.deploy import Deployer, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.simboard import SimBoard
-from feltctl.transport import Transport
+from feltctl.board.transport import Transport
 
 
 @pytest.fixture
@@ -156,7 +156,7 @@ class _ScriptedBoard(Deployer):
 def test_export_refuses_a_board_file_name_that_leaves_the_folder(tmp_path, rel):
     # The names come from the board: a name climbing out of DIR (or absolute) would have been
     # written wherever it pointed. Refused by name, nothing written.
-    from feltctl.deploy import DeployError, sha256_hex
+    from feltctl.board.deploy import DeployError, sha256_hex
 
     dest = tmp_path / "out"
     board = _ScriptedBoard([[rel, 3, sha256_hex(b"abc")]], b"abc")
@@ -261,7 +261,7 @@ def test_flash_without_sign_refuses_a_stale_felt_manifest_left_in_the_tree(board
     # then called the board's tree "signed" with a manifest that does not describe it.
     import shutil
 
-    from feltctl.signing import KeyStore
+    from feltctl.board.signing import KeyStore
 
     src = tmp_path / "fw"
     shutil.copytree(FIRMWARE, str(src), ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "felt.manifest"))

@@ -18,8 +18,8 @@ from felt.security.floordesk import FloorDesk
 from felt.sim.runner import Sim
 from feltctl.cli import main as feltctl
 from feltctl.commands.floor import FloorClient, Refused
-from feltctl.signing import KeyStore
-from feltctl.transport import Transport
+from feltctl.board.signing import KeyStore
+from feltctl.board.transport import Transport
 
 DEVICE = "table1"
 

@@ -1,4 +1,4 @@
-# The emulated board of hardware/memory.md (feltctl.romfs): the firmware's ROMFS image in 'flash'
+# The emulated board of hardware/memory.md (feltctl.board.romfs): the firmware's ROMFS image in 'flash'
 # and exactly the board's RAM beside it. Checks that the image is mpremote's format and cached,
 # that the launcher reads it first so the rest of the heap is the board's RAM to the block, and
 # that a RAM need beyond it is a MemoryError.
@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from feltctl import romfs
+from feltctl.board import romfs
 
 PROBE = '''import gc, sys, os
 gc.collect()

@@ -57,7 +57,7 @@ def test_docs_name_the_same_place_and_no_other():
 
 def test_provision_out_writes_the_pi_key_file_once_and_never_shows_a_key(tmp_path, capsys):
     from feltctl.cli import main as feltctl
-    from feltctl.signing import KeyStore
+    from feltctl.board.signing import KeyStore
 
     store = KeyStore(str(tmp_path / "keys"))
     out = tmp_path / "pi.keys"
@@ -79,7 +79,7 @@ def test_provision_out_writes_the_pi_key_file_once_and_never_shows_a_key(tmp_pat
 
 def test_sign_covers_what_install_copies_and_no_bytecode(tmp_path, capsys):
     from feltctl.cli import main as feltctl
-    from feltctl.signing import KeyStore
+    from feltctl.board.signing import KeyStore
 
     store = KeyStore(str(tmp_path / "keys"))
     store.create("pi1", ["alice"])
@@ -102,7 +102,7 @@ def test_sign_of_a_folder_that_is_not_a_firmware_tree_is_refused_and_spends_no_c
     # walked whole) was signed: "signed 0 files ... counter 2", a felt.manifest written into it and
     # an anti-rollback counter used up. Refused as `feltctl flash --src` refuses it (no main.py).
     from feltctl.cli import main as feltctl
-    from feltctl.signing import KeyStore
+    from feltctl.board.signing import KeyStore
 
     store = KeyStore(str(tmp_path / "keys"))
     store.create("pi1", ["alice"])

@@ -9,7 +9,7 @@ from felt.security import audit as al
 from felt.security import secrecy
 from felt.security import manifest as mf
 from feltctl.cli import main as feltctl
-from feltctl.signing import KeyStore, answer_challenge, manifest_for
+from feltctl.board.signing import KeyStore, answer_challenge, manifest_for
 from felt.security.auth import FloorGate
 from felt.security import SecurityError
 
@@ -184,8 +184,8 @@ def test_answer_challenge_refuses_unknown_commands_before_signing(store):
 
 
 def test_signed_build_counts_up_and_takes_the_version_from_the_tree(store):
-    from feltctl.deploy import Tree
-    from feltctl.signing import signed_build
+    from feltctl.board.deploy import Tree
+    from feltctl.board.signing import signed_build
     tree = Tree({"felt/__init__.py": b"VERSION = '2.1.0'\n", "main.py": b"x\n"})
     a = signed_build(tree, "table1", store)
     b = signed_build(tree, "table1", store)

@@ -8,11 +8,11 @@ import os
 import pytest
 
 from feltctl.cli import main as feltctl
-from feltctl.deploy import Deployer, DeployError, Tree
+from feltctl.board.deploy import Deployer, DeployError, Tree
 from feltctl.paths import FIRMWARE
-from feltctl.signing import KeyStore, sign_tree
+from feltctl.board.signing import KeyStore, sign_tree
 from feltctl.simboard import SimBoard
-from feltctl.transport import Transport
+from feltctl.board.transport import Transport
 
 # the part of the firmware the check needs (a whole tree would only make the test slower)
 FILES = ["boot.py", "felt/__init__.py", "felt/errors.py", "felt/deploy_agent.py", "felt/security/__init__.py",

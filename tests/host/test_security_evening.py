@@ -13,7 +13,7 @@ from felt.engine.cards import card_text
 from felt.security import secrecy
 from felt.sim.runner import Sim, card_uid
 from feltctl.cli import main as feltctl
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 OWNER = b"\x4b" * 32  # the board's owner key: its feed records are signed with a key derived from it
 DELAY_MS = 8000  # a hand takes about 3 s of table time: several hands wait for release at once

@@ -8,7 +8,7 @@ import pytest
 import test_security_attacks_i12b as fw
 from felt.security import secrecy
 from feltctl.cli import main as feltctl
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 
 @pytest.fixture

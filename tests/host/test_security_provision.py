@@ -7,7 +7,7 @@ import stat
 import pytest
 
 from feltctl.cli import main as feltctl
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 from feltctl.simboard import SimBoard
 
 

@@ -1,7 +1,7 @@
-# The key store's anti-rollback counter (feltctl.signing.KeyStore): `feltctl flash --sign` and
+# The key store's anti-rollback counter (feltctl.board.signing.KeyStore): `feltctl flash --sign` and
 # `feltctl sign` take the next counter from it. A board refuses any tree whose counter is below the
 # highest it ever activated (felt.security.manifest.check_counter), so the store must never go back.
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 
 def test_an_explicit_lower_counter_does_not_wind_the_store_back(tmp_path):

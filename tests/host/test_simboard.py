@@ -213,7 +213,7 @@ def test_feltctl_simboard_prints_its_device_first_and_serves_it(tmp_path):
     import subprocess
     import sys
 
-    from feltctl.transport import Transport
+    from feltctl.board.transport import Transport
 
     proc = subprocess.Popen([sys.executable, "-m", "feltctl", "simboard", "--flash", str(tmp_path / "f"),
                              "--baud", "115200"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

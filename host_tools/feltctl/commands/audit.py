@@ -10,7 +10,7 @@ import sys
 
 from felt.errors import FeltError
 from felt.security import audit as al
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 HELP = "verify a board's hash-chained audit log and list who did what (audit verify LOG)"
 
@@ -36,8 +36,8 @@ _MARK = "f = open(%r, 'w')\nf.write(%r)\nf.close()\nanswer(1)\n"
 
 
 def mark_exported(port, seq, h, timeout_s=3.0):
-    from feltctl.deploy import Deployer
-    from feltctl.transport import Transport
+    from feltctl.board.deploy import Deployer
+    from feltctl.board.transport import Transport
     with Transport(port, timeout_s=timeout_s) as t:
         d = Deployer(t)
         d.connect()
@@ -64,8 +64,8 @@ def pull(port, timeout_s=3.0, chunk=3000):
     """[(name, text)] of the board's audit log files (the live one and the rotated ones), read in
     pieces through the deploy agent (maintenance mode)."""
     import base64
-    from feltctl.deploy import Deployer
-    from feltctl.transport import Transport
+    from feltctl.board.deploy import Deployer
+    from feltctl.board.transport import Transport
     folder, base = os.path.split(al.PATH)
     out = []
     with Transport(port, timeout_s=timeout_s) as t:

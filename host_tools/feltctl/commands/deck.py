@@ -13,7 +13,7 @@ from felt.errors import FeltError
 from felt.hal.sim.hal import SimHAL
 from felt.hal.sim.pn532 import SimPN532
 from felt.security import deckmap
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 HELP = "enroll a deck (UID-to-card map signed with a floor key) by dealing it through the shoe once"
 POLL_MS = 5

@@ -2,8 +2,8 @@
 # off a board into DIR, skipping files already exported, each checked by SHA-256 (host tools).
 import sys
 
-from feltctl.deploy import Deployer
-from feltctl.transport import Transport
+from feltctl.board.deploy import Deployer
+from feltctl.board.transport import Transport
 
 HELP = "copy the hand histories (PHH) off a board into a folder"
 

@@ -5,10 +5,10 @@ import sys
 
 from felt.errors import FeltError
 from felt.security import manifest as mf
-from feltctl.deploy import DeployError, Deployer, build_tree
+from feltctl.board.deploy import DeployError, Deployer, build_tree
 from feltctl.paths import FIRMWARE
-from feltctl.signing import KeyStore, firmware_version, sign_tree, signed_build
-from feltctl.transport import Transport
+from feltctl.board.signing import KeyStore, firmware_version, sign_tree, signed_build
+from feltctl.board.transport import Transport
 
 HELP = "deploy the firmware to a board: fast, verified, atomic (--rollback, --dry-run, --mpy)"
 

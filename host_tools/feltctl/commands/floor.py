@@ -12,8 +12,8 @@ import time
 from felt.errors import DeviceTimeout, FeltError
 from felt.proto import console as proto
 from felt.security import AuthError, auth, deckmap
-from feltctl.signing import KeyStore, answer_challenge
-from feltctl.transport import Transport
+from feltctl.board.signing import KeyStore, answer_challenge
+from feltctl.board.transport import Transport
 
 HELP = "run an authenticated floor command (void, stack, level, structure, delay, deck) on a table"
 COMMANDS = "void | stack SEAT CHIPS | level N | structure no_limit|pot_limit|limit | delay MS | deck RECORD_FILE"

@@ -2,8 +2,8 @@
 # free flash (host tools). Stops the running program for a moment and restarts it.
 import sys
 
-from feltctl.deploy import Deployer
-from feltctl.transport import Transport
+from feltctl.board.deploy import Deployer
+from feltctl.board.transport import Transport
 
 HELP = "show a board's firmware version, manifest hash, board and free space"
 

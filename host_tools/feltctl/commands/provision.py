@@ -10,9 +10,9 @@ import sys
 from felt.errors import FeltError
 from felt.security import keys as keylib
 from felt.security import secrecy
-from feltctl.deploy import Deployer
-from feltctl.signing import KeyStore
-from feltctl.transport import Transport
+from feltctl.board.deploy import Deployer
+from feltctl.board.signing import KeyStore
+from feltctl.board.transport import Transport
 
 HELP = "write a board's per-device keys once (owner, floor, broadcaster); shows key ids only"
 

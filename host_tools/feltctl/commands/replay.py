@@ -1,6 +1,6 @@
 # `feltctl replay`: replay PHH hand histories through the Felt engine and print JSON -- on the host
 # (CPython) or inside the MicroPython unix port as the emulated board: firmware in a ROMFS image,
-# 128 KB of RAM beside it (feltctl.romfs, hardware/memory.md). Both runtimes run the same module,
+# 128 KB of RAM beside it (feltctl.board.romfs, hardware/memory.md). Both runtimes run the same module,
 # felt.history.replay_main, and print byte-identical lines.
 import argparse
 import hashlib
@@ -11,7 +11,8 @@ import subprocess
 import sys
 import tempfile
 
-from feltctl import romfs, tmpcache
+from feltctl import tmpcache
+from feltctl.board import romfs
 from feltctl.paths import FIRMWARE, micropython_binary, mpy_cross_binary
 from feltctl.paths import expand as paths_expand
 
@@ -106,7 +107,7 @@ def run_micropython(module, argv, heapsize="128K", timeout_s=600, stream=False):
 
 def run_board(module, argv, ram="128K", timeout_s=600):
     """Runs `module`'s main(argv) on the emulated board: the firmware's ROMFS image mounted in
-    'flash', `ram` of heap beside it (feltctl.romfs); returns CompletedProcess. Runs in the caller's
+    'flash', `ram` of heap beside it (feltctl.board.romfs); returns CompletedProcess. Runs in the caller's
     folder (not romfs.run's firmware/), so a relative file name is read where the user typed it."""
     return subprocess.run(romfs.command(module, argv, ram=romfs.parse_size(ram)), capture_output=True,
                           text=True, timeout=timeout_s)

@@ -1,12 +1,12 @@
 # `feltctl romfs build|deploy`: the firmware as a ROMFS image (host tools), the same image the
-# emulated board runs (feltctl.romfs, hardware/memory.md). build writes it to a file; deploy
+# emulated board runs (feltctl.board.romfs, hardware/memory.md). build writes it to a file; deploy
 # writes it to a board's ROM partition with mpremote's own `romfs deploy` (MicroPython >= 1.25).
 import os
 import shutil
 import subprocess
 import sys
 
-from feltctl import romfs
+from feltctl.board import romfs
 
 HELP = "build the firmware's ROMFS image (code runs from flash) or deploy it to a board's ROM partition"
 
@@ -50,7 +50,7 @@ def run(args):
         return 0
     # mpremote waits for ever on a pty where no board answers (it reads ptys without a timeout):
     # the board must answer our transport, with its deadline, before mpremote gets the port
-    from feltctl.transport import Transport
+    from feltctl.board.transport import Transport
 
     with Transport(args.port, timeout_s=args.timeout) as t:  # a FeltError: feltctl's one error line
         t.enter_raw(soft_reset=False)

@@ -7,7 +7,7 @@ import sys
 
 from felt.security import manifest as mf
 from feltctl.paths import FIRMWARE
-from feltctl.signing import KeyStore, firmware_version
+from feltctl.board.signing import KeyStore, firmware_version
 
 HELP = "sign a firmware tree in place for a Raspberry Pi install (writes <src>/felt.manifest)"
 
@@ -32,7 +32,7 @@ def installed_files(src):
 
 def sign_folder(src, device, store, counter=None):
     """Write <src>/felt.manifest signed with the device's owner key; returns the Manifest."""
-    from feltctl.signing import manifest_for
+    from feltctl.board.signing import manifest_for
     owner = store.role_key(device, "owner")
     if counter is None:
         counter = store.next_counter(device)

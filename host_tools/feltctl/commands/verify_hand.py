@@ -10,7 +10,7 @@ import sys
 
 from felt.errors import FeltError
 from felt.security import secrecy
-from feltctl.signing import KeyStore
+from feltctl.board.signing import KeyStore
 
 HELP = "prove the broadcast showed exactly the dealt hole cards and board (commit-and-reveal)"
 

@@ -155,7 +155,7 @@ def firmware_version(files):
 
 
 def signed_build(tree, device, store=None, version=None, counter=None):
-    """What `feltctl flash --sign` deploys: `tree` (feltctl.deploy.Tree, after any mpy-cross
+    """What `feltctl flash --sign` deploys: `tree` (feltctl.board.deploy.Tree, after any mpy-cross
     step) with a manifest signed by the device's owner key. counter None = the key store's
     next; the store remembers it."""
     store = store or KeyStore()
@@ -175,8 +175,8 @@ def manifest_for(files, device, owner_key, version, counter):
 
 
 def sign_tree(tree, device, owner_key, version, counter):
-    """A feltctl.deploy.Tree with `felt.manifest` added (what `feltctl flash --sign` deploys)."""
-    from feltctl.deploy import Tree
+    """A feltctl.board.deploy.Tree with `felt.manifest` added (what `feltctl flash --sign` deploys)."""
+    from feltctl.board.deploy import Tree
     files = dict(tree.files)
     files[mf.NAME] = manifest_for(files, device, owner_key, version, counter).encode()
     return Tree(files)

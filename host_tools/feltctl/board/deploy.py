@@ -14,7 +14,7 @@ import zlib
 
 from felt.errors import FeltError
 from feltctl.paths import FIRMWARE, mpy_cross_binary
-from feltctl.transport import DeviceError
+from feltctl.board.transport import DeviceError
 
 AGENT_FILE = os.path.join(FIRMWARE, "felt", "deploy_agent.py")
 LOADER_FILE = os.path.join(FIRMWARE, "boot.py")
