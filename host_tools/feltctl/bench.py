@@ -4,7 +4,7 @@
 # table (simproc: MicroPython by default) and checks each `expect` against the firmware's state.
 import re
 
-from feltctl.simproc import SimProcess, SimProcessError
+from feltctl.table_sim.process import SimProcess, SimProcessError
 
 VERSION = 1
 SUFFIX = ".felt"

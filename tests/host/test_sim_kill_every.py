@@ -87,8 +87,8 @@ def test_a_hand_finished_across_power_cuts_writes_one_history_that_replays(tmp_p
     # nothing is lost: the PHH the firmware writes when the hand ends after restarts is the same
     # text as without them, written once (the hand log keeps it across a cut), and it replays
     from felt.history.replay import replay_text
-    from feltctl import phh2events
-    from feltctl.simproc import SimProcess
+    from feltctl.table_sim import phh2events
+    from feltctl.table_sim.process import SimProcess
 
     path = _hand_file(tmp_path, "heads-up")
     conv = phh2events.convert(phh2events.read(open(path).read()))

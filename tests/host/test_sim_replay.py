@@ -11,7 +11,7 @@ import pytest
 from felt.history import phh
 from felt.history import replay_main
 from felt.history.selfplay import Rng, history_of, play_hand
-from feltctl import phh2events
+from feltctl.table_sim import phh2events
 from feltctl.commands.sim import replay_file
 from feltctl.paths import REPO
 

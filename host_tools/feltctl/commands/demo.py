@@ -6,7 +6,7 @@ import sys
 
 from feltctl.commands.replay import heap_size, run_micropython
 from feltctl.paths import REPO
-from feltctl.simdemo import hand_count, prepare_out
+from feltctl.table_sim.demo import hand_count, prepare_out
 
 HELP = "play a seeded series of hands with the engine, write them as PHH and replay them"
 

@@ -10,11 +10,11 @@ import os
 import re
 import sys
 
-from feltctl import phh2events
+from feltctl.table_sim import phh2events
 from feltctl.bench import indicators
 from feltctl.paths import REPO
-from feltctl.simdemo import hand_count
-from feltctl.simproc import SimProcess, SimProcessError
+from feltctl.table_sim.demo import hand_count
+from feltctl.table_sim.process import SimProcess, SimProcessError
 
 HELP = "the firmware on a simulated table: interactive, --replay FILE.phh --json, or --demo"
 
@@ -127,9 +127,9 @@ def run(args):
     if args.replay:
         return _replay(args)
     if args.demo:
-        from feltctl import simdemo
+        from feltctl.table_sim import demo as simdemo
 
         return simdemo.run(args)
-    from feltctl import siminteractive
+    from feltctl.table_sim import interactive as siminteractive
 
     return siminteractive.run(args)

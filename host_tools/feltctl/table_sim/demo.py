@@ -9,8 +9,8 @@ import os
 import sys
 import time
 
-from feltctl import phh2events
-from feltctl.simproc import SimProcess, SimProcessError
+from feltctl.table_sim import phh2events
+from feltctl.table_sim.process import SimProcess, SimProcessError
 
 SEATS = 6
 BUY_IN = 10000

@@ -7,8 +7,8 @@ import json
 import sys
 
 from feltctl import bench
-from feltctl.simdemo import lights_text
-from feltctl.simproc import SimProcess, SimProcessError
+from feltctl.table_sim.demo import lights_text
+from feltctl.table_sim.process import SimProcess, SimProcessError
 
 DEFAULT_TABLE = ("table holdem no_limit seats=6 sb=50 bb=100 button=1",
                  "seat 1 1000", "seat 2 1000", "seat 3 1000", "seat 4 1000", "seat 5 1000", "seat 6 1000")

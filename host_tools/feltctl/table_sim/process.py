@@ -1,4 +1,4 @@
-# The simulated table as a child process (host tools): runs feltctl/sim_driver.py -- which drives the
+# The simulated table as a child process (host tools): runs feltctl/table_sim/driver.py -- which drives the
 # real firmware's sim runner (felt.sim.runner) -- inside the MicroPython unix port (default) or
 # CPython, sends it stimulus lines and reads the JSON state snapshots it prints. Every answer comes
 # from the firmware's own state; this module only carries lines.
@@ -12,7 +12,7 @@ import tempfile
 from feltctl.commands.replay import compiled_firmware
 from feltctl.paths import FIRMWARE, micropython_binary
 
-DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sim_driver.py")
+DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "driver.py")
 RUNTIMES = ("micropython", "cpython")
 HEAPSIZE = "4M"  # imports ~390 KB of bytecode + a 10-seat table (hardware/sim-protocol.md)
 TIMEOUT_S = 120.0  # one statement of the sim takes milliseconds; minutes mean a hung firmware

@@ -6,7 +6,7 @@
 # With --kill-every N the firmware runs journaled (felt.sim.powerloss.PowerSim) and is power-cycled
 # after every N input events: all firmware objects dropped, the table rebuilt from the same journal
 # storage by felt.recovery.restore.restore_table; snapshots then carry "restarts".
-# usage: micropython -X heapsize=4M sim_driver.py [--ascii] [--keep-going] [--kill-every N]
+# usage: micropython -X heapsize=4M driver.py [--ascii] [--keep-going] [--kill-every N]
 #        (MICROPYPATH = firmware)
 import json
 import sys
