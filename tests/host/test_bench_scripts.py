@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from feltctl import bench
+from feltctl.bench_scripts import script as bench
 from feltctl.paths import REPO
 
 LIBRARY = os.path.join(REPO, "tests", "bench_scripts")

@@ -6,7 +6,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from feltctl import bench
+from feltctl.bench_scripts import script as bench
 from feltctl.paths import expand as paths_expand
 
 HELP = "run bench scripts (*.felt) against the firmware on the simulated table"

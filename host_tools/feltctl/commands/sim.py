@@ -11,7 +11,7 @@ import re
 import sys
 
 from feltctl.table_sim import phh2events
-from feltctl.bench import indicators
+from feltctl.bench_scripts.script import indicators
 from feltctl.paths import REPO
 from feltctl.table_sim.demo import hand_count
 from feltctl.table_sim.process import SimProcess, SimProcessError

@@ -6,7 +6,7 @@
 import json
 import sys
 
-from feltctl import bench
+from feltctl.bench_scripts import script as bench
 from feltctl.table_sim.demo import lights_text
 from feltctl.table_sim.process import SimProcess, SimProcessError
 
