@@ -2,7 +2,7 @@
 from check import eq, raises
 from felt.engine.house import rules as settings
 from felt.engine.between_hands.clocks import ActionClock
-from felt.engine.dealing.check import PROPOSED
+from felt.engine.findings import PROPOSED
 from felt.engine.house.rules import CASH, HouseRules, Rake
 from felt.errors import RuleError
 

@@ -2,8 +2,9 @@
 # burn errors, reshuffles, fouled deck, foreign cards, rabbit hunting.
 from check import eq, raises
 from felt.engine.dealing import plan as dealplan
-from felt.engine.dealing.check import (APPLIED, BETTING, BOARD, BURN, DEALING, LAPSED, OVER, PROPOSED, SHOWDOWN, STUB,
-                                 VOID, DealCheck)
+from felt.engine.dealing.check import DealCheck
+from felt.engine.dealing.plan import BETTING, BOARD, BURN, DEALING, OVER, SHOWDOWN, STUB, VOID
+from felt.engine.findings import APPLIED, LAPSED, PROPOSED
 from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 from felt.errors import RuleError
 

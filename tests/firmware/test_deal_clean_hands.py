@@ -3,7 +3,8 @@
 # "deal complete" and "substantial action" notes.
 from check import eq
 from felt.engine.dealing import plan as dealplan
-from felt.engine.dealing.check import BETTING, BOARD, SHOWDOWN, DealCheck
+from felt.engine.dealing.check import DealCheck
+from felt.engine.dealing.plan import BETTING, BOARD, SHOWDOWN
 from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 
 QUIET = ("deal_complete", "substantial_action")

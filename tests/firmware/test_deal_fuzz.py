@@ -2,7 +2,8 @@
 # only RuleError may be raised, and after every event each card out of the stub sits in exactly one
 # logical place (seat, board, burns, muck, aside, premature piles) -- the DEAL-37/48 tag log is exact.
 from felt.engine.dealing import plan as dealplan
-from felt.engine.dealing.check import BOARD, BURN, MISDEALT, MUCK, STUB, VOID, DealCheck
+from felt.engine.dealing.check import DealCheck
+from felt.engine.dealing.plan import BOARD, BURN, MISDEALT, MUCK, STUB, VOID
 from felt.engine.house.rules import HouseRules
 from felt.errors import RuleError
 

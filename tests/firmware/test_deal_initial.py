@@ -1,7 +1,9 @@
 # Dealing check, initial deal (RULES.md §6): order, seats, counts, misdeals and their replay, SA.
 from check import eq, raises
 from felt.engine.dealing import plan as dealplan
-from felt.engine.dealing.check import (ASSIST, BETTING, BURN, CONFIRMED, ENGINE, LAPSED, MISDEALT, PROPOSED, DealCheck)
+from felt.engine.dealing.check import DealCheck
+from felt.engine.dealing.plan import BETTING, BURN, MISDEALT
+from felt.engine.findings import ASSIST, CONFIRMED, ENGINE, LAPSED, PROPOSED
 from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 from felt.errors import ConfigError, RuleError
 

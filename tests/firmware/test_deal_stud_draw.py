@@ -1,7 +1,9 @@
 # Dealing check for stud and draw games (RULES.md DEAL-42..47) and the 7th-street stub rule.
 from check import eq, raises
 from felt.engine.dealing import plan as dealplan
-from felt.engine.dealing.check import BETTING, BOARD, DEALING, MISDEALT, PROPOSED, DealCheck, seventh_street
+from felt.engine.dealing.check import DealCheck
+from felt.engine.dealing.plan import BETTING, BOARD, DEALING, MISDEALT, seventh_street
+from felt.engine.findings import PROPOSED
 from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
 from felt.errors import RuleError
 

@@ -4,7 +4,9 @@
 from check import eq
 
 from felt.engine.dealing import plan as dealplan
-from felt.engine.dealing.check import BETTING, BOARD, LAPSED, DealCheck
+from felt.engine.dealing.check import DealCheck
+from felt.engine.dealing.plan import BETTING, BOARD
+from felt.engine.findings import LAPSED
 from felt.engine.hand.machine import Hand
 from felt.engine.house.rules import TOURNAMENT, HouseRules
 

@@ -8,7 +8,8 @@ from felt.engine.dealing import plan as dealplan
 from felt.engine.rank import evaluate
 from felt.engine.hand import pots
 from felt.engine.cards import parse_cards
-from felt.engine.dealing.check import BETTING, BOARD, BURN, DealCheck
+from felt.engine.dealing.check import DealCheck
+from felt.engine.dealing.plan import BETTING, BOARD, BURN
 from felt.engine.hand.machine import Hand
 from felt.engine.house.rules import CASH, HouseRules
 from felt.errors import ConfigError, RuleError

@@ -2,7 +2,7 @@
 # manual clock: every time is a now_ms argument.
 from check import eq, raises
 from felt.engine.between_hands.clocks import ActionClock, Level, LevelClock, Penalties, make_levels
-from felt.engine.dealing.check import APPLIED, PROPOSED
+from felt.engine.findings import APPLIED, PROPOSED
 from felt.engine.house.rules import TOURNAMENT, HouseRules
 from felt.errors import ConfigError, RuleError
 

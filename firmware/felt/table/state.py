@@ -1,7 +1,7 @@
 # Table controller state names and small helpers (controller layer, pure): the table's states, the
 # Hand phases it follows, antenna capacities and the proposal kinds that hold the action. Shared by
 # felt.table.controller (the facade) and its parts table_cards / table_seats / table_showdown / table_entries.
-from felt.engine.dealing import check as dealing
+from felt.engine.dealing.plan import FOREIGN  # noqa: F401 (for the table parts)
 
 BETTING = "bet"  # Hand.phase values (engine/hand.py BET, DRAW, SHOWDOWN)
 DRAW = "draw"
@@ -12,7 +12,6 @@ PLAYING = "playing"
 OVER = "over"  # the last hand ended; the next `hand` starts another
 VOID = "void"  # the last hand was void (fouled deck DEAL-18, a floor void): every bet returned
 
-FOREIGN = dealing.FOREIGN
 QUIET = ("deal_complete", "substantial_action")  # findings that are log lines, not alerts
 SEAT_CAP = 8  # cards one seat antenna may hold (7-card stud + one)
 CAPACITY = {"board": 5, "burn": 4}

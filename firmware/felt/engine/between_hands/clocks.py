@@ -3,7 +3,7 @@
 # a change (TOUR-11), antes never reduced (TOUR-21), the clock on a player (TOUR-6, CASH-13), penalty
 # hands (TOUR-17), the chip race of a scheduled color-up (TOUR-3/4), and end-of-hand bookkeeping
 # (TOUR-9/15/24). Time only arrives as now_ms arguments; nothing here reads a clock.
-from felt.engine.dealing.plan import APPLIED, ASSIST, ENGINE, INFO, PROPOSED, Finding
+from felt.engine.findings import APPLIED, ASSIST, ENGINE, INFO, PROPOSED, Finding
 from felt.engine.house.rules import CASH
 from felt.errors import ConfigError, RuleError
 

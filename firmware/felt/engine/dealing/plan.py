@@ -1,25 +1,12 @@
-# The dealing plan (engine layer, pure): what the dealing check (dealing.py) expects of one hand --
-# the seats dealt in, in dealing order (DEAL-2, DEAL-5), and per street the burn, the hole cards
-# per player (down/up) and the board cards. Built from plain data or from the `streets` of a
-# games.py Game record (same field names: burn, hole, board, draw), so no import of games.py.
-# Also the vocabulary of findings (Finding, classes, statuses, places) shared with clock.py.
+# The dealing plan (engine layer, pure): what the dealing check (check.py) expects of one hand -- the seats
+# dealt in, in dealing order (DEAL-2, DEAL-5), and per street the burn, the hole cards (down/up) and the
+# board cards; built from plain data or a games.Game's `streets` (no import of games.py). Also the places
+# a card lands, DealCheck's phases and the card words of the findings (Finding itself: engine/findings.py).
 from felt.errors import ConfigError
 
 FAMILY_BOARD = "board"  # hold'em, omaha: hole cards + community board
 FAMILY_STUD = "stud"  # stud: hole cards (some up) on every street, no board
 FAMILY_DRAW = "draw"  # draw: hole cards, then discard-and-replace streets
-
-ENGINE = "ENGINE"
-ASSIST = "ASSIST"
-FLOOR = "FLOOR"
-
-# Finding.status
-INFO = "info"  # a note or an alarm; nothing to confirm
-APPLIED = "applied"  # an instruction that follows from a confirmation or an ENGINE rule
-PROPOSED = "proposed"  # an ASSIST proposal waiting for confirm() / reject()
-CONFIRMED = "confirmed"
-REJECTED = "rejected"
-LAPSED = "lapsed"  # a proposal that no longer applies (e.g. SA reached, DEAL-15)
 
 # Places a card can land (besides a seat number 1..10). None = nowhere = a burn (DEAL-3).
 BOARD = "board"
@@ -28,7 +15,7 @@ MUCK = "muck"
 STUB = "stub"  # only for foreign(): a foreign card found in the undealt stub
 FOREIGN = -2  # a non-standard card (joker, other deck) in a holding; see foreign()
 
-# DealCheck.phase (dealing.py)
+# DealCheck.phase (check.py)
 DEALING = "dealing"  # the current street's cards are being dealt
 BETTING = "betting"  # the current street's cards are out; its betting is open
 SHOWDOWN = "showdown"  # the last street's betting closed
@@ -48,33 +35,6 @@ def card_text(card):
 
 def cards_text(cards):
     return " ".join(card_text(c) for c in cards)
-
-
-class Finding:
-    """One finding. kind: what (e.g. "misdeal", "premature_turn"); rules: rule IDs; cls: ENGINE / ASSIST /
-    FLOOR; text: what was seen; remedy: what the dealer does (words for the console); status: see INFO..
-    LAPSED; draw: shoe draw index (1-based) involved; seat; cards; detail: dict of structured data."""
-
-    def __init__(self, kind, rules, cls, text, remedy="", status=INFO, draw=None, seat=None, cards=(), detail=None):
-        self.id = 0
-        self.kind = kind
-        self.rules = rules
-        self.cls = cls
-        self.text = text
-        self.remedy = remedy
-        self.status = status
-        self.draw = draw
-        self.seat = seat
-        self.cards = tuple(cards)
-        self.detail = detail or {}
-        self.street = None  # the street the finding belongs to (premature cards: the street they came for)
-        self.key = None  # derived count problems: the condition that raised it
-        self.misdeal = False  # a misdeal proposal (lapses at SA, DEAL-15)
-
-    def __repr__(self):
-        return "Finding(#%d %s %s %s %s: %s%s)" % (
-            self.id, self.kind, "/".join(self.rules), self.cls, self.status, self.text,
-            (" -> " + self.remedy) if self.remedy else "")
 
 
 def seventh_street(stub, players, earlier_burns=3):
@@ -246,7 +206,7 @@ STUD5 = ({"hole": "du"}, {"burn": 1, "hole": "u"}, {"burn": 1, "hole": "u"}, {"b
 DRAW5 = ({"hole": "ddddd"}, {"burn": 1, "draw": True})
 
 
-# ---- wording shared by the dealing-check modules (dealing, dealdraws, dealmarks, dealfix)
+# ---- wording shared by the dealing-check modules (check, marks, remedies)
 
 def premature_rules(family, street):
     if family == FAMILY_STUD:

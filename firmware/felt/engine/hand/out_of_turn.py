@@ -1,8 +1,8 @@
 # Irregular betting the device can only propose a ruling for (engine layer, pure): action out of turn
 # (BET-39..42) and bets corrected afterwards -- pot-limit bets made on a wrong count (BET-27) and
 # underbets/underraises brought up to the minimum with the callers' fix-up (BET-29). Nothing here
-# changes a Hand: each call returns a dealplan.Finding (ASSIST, PROPOSED) the console shows.
-from felt.engine.dealing.plan import ASSIST, PROPOSED, Finding
+# changes a Hand: each call returns a findings.Finding (ASSIST, PROPOSED) the console shows.
+from felt.engine.findings import ASSIST, PROPOSED, Finding
 from felt.errors import RuleError
 
 OOT_ACTIONS = ("fold", "check", "call", "bet", "raise")
