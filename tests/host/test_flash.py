@@ -15,7 +15,7 @@ from feltctl.board import deploy as deploy_mod
 from feltctl.cli import main as feltctl
 from feltctl.board.deploy import Deployer, FlashFull, HashMismatch, Plan, build_tree
 from feltctl.paths import FIRMWARE
-from feltctl.simboard import SimBoard
+from feltctl.board_sim.simboard import SimBoard
 from feltctl.board.transport import DeviceTimeout, NoPort, PortBusy, Transport
 from simboard_boot import active_files, boot_output
 

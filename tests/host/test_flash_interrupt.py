@@ -10,7 +10,7 @@ import pytest
 from felt.errors import FeltError
 from feltctl.board.deploy import Deployer, build_tree
 from feltctl.paths import FIRMWARE
-from feltctl.simboard import Faults, SimBoard
+from feltctl.board_sim.simboard import Faults, SimBoard
 from feltctl.board.transport import Transport
 from simboard_boot import active_files, boot_output
 

@@ -7,7 +7,7 @@ import pytest
 from feltctl.cli import main as feltctl
 from feltctl.board.deploy import Deployer, build_tree
 from feltctl.paths import FIRMWARE
-from feltctl.simboard import SimBoard
+from feltctl.board_sim.simboard import SimBoard
 from feltctl.board.transport import Transport
 
 

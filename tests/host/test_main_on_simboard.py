@@ -12,7 +12,7 @@ import serial
 
 from feltctl.cli import main as feltctl
 from feltctl.paths import REPO
-from feltctl.simboard import SimBoard
+from feltctl.board_sim.simboard import SimBoard
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from feltctl.simboard import SimBoard
+from feltctl.board_sim.simboard import SimBoard
 
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 

@@ -11,7 +11,7 @@ from feltctl.cli import main as feltctl
 from feltctl.board.deploy import Deployer, DeployError, Tree
 from feltctl.paths import FIRMWARE
 from feltctl.board.signing import KeyStore, sign_tree
-from feltctl.simboard import SimBoard
+from feltctl.board_sim.simboard import SimBoard
 from feltctl.board.transport import Transport
 
 # the part of the firmware the check needs (a whole tree would only make the test slower)

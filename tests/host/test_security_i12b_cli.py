@@ -112,7 +112,7 @@ def test_item6_uncommitted_cards_appended_to_a_reveal_are_refused(board, tmp_pat
 
 # ---- item 7 -----------------------------------------------------------------------------------------
 from felt.security import audit as al  # noqa: E402
-from feltctl.simboard import SimBoard  # noqa: E402
+from feltctl.board_sim.simboard import SimBoard  # noqa: E402
 
 
 def _audit_verify(store, *args):

@@ -8,7 +8,7 @@ import pytest
 
 from feltctl.cli import main as feltctl
 from feltctl.board.signing import KeyStore
-from feltctl.simboard import SimBoard
+from feltctl.board_sim.simboard import SimBoard
 
 
 @pytest.fixture

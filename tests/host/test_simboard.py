@@ -7,7 +7,7 @@ import time
 import pytest
 import serial
 
-from feltctl.simboard import Faults, SimBoard
+from feltctl.board_sim.simboard import Faults, SimBoard
 
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 

@@ -6,7 +6,7 @@ import sys
 import tempfile
 
 from feltctl.commands.replay import heap_size
-from feltctl.simboard import Faults, SimBoard, run_forever
+from feltctl.board_sim.simboard import Faults, SimBoard, run_forever
 
 HELP = "run a simulated MicroPython board on a pty (prints the device path first)"
 

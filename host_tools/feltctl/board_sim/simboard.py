@@ -1,6 +1,6 @@
 # A simulated MicroPython board on a pty (host tools): the friendly REPL, raw REPL and raw-paste
 # protocols of MicroPython's shared/runtime/pyexec.c, answered byte by byte on the pty master,
-# with code running in a persistent MicroPython unix interpreter (simboard_vm.py) whose "/" is a
+# with code running in a persistent MicroPython unix interpreter (board_sim/vm.py) whose "/" is a
 # folder standing for the board's flash. One thread, no randomness; faults are scripted by byte
 # count (cut the link, reset) or by flash operation count (power cut).
 import fcntl
@@ -17,7 +17,7 @@ import tty
 
 from feltctl.paths import micropython_binary
 
-VM_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "simboard_vm.py")
+VM_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vm.py")
 BANNER = (b"MicroPython v1.29.0 on 2026-01-01; Felt simboard (MicroPython unix port)\r\n"
           b"Type \"help()\" for more information.\r\n")
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"

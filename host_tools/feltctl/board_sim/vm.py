@@ -1,5 +1,5 @@
 # The MicroPython half of the simulated board (host tools, sim-internal): runs in the MicroPython
-# unix port, mounts the board's flash folder as "/" and executes what feltctl/simboard.py sends.
+# unix port, mounts the board's flash folder as "/" and executes what feltctl/board_sim/simboard.py sends.
 # Wire to simboard.py: commands on fd CMD ("<kind> <len>\n" + payload), replies on fd CTL (one
 # line each, "err <len>\n<text>" for a traceback); the program's own output goes to stdout.
 import sys
@@ -218,7 +218,7 @@ class MicroPython:
 def traceback_text(e):
     buf = io.StringIO()
     sys.print_exception(e, buf)
-    lines = [ln for ln in buf.getvalue().split("\n") if "simboard_vm" not in ln]
+    lines = [ln for ln in buf.getvalue().split("\n") if "board_sim/vm.py" not in ln]
     text = "\n".join(lines)
     return text[-3000:]
 
