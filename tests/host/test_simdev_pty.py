@@ -8,8 +8,8 @@ import serial
 from felt.drivers import shoe
 from felt.proto import ascii_reader, pn532
 
-from feltctl.simdev.ascii_reader import SimAsciiReaderDevice
-from feltctl.simdev.pn532 import SimPN532Device
+from feltctl.device_sim.ascii_reader import SimAsciiReaderDevice
+from feltctl.device_sim.pn532 import SimPN532Device
 
 UID4 = bytes.fromhex("DEADBEEF")
 UID7 = bytes.fromhex("047BCB51962280")

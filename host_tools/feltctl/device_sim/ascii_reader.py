@@ -1,11 +1,11 @@
 # Simulated plain-ASCII serial RFID reader behind a pty: the firmware model
 # felt.hal.sim.ascii_reader.SimAsciiReader served by PtyDevice (hardware/protocols/ascii-reader.md).
-# Manual use: python -m feltctl.simdev.ascii_reader  (prints the port; type hex UIDs to "read" them).
+# Manual use: python -m feltctl.device_sim.ascii_reader  (prints the port; type hex UIDs to "read" them).
 import sys
 
 from felt.hal.sim.ascii_reader import SimAsciiReader
 
-from feltctl.simdev.ptylink import PtyReader, serve_by_hand
+from feltctl.device_sim.ptylink import PtyReader, serve_by_hand
 
 
 class SimAsciiReaderDevice(PtyReader):

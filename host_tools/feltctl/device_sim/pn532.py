@@ -1,12 +1,12 @@
 # Simulated PN532 (HSU mode) behind a pty: the firmware model felt.hal.sim.pn532.SimPN532 served
 # by PtyDevice, so pyserial talks to it like a real reader at 115200 baud. Deterministic: tags come
 # from a queue the test fills; faults are method calls (hardware/protocols/pn532-hsu.md).
-# Manual use: python -m feltctl.simdev.pn532  (prints the port; type hex UIDs to present them).
+# Manual use: python -m feltctl.device_sim.pn532  (prints the port; type hex UIDs to present them).
 import sys
 
 from felt.hal.sim.pn532 import SimPN532
 
-from feltctl.simdev.ptylink import PtyReader, serve_by_hand
+from feltctl.device_sim.ptylink import PtyReader, serve_by_hand
 
 
 class SimPN532Device(PtyReader):
