@@ -39,7 +39,7 @@ test-micropython: $(STAMP)
 
 # Benchmarks (not tests): each reports a ratio against a peer measured in the same run.
 bench: $(STAMP)
-	@set -e; for b in tests/bench/bench_*.py; do echo "== $$b"; $(PY) $$b; done
+	@set -e; for b in tests/benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b; done
 
 soak: $(STAMP)
 	$(PY) tests/soak/soak.py --hands 10000 --jobs 4

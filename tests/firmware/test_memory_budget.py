@@ -2,7 +2,7 @@
 # limit Omaha hi-lo hands played as sim statements (shoe draws to antennas, console actions) through
 # the controller, the loop, the real drivers and the simulated chips. The live heap after each hand
 # (gc.collect) must not grow from hand to hand, and stays under a measured budget. MicroPython only
-# (gc.mem_alloc counts the interpreter's own heap); tests/bench/bench_memory.py says where it goes.
+# (gc.mem_alloc counts the interpreter's own heap); tests/benchmarks/bench_memory.py says where it goes.
 from check import MICROPYTHON, Skip
 
 # Measured on the unix port (MicroPython 1.29, 2026-11-29): ~125-128 KB after each hand (was ~135 KB
@@ -10,7 +10,7 @@ from check import MICROPYTHON, Skip
 # their buffers and health records, the tag registry, sim HAL, chip models, buttons, lights, panel)
 # plus the hand log, the dealing check and the per-hand card account; flat from hand to hand. This
 # is state only (code is left out); the whole firmware on the emulated 128 KB board, code in a ROMFS
-# image, is tests/bench/bench_memory.py and hardware/memory.md.
+# image, is tests/benchmarks/bench_memory.py and hardware/memory.md.
 STATE_BUDGET = 150 * 1024  # bytes of run-time state: sim + table built and a hand played
 PER_HAND_SLACK = 3 * 1024  # hand-to-hand noise allowed once the first hands have warmed up
 

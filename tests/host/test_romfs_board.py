@@ -68,13 +68,13 @@ def test_heapsize_formula_matches_the_interpreter():
 
 
 # Issue 3: the whole firmware playing ten-seat Omaha hi-lo through the simulated hardware within
-# the 128 KB board (the short version of tests/bench/bench_memory.py, which plays 1,000 hands).
+# the 128 KB board (the short version of tests/benchmarks/bench_memory.py, which plays 1,000 hands).
 @pytest.mark.xfail(strict=True, reason="measured (hardware/memory.md): importing the whole firmware from the image "
                                        "takes ~207 KB of RAM on the 64-bit unix port, a hand ~340 KB live")
 def test_whole_firmware_30_omaha8_hands_fit_the_128K_board():
     import sys
 
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
     import bench_memory
 
     out, p = bench_memory.run_board(30, "run")

@@ -2,7 +2,7 @@
 # shaped like the firmware's hot paths -- method calls on small objects with bytearray traffic (a
 # driver talking SPI), dict/str work (the controller and its log lines), integer loops (the hand
 # evaluator), list building -- timed on whichever interpreter runs this file. It imports nothing of
-# Felt, so the same file runs on a board: `mpremote run tests/bench/calibrate.py` prints the board's
+# Felt, so the same file runs on a board: `mpremote run tests/benchmarks/calibrate.py` prints the board's
 # score, and the ratio board/unix-port of this score replaces the published factors in
 # bench_firmware.py for that board.
 import time

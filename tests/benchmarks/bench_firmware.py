@@ -7,7 +7,7 @@
 # measured on the firmware of git revision REV (before) and the ratio after/before is printed.
 # Board estimate: unix-port microseconds times a published slowdown (BOARDS below; run
 # calibrate.py on a board for its own factor).
-# usage: python tests/bench/bench_firmware.py [--reps N] [--baseline REV]
+# usage: python tests/benchmarks/bench_firmware.py [--reps N] [--baseline REV]
 import argparse
 import os
 import shutil

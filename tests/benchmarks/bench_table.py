@@ -5,7 +5,7 @@
 #  2. heap of the whole firmware (controller + loop + real drivers + sim device models) while it
 #     plays ten-seat Omaha hi-lo hands through simulated hardware: live-heap high-water after each
 #     hand (gc.collect), the code's own share, and the smallest -X heapsize that completes the run.
-# usage: python tests/bench/bench_table.py [--hands N] [--cost-hands N] [--no-search]
+# usage: python tests/benchmarks/bench_table.py [--hands N] [--cost-hands N] [--no-search]
 import argparse
 import os
 import subprocess

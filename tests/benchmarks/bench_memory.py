@@ -11,8 +11,8 @@
 #  3. the rules engine alone (felt.engine.hand.machine + evaluate + games + settings) imported from the image,
 #     and the same after one ten-seat Omaha hi-lo hand played on it to the showdown (what the engine
 #     loads on first use counted), against issue 2's 40 KB target.
-# usage: python tests/bench/bench_memory.py [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
-#        python tests/bench/bench_memory.py --engine-only   (part 3 alone)
+# usage: python tests/benchmarks/bench_memory.py [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
+#        python tests/benchmarks/bench_memory.py --engine-only   (part 3 alone)
 import argparse
 import os
 import shutil
