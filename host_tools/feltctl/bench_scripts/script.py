@@ -1,7 +1,7 @@
 # Bench scripts, format version 1 (host tools; hardware/bench-scripts.md): a strict parser that turns
 # a script into statements with line numbers (a malformed script is a BenchError naming its line,
 # never a pass), and a runner that plays the stimulus statements on the real firmware's simulated
-# table (simproc: MicroPython by default) and checks each `expect` against the firmware's state.
+# table (table_sim.process: MicroPython by default) and checks each `expect` against the firmware's state.
 import re
 
 from feltctl.table_sim.process import SimProcess, SimProcessError

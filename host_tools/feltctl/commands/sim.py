@@ -127,9 +127,9 @@ def run(args):
     if args.replay:
         return _replay(args)
     if args.demo:
-        from feltctl.table_sim import demo as simdemo
+        from feltctl.table_sim import demo
 
-        return simdemo.run(args)
-    from feltctl.table_sim import interactive as siminteractive
+        return demo.run(args)
+    from feltctl.table_sim import interactive
 
-    return siminteractive.run(args)
+    return interactive.run(args)

@@ -27,7 +27,7 @@ class PtyDevice:
         self.port = os.ttyname(self._slave)
         self._wake_r, self._wake_w = os.pipe()
         self._running = True
-        self._thread = threading.Thread(target=self._pump, name="simdev-pty", daemon=True)
+        self._thread = threading.Thread(target=self._pump, name="device-sim-pty", daemon=True)
         self._thread.start()
         return self
 
