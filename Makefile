@@ -5,6 +5,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 MPY    := $(VENV)/bin/micropython
 STAMP  := $(VENV)/.installed
+# The second MicroPython runtime: the 32-bit WebAssembly port from npm, run under node
+# (host_tools/feltctl/wasm_micropython; the version also in its VERSION). Project-local, never committed.
+WASM_MPY   := @micropython/micropython-webassembly-pyscript@1.29.0-6
+NODE_STAMP := $(VENV)/node/.installed
 
 .PHONY: all venv demo selfplay test test-cpython test-micropython bench soak fuzz diff-long flash-sweep clean
 
@@ -16,7 +20,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-venv: $(STAMP)
+$(NODE_STAMP): $(STAMP) Makefile
+	mkdir -p $(VENV)/node
+	cd $(VENV)/node && npm install --no-audit --no-fund --no-save --loglevel=error --prefix . $(WASM_MPY)
+	touch $(NODE_STAMP)
+
+venv: $(STAMP) $(NODE_STAMP)
 
 # The main job (README.md): a simulated table plays a series of hands on the real firmware,
 # inside the MicroPython interpreter, shown live, and writes its hand histories to out/hands/.
@@ -31,14 +40,14 @@ selfplay: $(STAMP)
 # the MicroPython interpreter.
 test: test-cpython test-micropython
 
-test-cpython: $(STAMP)
+test-cpython: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -n 2 tests
 
-test-micropython: $(STAMP)
+test-micropython: $(STAMP) $(NODE_STAMP)
 	$(PY) tests/run_micropython.py
 
 # Benchmarks (not tests): each reports a ratio against a peer measured in the same run.
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	@set -e; for b in tests/benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b; done
 
 soak: $(STAMP)

@@ -1,0 +1,83 @@
+# The second MicroPython runtime (host tools): the 32-bit WebAssembly port from npm
+# (@micropython/micropython-webassembly-pyscript, installed by `make venv` into .venv/node), run
+# under node by launcher.mjs beside this file. A Pico is 32-bit like it; the unix port is 64-bit.
+# Every run has a deadline (subprocess timeout). hardware/memory.md says what its figures mean.
+import json
+import os
+import shutil
+import subprocess
+
+from feltctl.paths import FIRMWARE, REPO
+
+PACKAGE = "@micropython/micropython-webassembly-pyscript"
+VERSION = "1.29.0-6"  # pinned in the Makefile too (WASM_MPY); the first with vfs.VfsRom (1.27.0 has none)
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.mjs")
+DEFAULT_HEAP = 8 * 1024 * 1024
+DEFAULT_TIMEOUT_S = 600
+
+
+def package_dir():
+    """Folder of the installed npm package ($FELT_WASM_MICROPYTHON, else .venv/node)."""
+    d = os.environ.get("FELT_WASM_MICROPYTHON") or os.path.join(REPO, ".venv", "node", "node_modules", PACKAGE)
+    if not os.path.exists(os.path.join(d, "micropython.mjs")):
+        raise FileNotFoundError("%s not found in %s: run `make venv` (installs it from npm)" % (PACKAGE, d))
+    return d
+
+
+def node_binary():
+    found = shutil.which("node") or ("/usr/bin/node" if os.path.exists("/usr/bin/node") else None)
+    if not found:
+        raise FileNotFoundError("node not found: the WebAssembly MicroPython runs under node (20 or later)")
+    return found
+
+
+def available():
+    """True when node and the npm package are installed."""
+    try:
+        package_dir()
+        node_binary()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def version():
+    with open(os.path.join(package_dir(), "package.json")) as f:
+        return json.load(f)["version"]
+
+
+def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, cwd=None, fixed_heap=False,
+            pystack=8192):
+    """argv list that runs `module`'s main(argv) in the WebAssembly port under node.
+    heap: GC heap bytes (as `-X heapsize`); romfs: a ROMFS image mounted at /rom as a ROM partition
+    (outside the heap, like a board's flash); copy: (host path, guest path) files or folders put into
+    the port's in-memory file system; path: sys.path (default /rom, .frozen); fixed_heap: fail with
+    MemoryError (exit 3) when the heap had to grow (launcher.mjs says why it can)."""
+    cmd = [node_binary(), LAUNCHER, "--package", package_dir(), "--heap", str(int(heap)), "--pystack", str(pystack)]
+    if romfs:
+        cmd += ["--romfs", romfs]
+    if fixed_heap:
+        cmd.append("--fixed-heap")
+    for host, guest in copy:
+        cmd += ["--copy", "%s=%s" % (os.path.abspath(host), guest)]
+    for p in path or ():
+        cmd += ["--path", p]
+    if cwd:
+        cmd += ["--cwd", cwd]
+    return cmd + ["--module", module, "--"] + [str(x) for x in argv]
+
+
+def run(module, argv=(), timeout_s=DEFAULT_TIMEOUT_S, stdin=None, **kw):
+    """subprocess.run of command(module, argv, **kw), text output captured, killed after timeout_s
+    (subprocess.TimeoutExpired: a loop inside the VM cannot be interrupted from node itself)."""
+    return subprocess.run(command(module, argv, **kw), capture_output=True, text=True, timeout=timeout_s,
+                          cwd=FIRMWARE, stdin=subprocess.DEVNULL if stdin is None else stdin)
+
+
+def run_board(module, argv=(), ram=160 * 1024, extra=(), fixed_heap=True, timeout_s=DEFAULT_TIMEOUT_S, copy=()):
+    """`module` on the 32-bit emulated board: the firmware's ROMFS image (feltctl.board.romfs, + the
+    `extra` harness modules at its root) in a ROM partition, a GC heap of `ram` bytes."""
+    from feltctl.board import romfs as romfs_image
+
+    image = romfs_image.build_image(list(extra))
+    return run(module, argv, timeout_s=timeout_s, heap=ram, romfs=image, fixed_heap=fixed_heap, copy=copy)
