@@ -11,7 +11,11 @@
 #  3. the rules engine alone (felt.engine.hand.machine + evaluate + games + settings) imported from the image,
 #     and the same after one ten-seat Omaha hi-lo hand played on it to the showdown (what the engine
 #     loads on first use counted), against issue 2's 40 KB target.
-# usage: python tests/benchmarks/bench_memory.py [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
+#  0. (first) the side-by-side table of hardware/memory.md: the same driver and image on the 64-bit unix
+#     port and the 32-bit WebAssembly port (feltctl.wasm_micropython, issue 19): engine after import and
+#     after a hand, the whole firmware after import and with the table built, live RAM after each of N
+#     hands in a large heap, and with --find-ram HANDS the smallest heap (bisected) that plays HANDS hands.
+# usage: python tests/benchmarks/bench_memory.py [--ports unix,wasm] [--table-only] [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
 #        python tests/benchmarks/bench_memory.py --engine-only   (part 3 alone)
 import argparse
 import os
@@ -115,101 +119,135 @@ def parts(label, obj, out, depth):
         if b:
             out.append((b, label + "." + n))
 
-hands = int(sys.argv[1])
-breakdown = sys.argv[2] == "breakdown"
-image = int(sys.argv[3])  # heap bytes of the ROMFS image block (feltctl.board.romfs.image_heap_cost)
-if sys.argv[2] == "engine":  # the rules engine alone: what a hand of any game imports
-    import micropython
-    gc.collect()
-    e0 = gc.mem_alloc()
-    import felt.engine.hand.machine, felt.engine.rank.evaluate, felt.engine.games, felt.engine.house.rules  # noqa
-    gc.collect()
-    print("ENGINE %d" % (gc.mem_alloc() - e0))
-    micropython.qstr_info()
-    # the honest second figure: what is loaded lazily (showdown, pots, ...) is counted once a
-    # ten-seat Omaha hi-lo hand has been played to the showdown (the finished hand dropped)
-    play_hand(felt.engine.hand.machine.Hand)
-    gc.collect()
-    print("ENGINE_HAND %d" % (gc.mem_alloc() - e0))
-    micropython.qstr_info()
-    print("DONE")
-    raise SystemExit(0)
-if breakdown:
-    builtins.__import__ = _hook
-gc.collect()
-m0 = gc.mem_alloc()
-print("RAM0 %d" % (m0 - image))
-from felt.sim.runner import Sim
-from felt.sim import autoplay
-if sys.argv[2] != "nogc":
-    from felt.runtime import heap
-    heap.collect_early()  # the device's boot policy (felt.runtime.app.run): a collection every few KB
-sim = Sim()
-sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
-for s in range(1, 11):
-    sim.run("seat %d 1000000" % s)
-builtins.__import__ = _orig
-gc.collect()
-code = 0
-for k in COSTS:
-    code += COSTS[k]
-rows = sorted([(COSTS[k], k) for k in COSTS], key=lambda r: (-r[0], r[1]))
-for b, k in rows:
-    print("MOD %s %d" % (k, b))
-print("START %d" % (gc.mem_alloc() - image))
-if sys.argv[2] == "peak":  # the live heap between main-loop steps (gc.collect after each)
-    PEAK = [0, 0, 0]  # bytes, hand, step
-
-    def _step(_orig_step=sim.rt.step):
-        _orig_step()
-        PEAK[2] += 1
+def main(argv):
+    """A generator: each `yield` is a point where the WebAssembly port collects (it cannot collect
+    inside a call; feltctl/wasm_micropython/launcher.mjs); on the unix port they cost nothing."""
+    hands = int(argv[0])
+    breakdown = argv[1] == "breakdown"
+    image = int(argv[2])  # heap bytes of the ROMFS image block (feltctl.board.romfs.image_heap_cost; 0 on wasm)
+    if argv[1] == "engine":  # the rules engine alone: what a hand of any game imports
+        import micropython
         gc.collect()
-        m = gc.mem_alloc()
-        if m > PEAK[0]:
-            PEAK[0] = m
-            PEAK[1] = HAND[0]
-
-    sim.rt.step = _step  # the instance attribute wins over the method: every settle step goes through it
-HAND = [0]
-rng = autoplay.Lcg(7)
-for i in range(hands):
-    HAND[0] = i + 1
-    t = autoplay.play_calling_hand(sim, autoplay.shuffled(rng))
-    if t.state != "over" or t.alerts:
-        raise SystemExit("BROKEN %s %r" % (t.state, t.alerts[:2]))
-    sim.run("clear")
+        yield
+        e0 = gc.mem_alloc()
+        import felt.engine.hand.machine, felt.engine.rank.evaluate, felt.engine.games, felt.engine.house.rules  # noqa
+        gc.collect()
+        yield
+        print("ENGINE %d" % (gc.mem_alloc() - e0))
+        micropython.qstr_info()
+        # the honest second figure: what is loaded lazily (showdown, pots, ...) is counted once a
+        # ten-seat Omaha hi-lo hand has been played to the showdown (the finished hand dropped)
+        play_hand(felt.engine.hand.machine.Hand)
+        gc.collect()
+        yield
+        print("ENGINE_HAND %d" % (gc.mem_alloc() - e0))
+        micropython.qstr_info()
+        print("DONE")
+        return
+    if breakdown:
+        builtins.__import__ = _hook
     gc.collect()
-    print("HAND %d %d" % (i + 1, gc.mem_alloc() - image))
-    if sys.argv[2] == "peak":
-        print("PEAK %d %d %d" % (i + 1, PEAK[0] - image, PEAK[2]))
-        PEAK[0] = PEAK[2] = 0
-if breakdown:
-    end = []
-    parts("sim", sim, end, 5)
-    sums = {}
-    for b, k in end:
-        sums[k] = sums.get(k, 0) + b
-    end = sorted([(sums[k], k) for k in sums], key=lambda r: (-r[0], r[1]))
-    for b, k in end:
-        print("PART %s %d" % (k, b))
-    import micropython
-    micropython.qstr_info()  # "qstr pool: ... n_total_bytes=N": interned names, all in RAM
-print("DONE")
+    yield
+    m0 = gc.mem_alloc()
+    print("RAM0 %d" % (m0 - image))
+    from felt.sim.runner import Sim
+    from felt.sim import autoplay
+    # what loop.build() imports lazily, so that FIRMWARE is every module a table runs on
+    import felt.runtime.board, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console  # noqa: F401,E401
+    import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa: F401,E401
+    if argv[1] != "nogc":
+        from felt.runtime import heap
+        heap.collect_early()  # the device's boot policy (felt.runtime.app.run): a collection every few KB
+    gc.collect()
+    yield
+    print("FIRMWARE %d" % (gc.mem_alloc() - image))
+    sim = Sim()
+    yield
+    sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
+    yield
+    for s in range(1, 11):
+        sim.run("seat %d 1000000" % s)
+        yield
+    builtins.__import__ = _orig
+    gc.collect()
+    yield
+    code = 0
+    for k in COSTS:
+        code += COSTS[k]
+    rows = sorted([(COSTS[k], k) for k in COSTS], key=lambda r: (-r[0], r[1]))
+    for b, k in rows:
+        print("MOD %s %d" % (k, b))
+    print("START %d" % (gc.mem_alloc() - image))
+    if argv[1] == "peak":  # the live heap between main-loop steps (gc.collect after each)
+        PEAK = [0, 0, 0]  # bytes, hand, step
+
+        def _step(_orig_step=sim.rt.step):
+            _orig_step()
+            PEAK[2] += 1
+            gc.collect()
+            m = gc.mem_alloc()
+            if m > PEAK[0]:
+                PEAK[0] = m
+                PEAK[1] = HAND[0]
+
+        sim.rt.step = _step  # the instance attribute wins over the method: every settle step goes through it
+    HAND = [0]
+    rng = autoplay.Lcg(7)
+    t = sim.table
+    for i in range(hands):
+        HAND[0] = i + 1
+        for _s in autoplay.calling_hand(sim, autoplay.shuffled(rng)):
+            yield  # one simulated-table statement a step
+        if t.state != "over" or t.alerts:
+            raise SystemExit("BROKEN %s %r" % (t.state, t.alerts[:2]))
+        sim.run("clear")
+        gc.collect()
+        yield
+        print("HAND %d %d" % (i + 1, gc.mem_alloc() - image))
+        if argv[1] == "peak":
+            print("PEAK %d %d %d" % (i + 1, PEAK[0] - image, PEAK[2]))
+            PEAK[0] = PEAK[2] = 0
+    if breakdown:
+        end = []
+        parts("sim", sim, end, 5)
+        sums = {}
+        for b, k in end:
+            sums[k] = sums.get(k, 0) + b
+        end = sorted([(sums[k], k) for k in sums], key=lambda r: (-r[0], r[1]))
+        for b, k in end:
+            print("PART %s %d" % (k, b))
+        import micropython
+        micropython.qstr_info()  # "qstr pool: ... n_total_bytes=N": interned names, all in RAM
+    print("DONE")
 '''
 
 
-def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM):
+PORTS = ("unix", "wasm")
+PORT_NAMES = {"unix": "unix port (64-bit)", "wasm": "WebAssembly port (32-bit)"}
+WASM_BUDGET = 160 * 1024  # issue 19: what a Pico W leaves free
+
+
+def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix"):
     """Runs the driver on the emulated board (`ram` bytes of RAM beside the image; heapsize: a
-    whole heap of that size instead); returns (parsed output, CompletedProcess)."""
+    whole heap of that size instead); returns (parsed output, CompletedProcess).
+    port "wasm": the 32-bit WebAssembly port (feltctl.wasm_micropython), the image in its ROM
+    partition and a fixed GC heap of `ram` (or heapsize) bytes; it collects between the driver's steps."""
     folder = tempfile.mkdtemp(prefix="bench_memory_")
     driver = os.path.join(folder, "bench_memory_driver.py")  # a fixed name: the image cache key
     with open(driver, "w") as f:
         f.write(DRIVER)
     try:
-        image = romfs.build_image([driver])
-        cost = romfs.image_heap_cost(os.path.getsize(image))
-        p = subprocess.run(romfs.command("bench_memory_driver", [str(hands), mode, str(cost)], ram=ram, extra=[driver],
-                                         heapsize=heapsize), capture_output=True, text=True, timeout=7200, cwd=HERE)
+        if port == "wasm":
+            from feltctl import wasm_micropython
+
+            p = wasm_micropython.run_board("bench_memory_driver", [str(hands), mode, "0"], ram=heapsize or ram,
+                                           extra=[driver], timeout_s=7200)
+        else:
+            image = romfs.build_image([driver])
+            cost = romfs.image_heap_cost(os.path.getsize(image))
+            p = subprocess.run(romfs.command("bench_memory_driver", [str(hands), mode, str(cost)], ram=ram,
+                                             extra=[driver], heapsize=heapsize), capture_output=True, text=True,
+                               timeout=7200, cwd=HERE)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     out = {"mods": [], "hands": [], "parts": [], "done": False}
@@ -219,7 +257,7 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM):
             continue
         if w[0] == "MOD":
             out["mods"].append((w[1], int(w[2])))
-        elif w[0] in ("RAM0", "START"):
+        elif w[0] in ("RAM0", "START", "FIRMWARE"):
             out[w[0]] = int(w[1])
         elif w[0] == "HAND":
             out["hands"].append(int(w[2]))
@@ -258,7 +296,16 @@ def main():
     ap.add_argument("--no-collect-early", action="store_true",
                     help="board runs without the boot's heap policy (felt.runtime.heap.collect_early): collections only "
                          "when an allocation fails")
+    ap.add_argument("--ports", default="unix,wasm",
+                    help="side-by-side table: the ports to measure (unix = the 64-bit unix port, wasm = the 32-bit "
+                         "WebAssembly port), comma-separated; empty to skip the table")
+    ap.add_argument("--table-only", action="store_true",
+                    help="only the side-by-side table (and --find-ram); not the unix port's detail runs")
     a = ap.parse_args()
+    if a.ports:
+        side_by_side([x for x in a.ports.split(",") if x], a.hands, a.find_ram)
+        if a.table_only:
+            return 0
     if a.engine_only:
         return _engine_report()
     ram = a.ram * 1024
@@ -325,6 +372,63 @@ def main():
           "and %d bytes of state (sim.* parts other than sim.rt, sim.table, sim.board)" % (sim_code, sim_state))
     # a figure over its target is printed as such (FAILED above), like every bench's target; the exit
     # status says only whether the bench itself could run (`make bench` runs the others after it)
+    return 0
+
+
+def smallest_heap(port, hands, fails_kb, passes_kb):
+    """Bisects (4 KB steps) the heap in KB of `port` that plays `hands` hands without a MemoryError;
+    on the unix port the RAM beside the ROMFS image. Returns (fails, passes) in KB."""
+    lo, hi = fails_kb, passes_kb
+    while not run_board(hands, "run", ram=hi * 1024, port=port)[0]["done"]:
+        lo, hi = hi, hi * 2
+    while hi - lo > 4:
+        mid = (lo + hi) // 2
+        if run_board(hands, "run", ram=mid * 1024, port=port)[0]["done"]:
+            hi = mid
+        else:
+            lo = mid
+    return lo, hi
+
+
+def side_by_side(ports, hands, find_hands):
+    """The table of hardware/memory.md: the same driver and image on each port."""
+    rows = [("engine after import", "engine"), ("engine after one ten-seat O8 hand", "engine_hand"),
+            ("whole firmware after import (table modules and drivers)", "firmware"),
+            ("whole firmware, ten-seat O8 table built", "START"),
+            ("live RAM after each hand, high-water (%d hands)" % hands, "high")]
+    got = {}
+    for port in ports:
+        eng, p = run_board(0, "engine", port=port)
+        if not eng["done"]:
+            print("%s: engine run failed: %s" % (port, (p.stdout + p.stderr).strip().splitlines()[-3:]))
+            return 1
+        big, p = run_board(hands, "run", ram=2048 * 1024, port=port)  # a heap nothing here fills
+        if not big["done"]:
+            print("%s: %d-hand run failed: %s" % (port, hands, (p.stdout + p.stderr).strip().splitlines()[-3:]))
+            return 1
+        g = {"engine": eng["engine"], "engine_hand": eng["engine_hand"], "START": big["START"],
+             "firmware": big["FIRMWARE"] - big["RAM0"], "high": max(big["hands"])}
+        if find_hands:
+            lo, hi = smallest_heap(port, find_hands, max(64, g["high"] // 1024), g["high"] // 1024 + 64)
+            g["heap"] = hi * 1024
+            g["heap_lo"] = lo * 1024
+            rows_heap = "smallest heap that plays %d ten-seat O8 hands (bisected, 4 KB steps)" % find_hands
+        got[port] = g
+    if find_hands:
+        rows.append((rows_heap, "heap"))
+    print("%-66s %s" % ("bytes of RAM", " ".join("%26s" % PORT_NAMES[p] for p in ports)))
+    for label, key in rows:
+        print("%-66s %s" % (label, " ".join("%26d" % got[p][key] for p in ports)))
+    if "wasm" in got:
+        g = got["wasm"]
+        print("issue 19 goal on the 32-bit port: engine after import %d < 24576: %s; after a hand %d < 24576: %s" % (
+            g["engine"], g["engine"] < 24576, g["engine_hand"], g["engine_hand"] < 24576))
+        if find_hands:
+            print("  1,000-hand table in a %d-byte heap: smallest heap found %d bytes (%s at %d): %s" % (
+                WASM_BUDGET, g["heap"], "fails", g["heap_lo"], "met" if g["heap"] <= WASM_BUDGET else "NOT met"))
+    if "unix" in got and "wasm" in got:
+        u, w = got["unix"], got["wasm"]
+        print("ratio 32-bit / 64-bit: " + ", ".join("%s %.2f" % (k, w[k] / float(u[k])) for _, k in rows))
     return 0
 
 

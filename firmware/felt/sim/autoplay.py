@@ -29,28 +29,36 @@ def play_calling_hand(sim, deck, hole=4):
     """Start a hand on `sim` (felt.sim.runner.Sim) and deal it from `deck`: `hole` cards a seat,
     burns and a flop-turn-river board, every player checking or calling. Returns the table; the
     caller checks it ended cleanly (state "over", no alerts)."""
+    for _step in calling_hand(sim, deck, hole):
+        pass
+    return sim.table
+
+
+def calling_hand(sim, deck, hole=4):
+    """play_calling_hand as a generator that yields after each statement: a harness that must
+    collect between statements steps it (the WebAssembly port collects only between calls)."""
     t = sim.table
     sim.run("hand")
+    yield
     order = list(t.setup.seats)
     k = 0
     for _r in range(hole):
         for s in order:
             sim.run("draw %s to seat %d" % (card_text(deck[k]), s))
             k += 1
+            yield
     for street in range(4):
         if street:
             sim.run("draw %s to burn" % card_text(deck[k]))
             k += 1
+            yield
             for _n in range(3 if street == 1 else 1):
                 sim.run("draw %s to board" % card_text(deck[k]))
                 k += 1
-        _call_round(sim, t)
-    return t
-
-
-def _call_round(sim, t):
-    for _a in range(40):
-        h = t.hand
-        if t.state != "playing" or h.actor is None:
-            return
-        sim.run("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))
+                yield
+        for _a in range(40):
+            h = t.hand
+            if t.state != "playing" or h.actor is None:
+                break
+            sim.run("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))
+            yield

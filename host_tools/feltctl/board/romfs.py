@@ -152,7 +152,8 @@ def _rom_data(stage):
 # so it is one block run near the start of the heap and the rest of the heap is the board's RAM.
 # sys.path: the image, then the interpreter's frozen modules (asyncio), as on a board; never the
 # source tree. An uncaught exception (MemoryError) goes to stderr with exit status 3: MicroPython itself would
-# print it on stdout, mixed with the module's output.
+# print it on stdout, mixed with the module's output. A generator main is run to its end (its steps are
+# where the WebAssembly port collects: feltctl/wasm_micropython; here they cost nothing).
 _LAUNCHER = """import os,sys,vfs
 f=open(%(image)r,'rb')
 b=f.read(os.stat(%(image)r)[6])
@@ -165,6 +166,9 @@ try:
  __import__(%(module)r)
  m=sys.modules[%(module)r]
  r=m.main(sys.argv[1:]) if hasattr(m,'main') else 0
+ if hasattr(r,'send'):
+  for _ in r:pass
+  r=0
 except Exception as e:
  sys.print_exception(e,sys.stderr)
  r=3
