@@ -81,9 +81,9 @@ def lines(table, now_ms=None):
     n = table.hand_no
     out = [_fit("%s %s H%d" % (_STRUCT.get(cfg.structure, "?"), game, n), "%s H%d" % (game, n), "H%d" % n)]
     out.append(street(table).upper())
-    if cfg.level_clock is not None:  # TOUR-1: the level and the time left on its clock
-        from felt.table import levels as table_levels
-        lv = table_levels.line(table, now_ms)
+    if table.level_clock is not None:  # TOUR-1: the level and the time left on its clock
+        from felt.table import tournament
+        lv = tournament.line(table, now_ms)
         if lv is not None:
             out.append(lv)
     if table.state == PLAYING:

@@ -66,7 +66,7 @@ def test_TOUR_8_the_rules_example_11_00_then_9_00_then_7_00():
     eq(clock(sim), "7:00")
     assert " ok " in wire(sim, "set", ["hand_for_hand", "off"])
     eq(clock(sim), "off")
-    eq(t.config.hand_for_hand, None)
+    eq(t.level_clock, None)
 
 
 def test_TOUR_8_a_level_runs_out_the_next_level_applies_from_that_hand_TOUR_1():
@@ -114,13 +114,13 @@ def test_TOUR_8_hand_for_hand_refused_at_a_cash_table_and_a_bad_time_names_the_r
     sim = tour_sim(mode="cash")
     r = refused(sim, "TOUR-8", "set", ["hand_for_hand", "11:00"])
     assert "tournament setting" in r, r
-    eq(sim.table.config.hand_for_hand, None)
+    eq(sim.table.level_clock, None)
     sim = tour_sim()
     r = refused(sim, "TOUR-8", "set", ["hand_for_hand", "11:5"])
-    eq(sim.table.config.hand_for_hand, None)
+    eq(sim.table.level_clock, None)
     eq(sim.table.configure("hand_for_hand", -5), False)  # a direct caller's negative time
     eq(sim.table.alerts[-1].rules, ("TOUR-8",))
-    eq(sim.table.config.hand_for_hand, None)
+    eq(sim.table.level_clock, None)
     assert " ok " in wire(sim, "set", ["hand_for_hand", "on"])  # on, time not given: not counted
     sim.run("hand")
     eq(clock(sim), "on")
@@ -209,11 +209,11 @@ def test_TOUR_8_TOUR_10_survive_power_cuts():
     sim = tour_sim(sim=PowerSim(KillFlash(None)))
     assert " ok " in wire(sim, "set", ["hand_for_hand", "11:00"])
     sim.restart()  # between hands: the entry is replayed from the journal
-    eq(sim.table.config.hand_for_hand, 11 * 60000)
+    eq(clock(sim), "11:00")
     sim.run("hand")  # compaction: the snapshot keeps the setting
-    eq(sim.table.config.hand_for_hand, 9 * 60000)
+    eq(clock(sim), "9:00")
     sim.restart()  # mid-hand: snapshot + this hand's new_hand replayed (counted once)
-    eq(sim.table.config.hand_for_hand, 9 * 60000)
+    eq(clock(sim), "9:00")
     deal(sim)
     allin_called(sim)
     sim.restart()  # held: the replayed call holds again
@@ -227,7 +227,7 @@ def test_TOUR_8_TOUR_10_survive_power_cuts():
     eq((t.state, sum(t.stacks)), ("over", 3000))
     sim.run("clear")
     sim.run("hand")
-    eq(sim.table.config.hand_for_hand, 7 * 60000)
+    eq(clock(sim), "7:00")
 
 
 def test_TOUR_8_a_redeal_after_a_misdeal_is_the_same_hand_and_takes_no_time_DEAL_14():

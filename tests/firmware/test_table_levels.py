@@ -78,7 +78,7 @@ def test_TOUR_1_refusals_name_the_rule():
     sim = level_sim()
     refused(sim, "TOUR-1", "set", ["level_clock", "pause"])  # not started
     refused(sim, "TOUR-1", "set", ["level_clock", "soon"])
-    eq(sim.table.config.level_clock, None)
+    eq(sim.table.level_clock, None)
     cash = tour_sim(mode="cash")
     cash.table.config.levels = [dict(r) for r in LEVELS]
     refused(cash, "TOUR-1", "set", ["level_clock", "start"])
@@ -142,13 +142,12 @@ def test_TOUR_1_a_break_refuses_new_hands_until_it_is_over():
 def test_TOUR_1_TOUR_6_a_board_whose_ms_counter_restarted_runs_the_clocks_on():
     # a real board's ticks_ms begins again at a reboot: the clocks' anchors from before the power
     # cut lie in the future; the loop's tick re-anchors them (the outage's length is not known)
-    from felt.table import levels as table_levels
     sim = level_sim()
     t = sim.table
     assert " ok " in wire(sim, "set", ["level_clock", "start"])
-    t.config.level_clock = [600000, 10000000]  # 10:00 left, anchored at 10,000 s
+    t.level_clock.set_left(1, 600000, 10000000)  # 10:00 left in level 1, anchored at 10,000 s
     t.clock_tick(5000)  # rebooted: the counter is at 5 s
-    eq(table_levels.state(t.config, 65000), (1, 540000, True))
+    eq(t.level_clock.peek(65000), (1, 540000, True))
     sim.run("hand")
     deal(sim)
     r = wire(sim, "floor", ["clock", 1])

@@ -201,3 +201,69 @@ def test_TOUR_1_TOUR_8_console_entries_replayed_from_the_journal_alone():
     fold_out(sim)
     ok(sim, "set", ["hand_for_hand", "off"])
     eq(get(sim, "level_clock"), "L1/12:00")
+
+
+def test_TOUR_1_TOUR_8_after_recovery_the_next_snapshot_is_the_new_form_and_restores_alike():
+    from felt.recovery import journal as jr
+    sim = boot("h4h_rollover")  # a v 1 snapshot (config.level_clock, config.hand_for_hand)
+    sim.run("hand")  # compaction: today's snapshot of the table before this hand
+    deal(sim)
+    j = jr.Journal(sim.flash)
+    j.open()
+    snap = j.snapshot_value()
+    eq(snap["v"], 2)
+    eq("level_clock" in snap["config"] or "hand_for_hand" in snap["config"], False)
+    eq(snap["level_clock"], {"n": 2, "left_ms": 1140000, "at_ms": None, "clock": True, "h4h": 2})
+    sim.restart()  # mid-hand: the v 2 snapshot + this hand's inputs
+    t = sim.table
+    eq(get(sim, "hand_for_hand"), "17:00")
+    eq(stakes(t), (2, 100, 200, 25))
+    fold_out(sim)
+    ok(sim, "set", ["hand_for_hand", "off"])
+    eq(get(sim, "level_clock"), "L2/17:00")
+
+
+def fresh():
+    """A journaled board with an empty flash and the same table (three seats of 1,000)."""
+    sim = PowerSim(KillFlash(None))
+    sim.build(TableConfig(game="holdem", structure="no_limit", seats=3, sb=50, bb=100, button=1,
+                          mode="tournament", levels=[dict(r) for r in LEVELS]))
+    for s in (1, 2, 3):
+        sim.run("seat %d 1000" % s)
+    return sim
+
+
+def test_TOUR_1_the_floors_level_N_moves_the_running_clock_with_its_time_left():
+    sim = fresh()
+    t = sim.table
+    ok(sim, "set", ["level_clock", "start"])
+    minutes(sim, 5)
+    t.set_level(2)  # the floor-key command `level 2` between hands: now
+    eq(stakes(t), (2, 100, 200, 25))
+    eq(get(sim, "level_clock"), "L2/15:00")
+    sim.restart()  # the command is replayed from the journal
+    t = sim.table
+    eq(get(sim, "level_clock"), "L2/15:00")
+    minutes(sim, 15)
+    sim.run("hand")
+    eq(stakes(t), (3, 150, 300, 25))
+    eq(get(sim, "level_clock"), "L3/20:00")
+
+
+def test_TOUR_8_the_level_clock_started_during_hand_for_hand_runs_on_from_its_count():
+    sim = fresh()
+    t = sim.table
+    ok(sim, "set", ["hand_for_hand", "11:00"])  # no level yet, no level clock
+    ok(sim, "set", ["level_clock", "start"])  # level 1 now; hand-for-hand's 11:00 is its time
+    eq(stakes(t), (1, 50, 100, 0))
+    sim.run("hand")
+    eq(get(sim, "hand_for_hand"), "9:00")
+    sim.restart()  # mid-hand: the v 2 snapshot and this hand's inputs
+    t = sim.table
+    eq(get(sim, "hand_for_hand"), "9:00")
+    deal(sim)
+    fold_out(sim)
+    ok(sim, "set", ["hand_for_hand", "off"])
+    eq(get(sim, "level_clock"), "L1/9:00")
+    ok(sim, "set", ["level_clock", "off"])
+    eq((get(sim, "level_clock"), t.level_clock), ("off", None))

@@ -122,8 +122,7 @@ TABLE_INPUTS = {
 
 # The table settings a console `set` or a floor command can change between hands; the snapshot
 # keeps them, or a compaction at the next hand would forget them.
-_CONFIG_KEYS = ("structure", "sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "unit", "level", "players_left",
-                "hand_for_hand", "level_clock")
+_CONFIG_KEYS = ("structure", "sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "unit", "level", "players_left")
 
 
 def _plain(value):
@@ -234,13 +233,20 @@ def table_snapshot(table):
     undo = {}
     for seat in table._undo:
         undo["%d" % seat] = _seat_list(table._undo[seat])
-    return {"v": 1, "stacks": list(table.stacks), "seats": [_seat_list(r) for r in table.seat_rec],
+    return {"v": 2, "stacks": list(table.stacks), "seats": [_seat_list(r) for r in table.seat_rec],
             "hand_no": table.hand_no, "alert_seq": table.seq, "histories": table.histories,
             "misdeals": table.misdeals, "state": table.state, "prev": _setup_dict(table.prev),
             "setup": _setup_dict(table.setup), "onant": dict(table.onant),
             "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results),
             "config": _config_dict(table.config), "staged": dict(getattr(table, "staged", {})),
-            "penalties": _penalties_data(table), "jackpot": getattr(table, "jackpot", 0)}
+            "penalties": _penalties_data(table), "jackpot": getattr(table, "jackpot", 0),
+            "level_clock": _level_clock_data(table)}
+
+
+def _level_clock_data(table):
+    # TOUR-1/8: the level clock and hand-for-hand (felt.table.tournament.TableLevelClock), or None
+    lc = getattr(table, "level_clock", None)
+    return lc.data() if lc is not None else None
 
 
 def _penalties_data(table):
@@ -269,9 +275,11 @@ def _config_restore(cfg, d):
 
 
 def table_restore(table, snap):
-    """Put a table_snapshot() back into a freshly built Table (same config and registry)."""
-    if snap.get("v") != 1:
-        raise jr.JournalError("snapshot version %r is not 1" % (snap.get("v"),))
+    """Put a table_snapshot() back into a freshly built Table (same config and registry). Version 1
+    (firmware to 3dc967f) kept the level clock and hand-for-hand in its config; version 2 keeps them
+    as the level clock's own data."""
+    if snap.get("v") not in (1, 2):
+        raise jr.JournalError("snapshot version %r is not 1 or 2" % (snap.get("v"),))
     table.stacks = list(snap["stacks"])
     table.seat_rec = [_seat_of(v) for v in snap["seats"]]
     table.hand_no = snap["hand_no"]
@@ -292,10 +300,26 @@ def table_restore(table, snap):
     if "config" in snap:  # (snapshots written before the floor commands have neither)
         _config_restore(table.config, snap["config"])
         table.staged = dict(snap["staged"])
+    _level_clock_restore(table, snap)
     if snap.get("penalties") is not None:  # TOUR-17 (snapshots written before penalties have none)
         from felt.engine.between_hands.clocks import Penalties
         table.penalties = Penalties.load(snap["penalties"])
     return table
+
+
+def _level_clock_restore(table, snap):
+    # TOUR-1/8: v 2 keeps the clock's data; v 1 had config.level_clock / config.hand_for_hand
+    if snap["v"] == 1:
+        cfg = snap.get("config") or {}
+        data = (cfg.get("level_clock"), cfg.get("hand_for_hand"))
+        if data == (None, None):
+            return
+    else:
+        data = snap.get("level_clock")
+        if data is None:
+            return
+    from felt.table import tournament
+    table.level_clock = tournament.load(table, data)
 
 
 class TableRecorder:

@@ -150,7 +150,7 @@ class Runtime:
             self._dropped = q.dropped
             t.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
                            "the table is overloaded; check for a chattering device")
-        lc = t.config.level_clock
+        lc = t.level_clock
         if t.action_clock is not None or (t.state == PLAYING and t.config.mode == CASH
                                           and t.config.house.cash_action_timer != "off"):
             # TOUR-6: the clock on a seat; CASH-13: the action timer on every turn. Each tick is
@@ -159,7 +159,7 @@ class Runtime:
 
             if table_clock.due(t, now):
                 t.clock_tick(now)
-        elif lc is not None and lc[1] is not None and now < lc[1]:  # TOUR-1: the board restarted
+        elif lc is not None and lc.behind(now):  # TOUR-1: the board restarted
             t.clock_tick(now)
         if p is not None and t.moved:
             if self._moved_sweep is None:

@@ -5,7 +5,7 @@
 # rejected entry into an Alert (events.py) citing its RULES.md IDs. Indicators come from view.py.
 # Table is a facade over its parts, one concern each: table_cards (card account, dealing checks),
 # table_seats (seats, buttons, hand start), table_showdown (showdown, hand end, PHH),
-# table_entries (console entries and rulings; rare ones in table_rulings, table_h4h and table_clock, loaded
+# table_entries (console entries and rulings; rare ones in table_rulings, tournament and table_clock, loaded
 # on first use); names shared by them live in table_state.
 from felt.engine.between_hands import blinds as btn
 from felt.engine import games
@@ -47,10 +47,6 @@ class TableConfig:
         self.levels = levels  # [{"sb":, "bb":, "ante":, ...}] rows for the floor's `level N` (TOUR-1)
         self.level = level
         self.players_left = None  # TOUR-13: players left in the whole event (console `set`), None = unknown
-        # TOUR-8/10 (console `set hand_for_hand`): None off; on: ms left on the level clock, or "on" (not known)
-        self.hand_for_hand = None
-        # TOUR-1 (console `set level_clock`, table_levels): None off; [ms left in `level` at at_ms, at_ms or None]
-        self.level_clock = None
         values = {}
         for k in sorted(rules or {}):
             values[k] = rules[k]
@@ -99,6 +95,8 @@ class Table(Cards, Seats, Showdown, Entries):
         self.penalties = None  # engine.clock.Penalties once the floor gives one (TOUR-17, table_rulings)
         self.serving = {}  # seat -> penalty left after this hand, for seats serving one in it (TOUR-17)
         self.action_clock = None  # engine.clock.ActionClock on the seat to act (TOUR-6, table_clock)
+        # the level clock and hand-for-hand (TOUR-1/8/10): tournament.TableLevelClock, None while both are off
+        self.level_clock = None
         self.jackpot = 0  # the bad-beat fund of a jackpot table, across hands (CASH-12, table_jackpot)
         self.public = None  # (text, hand, log length): a count published at a player's request (table_counts)
         self._new_account()

@@ -93,11 +93,11 @@ class Entries:
         cfg = self.config
         key = _KEY_ALIAS.get(key, key)
         if key == "hand_for_hand":  # TOUR-8: announced during a hand too (that hand counts)
-            from felt.table import hand_for_hand as table_h4h
-            return table_h4h.configure(self, value, now_ms)
+            from felt.table import tournament
+            return tournament.configure_h4h(self, value, now_ms)
         if key == "level_clock":  # TOUR-1: started, paused, resumed during a hand too
-            from felt.table import levels as table_levels
-            return table_levels.configure(self, value, now_ms)
+            from felt.table import tournament
+            return tournament.configure(self, value, now_ms)
         if self.state == PLAYING:
             self.alert(WARN, ("GAME-1",), "set %s refused: hand %d is in progress" % (key, self.hand_no))
             return False
@@ -137,18 +137,19 @@ class Entries:
         if key.startswith("hr."):
             return self.config.house.get(key)
         if key == "level_clock":  # TOUR-1: off, or L<level>/<M:SS left>[/paused]
-            from felt.table import levels as table_levels
-            return table_levels.get(self, now_ms)
+            if self.level_clock is None:
+                return "off"
+            from felt.table import tournament
+            return tournament.get(self, now_ms)
         if key == "jackpot":  # CASH-12: the bad-beat fund of a jackpot table
             return self.jackpot if self.config.mode == CASH and self.config.house.bbj_hand != "off" else "off"
         if key == "dispute":  # POT-18: what about the last hand may still be disputed
             return self._dispute()
         if key == "hand_for_hand":  # TOUR-8: off, on (time not known) or the level clock M:SS
-            left = self.config.hand_for_hand
-            if isinstance(left, int):
-                from felt.table import hand_for_hand as table_h4h
-                return table_h4h.clock_text(left)
-            return left or "off"
+            if self.level_clock is None:
+                return "off"
+            from felt.table import tournament
+            return tournament.get_h4h(self)
         return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats",
                                                                            "players_left") else None
 
@@ -243,9 +244,9 @@ class Entries:
             self._dc(self.dc.action, seat, "bring_in" if op.kind == "bring_in" else op.kind, op.amount)
         self.log("seat %d %s%s" % (seat, op.kind, (" %d" % op.total) if op.kind in ("bet", "raise", "complete") else ""))
         self._sync()
-        if self.config.hand_for_hand is not None and self.state == PLAYING and self.hand.runout:
-            from felt.table import hand_for_hand as table_h4h
-            table_h4h.maybe_hold(self)  # TOUR-10: an all-in and call waits for the TD
+        if self.level_clock is not None and self.state == PLAYING and self.hand.runout:
+            from felt.table import tournament
+            tournament.maybe_hold(self)  # TOUR-10: an all-in and call waits for the TD
         if self.oot and self.state == PLAYING:
             from felt.table import out_of_turn as table_oot
             table_oot.follow(self)  # a held out-of-turn action whose turn came binds or is released
@@ -399,10 +400,9 @@ class Entries:
     def clock_tick(self, now_ms):
         """The loop: the clock on a seat (TOUR-6) has its countdown or expiry due at now_ms, or the
         board restarted (its ms counter began again below a clock's anchor)."""
-        lc = self.config.level_clock
-        if lc is not None and lc[1] is not None and now_ms < lc[1]:
-            # TOUR-1: the time lost in the outage is not known; the level clock runs on from here
-            self.config.level_clock = [lc[0], now_ms]
+        lc = self.level_clock
+        if lc is not None and lc.behind(now_ms):
+            lc.level(now_ms)  # TOUR-1: the time lost in the outage is not known; the level clock runs on from here
         if self.action_clock is None and (self.config.mode != CASH or self.config.house.cash_action_timer == "off"):
             return False
         from felt.table import action_clock as table_clock

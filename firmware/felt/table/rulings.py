@@ -354,8 +354,8 @@ def floor_decision(t, decision, seat=None, rule=None, amount=None, text=None, no
         from felt.table import action_clock as table_clock
         return table_clock.call(t, seat, now_ms)
     if decision == "continue":  # TOUR-10: the TD releases a hand-for-hand hold
-        from felt.table import hand_for_hand as table_h4h
-        return table_h4h.release_hold(t)
+        from felt.table import tournament
+        return tournament.release_hold(t)
     if decision == "dead":
         if seat is None or not isinstance(amount, int) or amount <= 0:
             # the console wire sends no sign; a direct caller's negative amount would cancel debt
@@ -516,6 +516,8 @@ def _apply_level(t, n):
         cfg.small_bet = cfg.bb
         cfg.big_bet = cfg.big_bet or 2 * cfg.small_bet
     cfg.level = n
+    if t.level_clock is not None:  # TOUR-1: the level clock goes on at this level
+        t.level_clock.follow(n, cfg.levels)
 
 
 def set_level(t, n):

@@ -43,12 +43,9 @@ class Seats:
                 self.seat_rec[i] = btn.Seat()  # busted: the seat is empty from now on
         cfg = self.config
         h4h = None
-        if cfg.hand_for_hand is not None:  # TOUR-8: this hand takes 2 minutes off the level clock
-            from felt.table import hand_for_hand as table_h4h
-            h4h = table_h4h.h4h_tick(self)
-        elif cfg.level_clock is not None and now_ms is not None:  # TOUR-1: a level that ran out applies now
-            from felt.table import levels as table_levels
-            h4h = table_levels.hand_started(self, now_ms)
+        if self.level_clock is not None:  # TOUR-1: a level that ran out applies now; TOUR-8: 2:00 a hand
+            from felt.table import tournament
+            h4h = tournament.hand_started(self, now_ms)
         blinds = cfg.record.forced == "blinds"
         try:
             setup = btn.next_hand(self.seat_rec, prev=self.prev, button=cfg.button, sb=cfg.sb if blinds else 0,
@@ -56,7 +53,7 @@ class Seats:
                                   rules=cfg.house)
         except (RuleError, ConfigError):
             if h4h is not None:  # no hand started: it took no time (nor a level) off the clock
-                h4h[1]()
+                h4h[2]()
             raise
         self.hand_no += 1
         self.alerts = []
@@ -64,7 +61,7 @@ class Seats:
         self.misdeals = 0
         self.serving = {}
         if h4h is not None and h4h[0]:
-            self.alert(INFO, ("TOUR-8",) if cfg.hand_for_hand is not None else ("TOUR-1",), h4h[0])
+            self.alert(INFO, h4h[1], h4h[0])
         if self.penalties is not None:  # TOUR-17: penalised seats join the absent ones (BLIND-23)
             from felt.table import rulings as table_rulings
             table_rulings.serve_penalties(self, setup, now_ms)

@@ -85,7 +85,7 @@ class LevelClock:
     level in force for a hand is fixed when the hand starts: hand_started(now_ms) (TOUR-1, DEAL-1)."""
 
     def __init__(self, levels):
-        self.levels = make_levels(levels)
+        self.levels = self._levels(levels)
         self.index = 0
         self._elapsed_ms = 0  # time spent in the current level, up to _anchor_ms
         self._anchor_ms = None  # when the running clock was last folded in; None while stopped
@@ -94,6 +94,17 @@ class LevelClock:
         self.hand_level = None  # index of the level of the hand in progress (TOUR-1)
         self.hands = 0
         self.hands_in_h4h = 0  # hands started (or in progress) since hand-for-hand began (TOUR-8)
+
+    # the level table: validated Levels. A subclass keeping its own rows (felt.table.tournament)
+    # overrides these three and is read through them only.
+    def _levels(self, rows):
+        return make_levels(rows)
+
+    def _length_ms(self, index):
+        return self.levels[index].duration_ms
+
+    def _is_break(self, index):
+        return self.levels[index].is_break
 
     # -- running time
 
@@ -129,8 +140,8 @@ class LevelClock:
 
     def _advanced(self, index, elapsed_ms):
         # blinds rise as levels run out; the last level runs on
-        while index < len(self.levels) - 1 and elapsed_ms >= self.levels[index].duration_ms:
-            elapsed_ms -= self.levels[index].duration_ms
+        while index < len(self.levels) - 1 and elapsed_ms >= self._length_ms(index):
+            elapsed_ms -= self._length_ms(index)
             index += 1
         return index, elapsed_ms
 
@@ -141,7 +152,7 @@ class LevelClock:
 
     def remaining_ms(self, now_ms):
         self._fold(now_ms)
-        return max(0, self.levels[self.index].duration_ms - self._elapsed_ms)
+        return max(0, self._length_ms(self.index) - self._elapsed_ms)
 
     # -- hands
 
@@ -158,15 +169,14 @@ class LevelClock:
         self._fold(now_ms)
         cost = HAND_FOR_HAND_MS if self.hand_for_hand and self.hands_in_h4h > 0 else 0
         index, elapsed = self._advanced(self.index, self._elapsed_ms + cost)
-        level = self.levels[index]
-        if level.is_break:  # refused: nothing changes (the 2 minutes are not taken either)
-            raise RuleError("TOUR-1", "a break is in progress", legal=(level.duration_ms - elapsed,))
+        if self._is_break(index):  # refused: nothing changes (the 2 minutes are not taken either)
+            raise RuleError("TOUR-1", "a break is in progress", legal=(self._length_ms(index) - elapsed,))
         self.index, self._elapsed_ms = index, elapsed
         if self.hand_for_hand:
             self.hands_in_h4h += 1
         self.hand_level = self.index
         self.hands += 1
-        return level
+        return self.levels[index]
 
     def start_hand_for_hand(self, now_ms, hand_in_progress=True):
         """TOUR-8: from now on the clock stands still and each hand costs exactly 2 minutes, starting with
@@ -202,7 +212,7 @@ class LevelClock:
         self._fold(now_ms)
         if self.index >= len(self.levels) - 1:
             return False
-        return self.levels[self.index].duration_ms - self._elapsed_ms <= PUSH_WARNING_MS
+        return self._length_ms(self.index) - self._elapsed_ms <= PUSH_WARNING_MS
 
 
 # ---------------------------------------------------------------- the clock on a player
