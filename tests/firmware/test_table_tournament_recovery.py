@@ -19,9 +19,11 @@ HOLES = ("Ah", "Kd", "2c", "7s", "Ac", "Kc", "3d", "8s")
 
 
 def _data_dir(name):
+    # tests/firmware/data/tournament_v1/NAME, wherever under tests/firmware/ this file sits
     here = __file__.replace("\\", "/")
-    cut = here.rfind("/")
-    return (here[:cut] if cut >= 0 else ".") + "/data/tournament_v1/" + name
+    cut = here.rfind("/tests/firmware/")
+    root = here[:cut] + "/tests/firmware" if cut >= 0 else "."
+    return root + "/data/tournament_v1/" + name
 
 
 def boot(name, levels=True):
