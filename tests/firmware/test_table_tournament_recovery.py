@@ -1,16 +1,16 @@
 # Recovery of a tournament table from journals written by earlier firmware (felt.recovery.restore):
-# tests/firmware/data/tournament_v1/ holds the flash files of a journaled table (PowerSim) cut off at
-# a few points -- between hands, mid-level during a hand, paused, during hand-for-hand with an all-in
-# held -- written by the firmware of 3dc967f (level clock and hand-for-hand in snapshot v 1's config).
-# Each is booted with today's firmware; the level, time left, blinds and hand-for-hand must be as
-# they were (TOUR-1, TOUR-8, TOUR-10). The outage is not counted: a board's ms counter starts again
-# at a reboot, and the clock runs on from what was journaled. Runs under CPython and MicroPython.
+# tests/firmware/data/tournament_v1/ holds the flash files (one case: the raw ring's blocks) of a
+# journaled table (PowerSim) cut off at a few points -- between hands, mid-level during a hand,
+# paused, during hand-for-hand with an all-in held -- written by the firmware of 3dc967f (level clock
+# and hand-for-hand in snapshot v 1's config). Each is booted with today's firmware; level, time
+# left, blinds and hand-for-hand must be as they were (TOUR-1, TOUR-8, TOUR-10). The outage is not
+# counted: a board's ms counter starts again at a reboot. Runs under CPython and MicroPython.
 import os
 
 from check import eq
 
 from felt.proto import console as proto
-from felt.sim.powerloss import KillFlash, PowerSim
+from felt.sim.powerloss import KillBlockDevice, KillFlash, PowerSim
 from felt.table.controller import TableConfig
 
 LEVELS = [{"sb": 50, "bb": 100, "minutes": 20}, {"sb": 100, "bb": 200, "ante": 25, "minutes": 20},
@@ -27,12 +27,20 @@ def _data_dir(name):
 
 
 def boot(name, levels=True):
-    """A fresh board (its ms counter from 0) whose flash holds the captured files of `name`; the
-    table is rebuilt by recovery, and the cards the journal has on the antennas are put back."""
+    """A fresh board (its ms counter from 0) whose flash holds the captured files of `name` (or the
+    blocks of its raw ring); the table is rebuilt by recovery, and the cards the journal has on the
+    antennas are put back."""
     flash = KillFlash(None)
     d = _data_dir(name)
     for fname in os.listdir(d):
-        if fname.endswith(".log"):
+        if fname.endswith(".ring"):
+            if not isinstance(flash, KillBlockDevice):
+                flash = KillBlockDevice(None)  # the capture's ring: 24 blocks of 4096
+            with open(d + "/" + fname, "rb") as f:
+                block = f.read()
+            b = int(fname[5:7])
+            flash.data[b * flash.bs:(b + 1) * flash.bs] = block
+        elif fname.endswith(".log"):
             with open(d + "/" + fname, "rb") as f:
                 flash.files[fname] = bytearray(f.read())
     sim = PowerSim(flash)
@@ -189,6 +197,23 @@ def test_TOUR_8_hand_for_hand_with_its_time_not_known():
     sim.run("hand")
     eq(get(sim, "hand_for_hand"), "on")
     eq(get(sim, "level_clock"), "off")
+
+
+def test_TOUR_8_the_raw_flash_ring_of_the_pico_mid_hand_during_hand_for_hand():
+    sim = boot("ring_h4h")
+    t = sim.table
+    eq(sim.reports[-1].lost.reason, "torn")
+    eq((t.state, t.hand_no), ("playing", 2))
+    eq(get(sim, "hand_for_hand"), "12:00")
+    eq(get(sim, "level_clock"), "L1/12:00/paused")  # standing still during hand-for-hand
+    eq(stakes(t), (1, 50, 100, 0))
+    fold_out(sim)
+    sim.run("hand")
+    eq(get(sim, "hand_for_hand"), "10:00")
+    deal(sim)
+    fold_out(sim)
+    ok(sim, "set", ["hand_for_hand", "off"])
+    eq(get(sim, "level_clock"), "L1/10:00")
 
 
 def test_TOUR_1_TOUR_8_console_entries_replayed_from_the_journal_alone():

@@ -1,13 +1,14 @@
 # Captures the journals of a journaled tournament table (felt.sim.powerloss.PowerSim) cut off at a few
-# points, flash file by flash file, into the folders beside this script. Run once on main at 3dc967f
-# (level clock and hand-for-hand as config.level_clock / config.hand_for_hand, snapshot v 1) with
-#   cd tests/firmware && PYTHONPATH=../../firmware:. python data/tournament_v1/capture.py
+# points, flash file by flash file (ring_h4h: the raw ring's blocks), into the folders beside this
+# script. Run once on main at 3dc967f (ring_h4h at a313e4a, the last commit of that firmware): level
+# clock and hand-for-hand as config.level_clock / config.hand_for_hand, snapshot v 1; with
+#   cd tests/firmware && PYTHONPATH=../../firmware:. python data/tournament_v1/capture.py [CASE...]
 # tests/firmware/test_table_tournament_recovery.py restores them with today's firmware. CPython only.
 import os
 import sys
 
 from felt.recovery import journal as jr
-from felt.sim.powerloss import KillFlash, PowerSim
+from felt.sim.powerloss import KillBlockDevice, KillFlash, PowerSim
 from felt.table.controller import TableConfig
 from felt.proto import console as proto
 
@@ -17,8 +18,8 @@ LEVELS = [{"sb": 50, "bb": 100, "minutes": 20}, {"sb": 100, "bb": 200, "ante": 2
 HOLES = ("Ah", "Kd", "2c", "7s", "Ac", "Kc", "3d", "8s")
 
 
-def table(levels=True):
-    sim = PowerSim(KillFlash(None))
+def table(levels=True, ring=False):
+    sim = PowerSim(KillBlockDevice(None) if ring else KillFlash(None))
     sim.build(TableConfig(game="holdem", structure="no_limit", seats=3, sb=50, bb=100, button=1,
                           mode="tournament", levels=[dict(r) for r in LEVELS] if levels else None))
     for s in (1, 2, 3):
@@ -71,12 +72,19 @@ def save(sim, name, notes):
     os.makedirs(d, exist_ok=True)
     for old in os.listdir(d):
         os.remove(os.path.join(d, old))
-    for fname in sim.flash.names():
+    f = sim.flash
+    if isinstance(f, KillBlockDevice):  # the raw ring: each block not wholly erased, whole
+        for b in range(f.n):
+            block = bytes(f.data[b * f.bs:(b + 1) * f.bs])
+            if block.rstrip(b"\xff"):
+                with open(os.path.join(d, "block%02d.ring" % b), "wb") as out:
+                    out.write(block)
+    for fname in (sim.flash.names() if not isinstance(f, KillBlockDevice) else ()):
         with open(os.path.join(d, fname), "wb") as f:
             f.write(sim.flash.read(fname))
     with open(os.path.join(d, "NOTES"), "w") as f:
         f.write(notes.strip() + "\n")
-    print(name, sorted(sim.flash.names()), sim.table.config.level, sim.table.config.level_clock,
+    print(name, sorted(os.listdir(d)), sim.table.config.level, sim.table.config.level_clock,
           sim.table.config.hand_for_hand)
 
 
@@ -182,6 +190,23 @@ def h4h_unknown():
 no level clock: hand-for-hand on (time not known), hand 1 played out, power cut between hands""")
 
 
+def ring_h4h():
+    sim = table(ring=True)
+    wire(sim, "set", ["level_clock", "start"])
+    minutes(sim, 6)
+    sim.run("hand")
+    deal(sim)
+    fold_out(sim)
+    wire(sim, "set", ["hand_for_hand", "on"])  # between hands, 14:00 left on the clock
+    sim.run("hand")  # snapshot (h4h 14:00) + new_hand: 12:00
+    deal(sim)
+    torn(sim, "fold", [sim.table.setup.seats[sim.table.hand.actor]])
+    save(sim, "ring_h4h", """
+the raw flash ring (KillBlockDevice, 24 blocks of 4096; the blocks not wholly erased are stored):
+level clock started, 6 min, hand 1 played out, hand-for-hand on between hands (14:00 from the
+clock), hand 2 (12:00) dealt, the power goes while a fold is programmed (record torn)""")
+
+
 def no_hand_yet():
     sim = table()
     wire(sim, "set", ["level_clock", "start"])
@@ -198,6 +223,6 @@ paused, 1 min, resumed, 2 min, hand-for-hand on (14:00 from the clock), power cu
 
 if __name__ == "__main__":
     names = sys.argv[1:] or ["between_hands", "mid_level_paused", "paused_between_hands", "h4h_held",
-                             "h4h_rollover", "h4h_no_level_clock", "h4h_unknown", "no_hand_yet"]
+                             "h4h_rollover", "h4h_no_level_clock", "h4h_unknown", "no_hand_yet", "ring_h4h"]
     for n in names:
         globals()[n]()
