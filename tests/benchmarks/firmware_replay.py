@@ -165,7 +165,7 @@ class RecordSim(Sim):
         self.board.journal = PICO_JOURNAL  # as hardware/boards/pico.json (older firmware ignores it)
         hal = self.rewire()
         rec = RecordingHAL(hal, self.tape)
-        self.app = applib.build(rec, self.board, lambda h: Table(config, registry(), history=h), self.root,
+        self.app = applib.build(rec, self.board, lambda h, log: Table(config, registry(), history=h), self.root,
                                 pressed=False)
         self.table = self.app.table
         self.rt = self.app.runtime
@@ -401,7 +401,7 @@ def replay(tape, board, config, root, statements, hand_first, hand_steps):
                          rp2_module=ReplayRp2())
     except TypeError:  # firmware before the ring journal: no raw flash in its machine backend
         hal = MachineHAL(machine_module=machine, neopixel_module=ReplayNeoPixel, time_module=tm)
-    app = applib.build(hal, board, lambda h: Table(config, registry(), history=h), root, pressed=False)
+    app = applib.build(hal, board, lambda h, log: Table(config, registry(), history=h), root, pressed=False)
     rt = app.runtime
     applib.start(app)
     due = rt.next_due_ms

@@ -29,7 +29,7 @@ def setup(ttl_ms=60000, levels=None):
     log = al.AuditLog(al.MemStore(), al.audit_key(b"\x42" * 32))
     feed = secrecy.SecretFeed(DEVICE, b"\x33" * 32, nonces, delay_ms=1800000, audit=log)
     gate = FloorGate(DEVICE, {"alice": FLOOR}, nonces, audit=log, ttl_ms=ttl_ms)
-    FloorDesk(gate, sim.table, feed, {"alice": FLOOR}, DEVICE)  # registers itself as table.floor_desk
+    sim.rt.desk = FloorDesk(gate, sim.table, feed, {"alice": FLOOR}, DEVICE)  # (felt.runtime.app passes it to the Runtime)
     if levels is not None:
         sim.table.config.levels = levels
     return sim, feed, log

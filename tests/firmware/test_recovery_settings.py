@@ -20,8 +20,8 @@ class FreshConfigSim(PowerSim):
     """PowerSim whose every boot reads the configuration anew (the sim's shared config object
     would otherwise carry changes across the power cut and hide a lost one)."""
 
-    def _make_table(self):
-        return Table(_config(), registry(), log=self._log, history=None)
+    def _make_table(self, history):
+        return Table(_config(), registry(), log=self._log, history=history)
 
 
 def _sim():

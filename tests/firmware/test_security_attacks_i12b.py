@@ -48,15 +48,6 @@ class ProductionSim(kit.AppSim):
     def boot(self):
         kit._in_slot(self.slot, lambda: kit.AppSim.boot(self))
 
-    def run(self, text):
-        out = kit.AppSim.run(self, text)
-        # issue 12 item 5 (fixed by issue 13's explicit hooks): the feed's observer was dropped
-        # after the boot antenna check; run it here so this test sees the feed whatever the loop
-        # does (observe() is idempotent: a record is published once)
-        if self.app is not None and self.app.feed is not None:
-            self.app.feed.observe(self.table, self.hal.clock.ticks_ms())
-        return out
-
     def feed(self):
         return [json.loads(ln[5:]) for ln in self.logged if ln.startswith("FEED ")]
 
@@ -326,9 +317,9 @@ def boot_refusal(root, slot):
     from felt.sim.runner import registry
     from felt.table.controller import TableConfig
 
-    def table(history):
+    def table(history, log):
         return kit.Table(TableConfig(game="holdem", structure="no_limit", seats=3, sb=1, bb=2), registry(),
-                         history=history)
+                         log=log, history=history)
     a = kit._in_slot(slot, lambda: kit.applib.build(hal, kit.boardlib_sim(3), table, root, pressed=False,
                                                     micropython_module=kit.FakeMicropython()))
     eq(a.mode, bootcheck.PRODUCTION)

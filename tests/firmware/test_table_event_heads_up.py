@@ -85,9 +85,9 @@ def test_TOUR_13_players_left_survives_a_power_cut_and_the_next_hand_compaction(
     from felt.table.controller import Table, TableConfig
 
     class Fresh(PowerSim):
-        def _make_table(self):  # each boot reads the configuration anew, as a board does
+        def _make_table(self, history):  # each boot reads the configuration anew, as a board does
             return Table(TableConfig(game="holdem", structure="limit", seats=2, sb=10, bb=20, button=1,
-                                     mode="tournament"), registry(), log=self._log, history=None)
+                                     mode="tournament"), registry(), log=self._log, history=history)
 
     sim = Fresh(KillFlash(None))
     sim.run("table holdem limit seats=2 sb=10 bb=20 button=1 mode=tournament")

@@ -40,7 +40,7 @@ class SimTable:
         self.log = al.AuditLog(al.MemStore(), al.audit_key(b"\x42" * 32))
         self.feed = secrecy.SecretFeed(DEVICE, b"\x33" * 32, nonces, delay_ms=1800000, audit=self.log)
         self.gate = FloorGate(DEVICE, floor_keys, nonces, audit=self.log, ttl_ms=ttl_ms)
-        FloorDesk(self.gate, self.sim.table, self.feed, floor_keys, DEVICE)
+        self.sim.rt.desk = FloorDesk(self.gate, self.sim.table, self.feed, floor_keys, DEVICE)
         self.master, slave = os.openpty()
         self.path = os.ttyname(slave)
         self._slave = slave

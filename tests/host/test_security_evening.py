@@ -132,14 +132,8 @@ def bot(sim, rng, deck, cap=400):
 
 
 def observe_only(rt, feed):
-    """The feed without its guard (to show what the guard stops)."""
-    step = rt.step
-
-    def step_and_observe():
-        n = step()
-        feed.observe(rt.table, rt.hal.ticks_ms())
-        return n
-    rt.step = step_and_observe
+    """The feed without its guard (to show what the guard stops): its observer alone."""
+    rt.after_step.append(lambda now_ms: feed.observe(rt.table, rt.hal.ticks_ms()))
 
 
 def play_evening(statement, hands, seed, guard=True):

@@ -21,13 +21,16 @@ class ConsoleLink:
     counted; `ping` is answered with `pong`, and the table answers `hello` with its own (neither
     is delivered).
     A line that repeats the previous line's seq and bytes is a retransmission: the reply that went
-    out for it is sent again and the line is not delivered twice."""
+    out for it is sent again and the line is not delivered twice. text_filters: fn(text) -> text,
+    applied in list order to every text= this link sends (the caller's list, kept: the table's
+    secrecy guard); None: texts go out as given."""
 
-    def __init__(self, uart, role=proto.TABLE, fw="0.1.0", log=None):
+    def __init__(self, uart, role=proto.TABLE, fw="0.1.0", log=None, text_filters=None):
         self.uart = uart
         self.role = role
         self.fw = fw
         self.log = log
+        self.text_filters = text_filters if text_filters is not None else []
         self.health = ConsoleHealth()
         self.peer_version = None  # from the peer's hello, e.g. "1.0"
         self._parser = proto.Parser(proto.CONSOLE if role == proto.TABLE else proto.TABLE)
@@ -42,12 +45,21 @@ class ConsoleLink:
 
     def send(self, verb, args=(), opts=None, text=None):
         """Encode and write one message with our next seq; returns that seq."""
+        if text:
+            for f in self.text_filters:
+                text = f(text)
         msg = proto.Message(self.next_seq(), verb, args, opts, text)
         wire = proto.encode(msg)
         self.uart.write(wire)
         if self._last_line is not None and opts and opts.get("re") == self._last_line[0]:
             self._last_reply = wire
         return msg.seq
+
+    def remember(self, msg, reply):
+        """Take `msg` as the last line delivered and `reply` (bytes) as what went out for it: a
+        retransmission of it is answered with `reply` again (after a reboot: the journal knows)."""
+        self._last_line = (msg.seq, msg)
+        self._last_reply = reply
 
     def reply_ok(self, re, **results):
         results["re"] = re

@@ -2,10 +2,11 @@
 # -- firmware layer above felt.recovery.journal. The engine is deterministic, so replaying the same inputs
 # through a fresh controller gives the same seats, stacks, button, level, hand, action, pot and
 # lights. A torn last record (power lost mid-write) is dropped and reported; see hardware/journal.md.
-# TableRecorder journals at the runtime boundary: it wraps the controller's input methods so each
-# input is on flash before it takes effect; restore_table() is the one call a boot needs.
+# TableRecorder journals at the runtime boundary: it wraps the controller's input methods (Table.INPUTS)
+# so each input is on flash before it takes effect; restore_table() is the one call a boot needs.
 from felt.recovery import journal as jr
 from felt.errors import FeltError
+from felt.table.controller import Table
 
 
 def thousands(n):
@@ -103,22 +104,14 @@ def _last_kept(journal, records):
 
 # -- journaling the table controller ---------------------------------------------------------------
 #
-# The runtime loop hands every physical input to the controller (felt.table.controller.Table) through a
-# few methods. TableRecorder wraps those methods on the instance: each outer call is written to
-# the journal (and flushed) before the original method runs. Calls the controller makes to its own
-# methods (shoe_card -> resolve, ...) are not recorded: replaying the outer call repeats them.
-
-# method -> record kind. check_moves carries the answers of its still_there() callback (the
+# The runtime loop hands every physical input to the controller (felt.table.controller.Table) through the
+# methods Table.INPUTS names. TableRecorder.attach wraps those methods on the instance, once, at boot:
+# each outer call is written to the journal (and flushed) before the original method runs. Calls the
+# controller makes to its own methods (shoe_card -> resolve, ...) are not recorded: replaying the
+# outer call repeats them. check_moves carries the answers of its still_there() callback (the
 # antenna state at that moment), since a replay has no antennas to ask.
-TABLE_INPUTS = {
-    "shoe_card": jr.CARD, "antenna": jr.ANTENNA, "check_moves": jr.ANTENNA, "button": jr.BUTTON,
-    "button_fault": jr.BUTTON, "act": jr.CONSOLE, "ruling": jr.CONSOLE, "new_hand": jr.CONSOLE,
-    "sit": jr.CONSOLE, "resolve": jr.TICK, "clock_tick": jr.TICK, "alert": jr.ALERT, "device_alert": jr.ALERT,
-    # console entries and rulings (table_entries), and the floor-key commands FloorDesk runs
-    "push": jr.CONSOLE, "configure": jr.CONSOLE, "mark": jr.CONSOLE, "kill": jr.CONSOLE,
-    "misdeal": jr.CONSOLE, "post": jr.CONSOLE, "floor_decision": jr.CONSOLE, "void_hand": jr.CONSOLE,
-    "adjust_stack": jr.CONSOLE, "set_level": jr.CONSOLE, "set_structure": jr.CONSOLE,
-}
+RECORD_KINDS = {"card": jr.CARD, "antenna": jr.ANTENNA, "button": jr.BUTTON, "console": jr.CONSOLE, "tick": jr.TICK,
+                "alert": jr.ALERT}
 
 # The table settings a console `set` or a floor command can change between hands; the snapshot
 # keeps them, or a compaction at the next hand would forget them.
@@ -177,7 +170,7 @@ def console_line_of(record):
 def decode_call(record):
     """(method, args tuple, kwargs dict) of a recorded call; JournalError if it is not one."""
     v = record.value()
-    if not isinstance(v, dict) or v.get("m") not in TABLE_INPUTS or not isinstance(v.get("a"), list):
+    if not isinstance(v, dict) or v.get("m") not in Table.INPUTS or not isinstance(v.get("a"), list):
         raise jr.JournalError("record %d is not a controller call" % record.seq)
     kwargs = _unplain(v.get("k") or {})
     return v["m"], _unplain(v["a"]), kwargs
@@ -322,13 +315,39 @@ def _level_clock_restore(table, snap):
     table.level_clock = tournament.load(table, data)
 
 
+class HandHistory:
+    """The table's history sink at boot (Table(history=...)): each finished hand's PHH text goes to
+    `handlog` (felt.recovery.journal.HandLog) first, then to `sink` (the hand files). While the
+    journal is replayed a hand already stored is not stored again."""
+
+    def __init__(self, handlog=None, sink=None):
+        self.handlog = handlog
+        self.sink = sink
+        self.replaying = False
+
+    def __call__(self, text):
+        log = self.handlog
+        if self.replaying:
+            # a hand that ended before the power went: its history may be stored already
+            if log is not None and not log.contains(text):
+                log.append(text)
+                if self.sink is not None:
+                    self.sink(text)
+            return
+        if log is not None:
+            log.append(text)
+        if self.sink is not None:
+            self.sink(text)
+
+
 class TableRecorder:
-    """Journals the controller's inputs. attach() wraps the TABLE_INPUTS methods of `table`; each
-    outer call is appended to `journal` and flushed, then runs. A successful new_hand() compacts
-    the journal: snapshot of the table as it was before the call + the new_hand record. Finished
-    hands' PHH text goes to `handlog` (felt.recovery.journal.HandLog) before the table's own history sink.
-    snapshot(table) / restore(table, data): between-hands state (default: the table's own
-    snapshot()/restore() if it has them, else table_snapshot / table_restore)."""
+    """Journals the controller's inputs. attach() wraps the Table.INPUTS methods of `table` (once);
+    each outer call is appended to `journal` and flushed, then runs. A successful new_hand()
+    compacts the journal: snapshot of the table as it was before the call + the new_hand record.
+    console_entry is a console filter of the runtime (loop.Runtime console_filters): it notes the
+    FELT1 line being handled, which the entry's record carries. snapshot(table) / restore(table,
+    data): between-hands state (default: the table's own snapshot()/restore() if it has them, else
+    table_snapshot / table_restore)."""
 
     def __init__(self, table, journal, handlog=None, snapshot=None):
         self.table = table
@@ -336,28 +355,20 @@ class TableRecorder:
         self.handlog = handlog
         self.snapshot = snapshot or _snapshot_for(table)
         self.depth = 0
-        self.replaying = False
-        self._sink = None
-        self._hooked = False
-        self._line = None  # the console line the loop is handling now (watch_console)
+        self._attached = False
+        self._line = None  # the console line of the entry the loop is handling (console_entry)
         self.console_outcome = None  # (line, accepted) of the last console entry replayed at boot
-
-    def hook_history(self):
-        """Route the table's finished-hand PHH text through the hand log (done once)."""
-        if not self._hooked:
-            self._hooked = True
-            self._sink = getattr(self.table, "_history", None)
-            self.table._history = self._history
 
     def attach(self):
         t = self.table
-        self.hook_history()
-        for name in sorted(TABLE_INPUTS):
-            setattr(t, name, self._wrap(name, getattr(t, name)))
+        if not self._attached:
+            self._attached = True
+            for name in sorted(t.INPUTS):
+                setattr(t, name, self._wrap(name, getattr(t, name)))
         return t
 
     def _wrap(self, name, fn):
-        kind = TABLE_INPUTS[name]
+        kind = RECORD_KINDS[self.table.INPUTS[name]]
 
         def call(*args, **kwargs):
             if self.depth:
@@ -369,7 +380,10 @@ class TableRecorder:
             snap = None
             if name == "new_hand" and self.table.state != "playing":
                 snap = self.snapshot(self.table)
-            line = self._line if kind == jr.CONSOLE else None
+            line = None
+            if kind == jr.CONSOLE:
+                line = self._line
+                self._line = None  # on the entry's first console record only
             payload = encode_call(name, args, kwargs, line)
             self.journal.append(kind, payload)  # flushed: durable before it takes effect
             self.depth += 1
@@ -383,19 +397,17 @@ class TableRecorder:
 
         return call
 
-    def watch_console(self, link):
-        """Wrap link.poll so each console entry's journal record carries its FELT1 line: the loop
-        iterates the messages one by one, and the one being handled is remembered meanwhile."""
-        poll = link.poll
-        rec = self
+    def console_entry(self, msg):
+        """Console filter: note the FELT1 line of the entry the loop hands to the table now (as
+        received: no second encode and CRC per entry); never takes the entry."""
+        raw = getattr(msg, "raw", None)
+        if raw is not None:
+            self._line = raw.decode()
+        else:
+            from felt.proto import console as proto
 
-        def watched(now_ms):
-            msgs = poll(now_ms)
-            if not msgs:
-                return msgs
-            return _Handling(rec, msgs)
-
-        link.poll = watched
+            self._line = proto.encode(msg)[:-2].decode()
+        return False
 
     def seed_console(self, link):
         """After a boot: make `link` treat a retransmission of the last console line the table
@@ -414,49 +426,11 @@ class TableRecorder:
             reply = proto.ok(link.next_seq(), msg.seq)
         else:
             reply = proto.error(link.next_seq(), msg.seq, "refused (before the restart)", code="rule")
-        link._last_line = (msg.seq, msg)
-        link._last_reply = proto.encode(reply)
+        link.remember(msg, proto.encode(reply))
         return True
 
     def _answers(self, still_there):
         return [bool(still_there(old, hexu)) for hexu, old, _new in self.table.moved]
-
-    def _history(self, text):
-        log = self.handlog
-        if self.replaying:
-            # a hand that ended before the power went: its history may be stored already
-            if log is not None and not log.contains(text):
-                log.append(text)
-                if self._sink is not None:
-                    self._sink(text)
-            return
-        if log is not None:
-            log.append(text)
-        if self._sink is not None:
-            self._sink(text)
-
-
-class _Handling:
-    """The list link.poll returned, iterated with the message in hand noted on the recorder."""
-
-    def __init__(self, rec, msgs):
-        self.rec = rec
-        self.msgs = msgs
-
-    def __len__(self):
-        return len(self.msgs)
-
-    def __getitem__(self, i):
-        return self.msgs[i]
-
-    def __iter__(self):
-        from felt.proto import console as proto
-
-        for m in self.msgs:
-            raw = getattr(m, "raw", None)  # as received: no second encode (and CRC) per entry
-            self.rec._line = raw.decode() if raw is not None else proto.encode(m)[:-2].decode()
-            yield m
-            self.rec._line = None
 
 
 def _accepted(method, result):
@@ -473,19 +447,19 @@ def _snapshot_for(table):
     return (lambda t: t.snapshot()) if own is not None else table_snapshot
 
 
-def restore_table(journal, make_table, handlog=None, log=None):
-    """Boot: the journaled Table. make_table() builds a fresh felt.table.controller.Table (config, registry,
-    log and history sinks); the last snapshot is put into it, the inputs after it replayed, and
-    the recorder attached so new inputs are journaled. Returns (table, recorder, Report); show
-    report.message on the display and log it."""
+def restore_table(journal, make_table, handlog=None, log=None, history=None):
+    """Boot: the journaled Table. make_table(history_sink) builds a fresh felt.table.controller.Table
+    (config, registry, log) with that history sink (a HandHistory: the hand log, then `history`);
+    the last snapshot is put into it, the inputs after it replayed, and the recorder attached so
+    new inputs are journaled. Returns (table, recorder, Report); show report.message on the display
+    and log it. The recorder's console_entry goes into the runtime's console filters."""
     holder = {}
+    sink = HandHistory(handlog, history)
 
     def factory(snap):
-        t = make_table()
-        rec = TableRecorder(t, journal, handlog)
-        holder["rec"] = rec
-        rec.hook_history()
-        rec.replaying = True
+        t = make_table(sink)
+        holder["rec"] = TableRecorder(t, journal, handlog)
+        sink.replaying = True
         if snap is not None:
             if hasattr(t, "restore"):
                 t.restore(snap)
@@ -505,7 +479,7 @@ def restore_table(journal, make_table, handlog=None, log=None):
     if handlog is not None:
         handlog.open()
     table, report = restore(journal, factory, apply=apply, log=log)
+    sink.replaying = False
     rec = holder["rec"]
-    rec.replaying = False
     rec.attach()
     return table, rec, report

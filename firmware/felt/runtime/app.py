@@ -1,6 +1,7 @@
 # The device application (runtime layer): assembles one table in boot order -- data root, keys,
 # audit log, boot check (production / maintenance by the physical control), journal recovery,
-# loop, secrecy guard -- so firmware/main.py only picks the board, opens the HAL and runs.
+# loop with its hooks (secrecy guard, antenna check, floor guard) -- so firmware/main.py only
+# picks the board, opens the HAL and runs. Every object gets its sinks and hooks when it is built.
 # Data lives under an ABSOLUTE root (FELT_DATA, else "/"): a deploy replaces the code slot only.
 import json
 import os
@@ -13,7 +14,7 @@ from felt.errors import ConfigError, FeltError
 from felt.security import KeyError_, ManifestError
 from felt.security import audit as auditlib
 from felt.security import bootcheck, keys as keylib, secrecy
-from felt.security.floordesk import FloorDesk, guard_console
+from felt.security.floordesk import FloorDesk, StackGuard
 
 VERSION = "felt app 1"
 # The maintenance key switch per board (hardware/security.md section 4): GPIO to GND, pull-up,
@@ -108,7 +109,7 @@ class App:
 
 def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
           keys_path=None, clock=None, keep_hands=200, audit_rotation=None, counter_path=None):
-    """Assemble the table. make_table(history) -> felt.table.controller.Table with that history sink.
+    """Assemble the table. make_table(history, log) -> felt.table.controller.Table with those sinks.
     pressed: the maintenance control (None: read it from the board's pin). audit_rotation: an
     audit.Rotation (None: the default size and count). counter_path: the anti-rollback counter
     (None: beside the data). Returns App; when the
@@ -133,7 +134,10 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     store = auditlib.FileStore(join(root, "audit.log"), audit_rotation or auditlib.Rotation())
     # unauthenticated records (alerts, refusals) are rate- and size-limited and never push an
     # unexported record off the board (issue 12 item 7)
-    app.audit = auditlib.AuditLog(store, key=key, intake=auditlib.Intake())
+    def audit_full(text):  # (refusals start at unauthenticated records: alerts, once the table runs)
+        if app.table is not None:
+            app.table.device_alert("audit", "warn", text, "export the audit log (feltctl audit verify --port)")
+    app.audit = auditlib.AuditLog(store, key=key, intake=auditlib.Intake(), on_full=audit_full)
     if pressed is None:
         pressed = read_control(hal, board)
     control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
@@ -164,29 +168,40 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit,
                                   signer=signer)
 
-    def fresh_table():
-        t = make_table(files)
-        raw = t.log
-        if raw is not None:
-            t.log = lambda text: raw(app.feed.clean(text, t))
-        return t
-    app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say)
-    # the drivers (shoe, console link) log through the same guard as the table (secrecy, below)
-    rt = looplib.build(hal, board, app.table, shoe,
-                       log=lambda text: say(app.feed.clean(text, app.table)))
-    app.runtime = rt
-    # after a reboot, cards taken off the antennas while the power was out are reported gone
-    app.antennas = antenna_check.watch(rt)
-    app.recorder.watch_console(rt.link)
-    app.recorder.seed_console(rt.link)
-    secrecy.install(rt, app.feed, clock=clock, audit=app.audit)
-    guard_console(rt)
-    app.audit.on_full = lambda text: app.table.device_alert("audit", "warn", text,
-                                                           "export the audit log (feltctl audit verify --port)")
+    # the table's log (and the drivers') passes the secrecy guard from its first line, the replay's
+    # too; the guard reads the table it guards, which restore_table builds through fresh_table
+    built = []
+
+    def table_log(text):
+        say(app.feed.clean(text, built[0] if built else None))
+
+    def fresh_table(history):
+        built[:] = [make_table(history, table_log)]
+        return built[0]
+    app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say,
+                                                                 history=files)
     if app.keys is not None:
         from felt.security.auth import FloorGate
         gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)
         app.desk = FloorDesk(gate, app.table, app.feed, app.keys.floor, device)
+    # the loop and its hooks, declared here in the order they run (felt.runtime.loop.Runtime):
+    # console entries pass the journal's line note, then the floor desk's stack guard; after each
+    # step the boot antenna check (until it has acted; a card taken off an antenna while the power
+    # was out is reported gone), then the secrecy feed's observer (commitments, hand end, release);
+    # every alert goes to the console, then the audit log; every text out passes the secrecy guard
+    feed_hooks = secrecy.Hooks(app.feed, app.table, clock, audit=app.audit)
+    text_filters = [feed_hooks.text_filter]
+    drivers = looplib.open_drivers(hal, board, app.table.config.seats, shoe, log=table_log, text_filters=text_filters)
+    after_step = []
+    if drivers.poller is not None:
+        app.antennas = antenna_check.AntennaCheck(app.table, drivers.poller, hooks=after_step)
+        after_step.append(app.antennas)
+    after_step.append(feed_hooks.observer)
+    rt = looplib.build(hal, board, app.table, shoe, log=table_log, drivers=drivers, desk=app.desk, after_step=after_step,
+                       console_filters=[app.recorder.console_entry, StackGuard(app.table, drivers.link)],
+                       alert_sinks=[feed_hooks.auditor], text_filters=text_filters)
+    app.runtime = rt
+    app.recorder.seed_console(rt.link)
     return app
 
 
@@ -236,7 +251,7 @@ def start(app):
         app.table.device_alert("journal", r.level, r.message, "see hardware/journal.md section 8")
         rt.apply()
     elif rt.display is not None:
-        rt.display.show(_wrap(r.message, 16))  # stays until the table's view changes
+        rt.show(_wrap(r.message, 16))  # stays until the table's view changes
 
 
 def _wrap(text, width):
@@ -364,7 +379,7 @@ def run(hal, board, root, log=print, steps=None):
     settings.pop("audit_keep", None)
     cfg = TableConfig(**settings)
     reg = registry_from(_read_json(config_paths(root, "decks.json"), {}))
-    app = build(hal, board, lambda history: Table(cfg, reg, log=log, history=history), root, shoe=shoe,
+    app = build(hal, board, lambda history, table_log: Table(cfg, reg, log=table_log, history=history), root, shoe=shoe,
                 log=log, keys_path=getenv("FELT_KEYS"), audit_rotation=rotation,
                 counter_path=getenv("FELT_COUNTER"))
     if app.halted is not None:

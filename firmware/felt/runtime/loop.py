@@ -4,6 +4,9 @@
 # view.py's desired lights and display lines (the drivers send differences only). Interrupts only
 # queue (buttons' ring buffer). Works with a manual clock: a test or the sim runner calls step() and
 # advances the clock itself -- no sleeps here except in run_forever(), the device's main loop.
+# Everything else the device does around the loop comes in as declared hooks (Runtime's docstring
+# says in which order they run): nothing outside this file replaces a method of the runtime, its
+# drivers or the table after they are built.
 from felt import view
 from felt.drivers import shoe as shoe_mod
 from felt.engine.house.rules import CASH
@@ -72,10 +75,25 @@ class Runtime:
     shoe: drivers.shoe (PN532Shoe/AsciiShoe); poller: drivers.antennas.AntennaPoller;
     buttons: drivers.buttons.SeatButtons; link: drivers.console.ConsoleLink (table role);
     lights: drivers.neopixel_lights.SeatLights; display: drivers.display.SSD1306; desk:
-    security.floordesk.FloorDesk for the authenticated floor commands (or the table's floor_desk)."""
+    security.floordesk.FloorDesk for the authenticated floor commands (None: the table has no floor keys).
+
+    Hooks, each a list the runtime keeps (not a copy; felt.runtime.app.build passes them):
+    - console_filters: fn(msg) for every console entry, in list order, before the table sees it;
+      True means the filter answered the entry itself and it goes no further (the journal's note
+      of the line being handled, then the floor desk's stack guard).
+    - after_step: fn(now_ms) at the end of every step, in list order (the boot antenna check, then
+      the secrecy feed's observer). A hook may remove itself from the list; the ones after it
+      still run in that step.
+    - alert_sinks: fn(alert) for every table alert, after the console link got it (the audit log).
+    - text_filters: fn(text) -> text, in list order, on every text leaving through the display and
+      the console link (the link is given the same list; the secrecy guard). The log sink comes
+      in as `log`, already filtered by whoever built it.
+    The runtime is the table's alert sink: it sets table.notify (the one thing it sets on another
+    object)."""
 
     def __init__(self, hal, table, shoe=None, poller=None, buttons=None, link=None, lights=None, display=None,
-                 log=None, grace_ms=GRACE_MS, desk=None):
+                 log=None, grace_ms=GRACE_MS, desk=None, after_step=None, console_filters=None, alert_sinks=None,
+                 text_filters=None):
         self.hal = hal
         self.table = table
         self.shoe = shoe
@@ -86,7 +104,11 @@ class Runtime:
         self.display = display
         self.log = log
         self.grace_ms = grace_ms
-        self.desk = desk  # security.floordesk.FloorDesk (else the table's floor_desk, if any)
+        self.desk = desk
+        self.after_step = after_step if after_step is not None else []
+        self.console_filters = console_filters if console_filters is not None else []
+        self.alert_sinks = alert_sinks if alert_sinks is not None else []
+        self.text_filters = text_filters if text_filters is not None else []
         self.steps = 0
         self.events = 0  # physical events handed to the controller
         self._busy_since = None
@@ -189,6 +211,14 @@ class Runtime:
         if self.display is not None and now - self._panel_ms >= PANEL_MS:
             self._panel_ms = now
             self.display.refresh()  # a panel that reset itself shows nothing until rewritten
+        # 3. the after-step hooks, in list order; one that removes itself does not skip the next
+        hooks = self.after_step
+        i = 0
+        while i < len(hooks):
+            hook = hooks[i]
+            hook(now)
+            if i < len(hooks) and hooks[i] is hook:
+                i += 1
         return n
 
     def _dispatch(self, kind, e):
@@ -196,6 +226,9 @@ class Runtime:
         if kind == _SHOE:
             self._shoe_event(e)
         elif kind == _CONSOLE:
+            for f in self.console_filters:
+                if f(e):
+                    return  # the filter answered it
             self._console(e)
         elif kind == _BUTTON:
             if e[0] == "button":
@@ -231,7 +264,19 @@ class Runtime:
             lines = view.lines(self.table, self.hal.ticks_ms())
             if lines != self._lines:
                 self._lines = lines
-                self.display.show(lines)
+                self.show(lines)
+
+    def show(self, lines):
+        """Lines on the display, each through the text filters first."""
+        filters = self.text_filters
+        if filters:
+            out = []
+            for ln in lines:
+                for f in filters:
+                    ln = f(ln)
+                out.append(ln)
+            lines = out
+        self.display.show(lines)
 
     # -- events --------------------------------------------------------------------------------
     def _shoe_event(self, e):
@@ -349,13 +394,18 @@ class Runtime:
     def _floor_wire(self, msg):
         """FELT1 1.1 floor-key verbs (challenge / auth / deckline): answered by the floor desk
         (security/floordesk.py FloorDesk.answer, whose code loads only on a provisioned table)."""
-        desk = self.desk if self.desk is not None else getattr(self.table, "floor_desk", None)
+        desk = self.desk
         if desk is None:
             self.link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
             return
         desk.answer(msg, self.link, self._at(msg))
 
     def _notify(self, a):
+        self._send_alert(a)
+        for sink in self.alert_sinks:
+            sink(a)
+
+    def _send_alert(self, a):
         link = self.link
         if link is None:
             return
@@ -375,8 +425,21 @@ class Runtime:
                 self.log("console: alert #%d not sent: %s" % (a.id, e))
 
 
-def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_cards=60):
-    """A Runtime for a checked board map (felt.runtime.board.load) on `hal`, every driver opened from it."""
+class Drivers:
+    """The drivers of one board map, opened (open_drivers): shoe, link, poller, buttons, lights, display."""
+
+    def __init__(self, shoe, link, poller, buttons, lights, display):
+        self.shoe = shoe
+        self.link = link
+        self.poller = poller
+        self.buttons = buttons
+        self.lights = lights
+        self.display = display
+
+
+def open_drivers(hal, board, seats, shoe_protocol="pn532", log=None, max_cards=8, pile_cards=60, text_filters=None):
+    """Every driver of a checked board map (felt.runtime.board.load) on `hal`. text_filters: the
+    list the console link passes every outgoing text through (the Runtime's, the same list)."""
     from felt.runtime import board as boardlib
     from felt.drivers.antennas import AntennaPoller
     from felt.drivers.buttons import SeatButtons
@@ -392,7 +455,8 @@ def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_
     shoe = shoe_mod.Shoe(hal.uart(u["shoe"]["port"], baud=baud, tx=u["shoe"].get("tx"), rx=u["shoe"].get("rx")),
                          shoe_protocol, config=config, log=log)
     link = ConsoleLink(hal.uart(u["console"]["port"], baud=u["console"].get("baud", 115200),
-                                tx=u["console"].get("tx"), rx=u["console"].get("rx")), proto.TABLE, log=log)
+                                tx=u["console"].get("tx"), rx=u["console"].get("rx")), proto.TABLE, log=log,
+                       text_filters=text_filters)
     readers = [(loc, MFRC522(dev, name=loc)) for loc, dev in boardlib.open_antenna_devices(board, hal)]
     poller = AntennaPoller(readers, max_cards=max_cards, pile_cards=pile_cards)  # muck/burn: pile_cards
     buttons = SeatButtons(boardlib.open_buttons(board, hal), active_low=board.buttons_active_low)
@@ -400,11 +464,24 @@ def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_
         buttons.attach_irqs()
     except ConfigError:  # a backend without pin interrupts: the poll reads the pins anyway
         pass
-    lights = SeatLights(hal.neopixel(board.neopixel["pin"], board.neopixel["count"]), table.config.seats)
+    lights = SeatLights(hal.neopixel(board.neopixel["pin"], board.neopixel["count"]), seats)
     i2c = board.i2c
     display = SSD1306(hal.i2c(i2c["bus"], freq=i2c.get("freq", 400000), scl=i2c["scl"], sda=i2c["sda"]),
                       i2c.get("display", 0x3C))
-    return Runtime(hal, table, shoe, poller, buttons, link, lights, display, log=log)
+    return Drivers(shoe, link, poller, buttons, lights, display)
+
+
+def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_cards=60, drivers=None, desk=None,
+          after_step=None, console_filters=None, alert_sinks=None, text_filters=None):
+    """A Runtime for a checked board map (felt.runtime.board.load) on `hal`, every driver opened
+    from it (or the given open_drivers() result), with the hooks given (see Runtime)."""
+    if text_filters is None:
+        text_filters = []
+    d = drivers or open_drivers(hal, board, table.config.seats, shoe_protocol, log=log, max_cards=max_cards,
+                                pile_cards=pile_cards, text_filters=text_filters)
+    return Runtime(hal, table, d.shoe, d.poller, d.buttons, d.link, d.lights, d.display, log=log, desk=desk,
+                   after_step=after_step, console_filters=console_filters, alert_sinks=alert_sinks,
+                   text_filters=text_filters)
 
 
 def run_forever(rt, sleep_ms, steps=None, start=True):

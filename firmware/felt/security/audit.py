@@ -283,11 +283,11 @@ class AuditLog:
     FileStore, the record after a rotation is preceded by one naming the rotated file, its
     records and its tail hash (MACed like any record)."""
 
-    def __init__(self, store, key=None, intake=None):
+    def __init__(self, store, key=None, intake=None, on_full=None):
         self.store = store
         self._key = key
         self.intake = intake  # Intake: limits on unauthenticated records (None: no limits)
-        self.on_full = None  # callable(text): told once when unexported records fill the log
+        self.on_full = on_full  # callable(text): told once when unexported records fill the log
         self.dropped = 0  # unauthenticated records refused since the last record written
         self._drop_span = None  # (first, last) t_ms of those
         self._why = {}  # reasons for those: "rate limit", "log full"

@@ -3,7 +3,7 @@
 # hand, adjust a stack, change level or structure (felt/table/rulings.py), broadcast delay, deck
 # registration -- and is audited by the gate. The FELT1 console reaches it through loop.py (verbs
 # challenge / auth / deckline). Also the console hook that keeps the dealer console's
-# unauthenticated `stack` to the first seating (hardware/security.md section 5).
+# unauthenticated `stack` to the first seating (StackGuard; hardware/security.md section 5).
 import hashlib
 
 from felt.errors import FeltError, RuleError
@@ -26,7 +26,6 @@ class FloorDesk:
         self._decks = {}  # sha256 hex -> deck record text, waiting for its floor command
         self._order = []  # their hashes, oldest first (MicroPython dicts keep no order)
         self._lines = None  # deck record lines arriving over the console (deck_line)
-        table.floor_desk = self  # the console (loop.py) reaches the desk through its table
 
     MAX_STAGED = 2  # deck records held at once (each ~2.5 KB of heap until registered)
 
@@ -164,15 +163,24 @@ def _short(text, n=150):
     return "".join(out)
 
 
-def guard_console(runtime):
-    """The dealer console's `stack` entry (no floor key) may seat players before the first hand
-    only; after that a stack changes by floor command. Wraps runtime._console in place."""
-    handle = runtime._console
+class StackGuard:
+    """A console filter (loop.Runtime console_filters): the dealer console's `stack` entry (no
+    floor key) may seat players before the first hand only; after that a stack changes by floor
+    command. Answers a refused entry itself (code=auth)."""
 
-    def console(msg):
-        if msg.verb == "stack" and runtime.table.hand_no > 0:
-            runtime.link.reply_error(msg.seq, "stack changes after the first hand need a floor command (floor key)",
-                                     code="auth")
-            return
-        handle(msg)
-    runtime._console = console
+    def __init__(self, table, link):
+        self.table = table
+        self.link = link
+
+    def __call__(self, msg):
+        if msg.verb == "stack" and self.table.hand_no > 0:
+            self.link.reply_error(msg.seq, "stack changes after the first hand need a floor command (floor key)",
+                                  code="auth")
+            return True
+        return False
+
+
+def guard_console(runtime):
+    """Add the StackGuard to the console filters of a runtime built without it (tests on the
+    plain sim; felt.runtime.app.build passes it at construction)."""
+    runtime.console_filters.append(StackGuard(runtime.table, runtime.link))

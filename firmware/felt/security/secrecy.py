@@ -457,44 +457,34 @@ def _redact(word, cards, uids):
     return word if out is None else "".join(out)
 
 
+class Hooks:
+    """What the feed adds to a loop.Runtime, as its declared hooks (felt.runtime.app.build passes
+    them at construction): text_filter for every public text (the display, the console link, the
+    log), observer after each step (commitments, hand end, release), auditor as an alert sink
+    (with an audit.AuditLog every alert becomes an audit record, guarded text)."""
+
+    def __init__(self, feed, table, clock, audit=None):
+        self.feed = feed
+        self.table = table
+        self.clock = clock
+        self.audit = audit
+
+    def text_filter(self, text):
+        return self.feed.clean(text, self.table)
+
+    def observer(self, now_ms):
+        self.feed.observe(self.table, self.clock())
+
+    def auditor(self, a):
+        self.audit.append("alert", self.feed.clean(a.line(), self.table), who=a.device or "table", t_ms=self.clock())
+
+
 def install(runtime, feed, clock=None, audit=None):
-    """Put the guard in front of every public output of a loop.Runtime and run feed.observe
-    after each step: the display's show(), the table's and runtime's log, the console link's
-    send(). With an audit.AuditLog every alert also becomes an audit record (guarded text).
-    Instance attributes shadow the methods, so loop.py and the drivers stay unchanged."""
-    table = runtime.table
-    clock = clock or runtime.hal.ticks_ms
+    """Add the feed's hooks to a runtime built without them (tests on the plain sim): the text
+    filter, the observer last in after_step, the auditor (with `audit`). Returns the feed."""
+    h = Hooks(feed, runtime.table, clock or runtime.hal.ticks_ms, audit)
+    runtime.text_filters.append(h.text_filter)
+    runtime.after_step.append(h.observer)
     if audit is not None:
-        notify = table.notify
-
-        def notify_and_audit(a):
-            audit.append("alert", feed.clean(a.line(), table), who=a.device or "table", t_ms=clock())
-            if notify is not None:
-                notify(a)
-        table.notify = notify_and_audit
-
-    def guard(fn):
-        def out(text):
-            return fn(feed.clean(text, table))
-        return out
-
-    table.log = guard(table.log)
-    if runtime.log is not None:
-        runtime.log = guard(runtime.log)
-    if runtime.display is not None:
-        show = runtime.display.show
-        runtime.display.show = lambda lines: show([feed.clean(ln, table) for ln in lines])
-    if runtime.link is not None:
-        send = runtime.link.send
-
-        def send_clean(verb, args=(), opts=None, text=None):
-            return send(verb, args, opts, feed.clean(text, table) if text else text)
-        runtime.link.send = send_clean
-    step = runtime.step
-
-    def step_and_observe():
-        n = step()
-        feed.observe(table, clock())
-        return n
-    runtime.step = step_and_observe
+        runtime.alert_sinks.append(h.auditor)
     return feed

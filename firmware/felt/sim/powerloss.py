@@ -88,18 +88,18 @@ class PowerSim(Sim):
         self.restart()  # ... the journaled firmware boots on them
         self.restarts = 0
 
-    def _make_table(self):
-        return Table(self.config, registry(), log=self._log, history=self.history)
+    def _make_table(self, history):
+        return Table(self.config, registry(), log=self._log, history=history)
 
     def _boot(self):
         self.flash.armed = False
         journal, self.handlog = self.flash.open_journal()
-        table, rec, report = recovery.restore_table(journal, self._make_table, self.handlog)
+        table, rec, report = recovery.restore_table(journal, self._make_table, self.handlog, history=self.history)
         self.reports.append(report)
         self.table = table
         self.recorder = rec
-        self.rt = looplib.build(self.hal, self.board, table, self.shoe_protocol, log=self._log)
-        rec.watch_console(self.rt.link)
+        self.rt = looplib.build(self.hal, self.board, table, self.shoe_protocol, log=self._log,
+                                console_filters=[rec.console_entry])
         rec.seed_console(self.rt.link)
         self.rt.start()
         self.flash.armed = True

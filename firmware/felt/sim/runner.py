@@ -85,7 +85,12 @@ class Sim:
 
     # -- building ------------------------------------------------------------------------------
     def _log(self, line):
+        # the board's log is a public output: it passes the runtime's text filters (the secrecy
+        # guard a test adds with secrecy.install) like the display and the console
         if self.log_sink is not None:
+            if self.rt is not None:
+                for f in self.rt.text_filters:
+                    line = f(line)
             self.log_sink(line)
 
     def build(self, config):

@@ -64,6 +64,21 @@ class Table(Cards, Seats, Showdown, Entries):
     public log sink; history(text): receives each finished hand as PHH text; notify(alert): the
     console side (the loop sends it as a FELT1 alert/propose line). All optional."""
 
+    # Every input from outside the table -- the loop (drivers, console), the floor desk, the boot
+    # antenna check -- with the kind of journal record it makes. felt.recovery.restore journals each
+    # call to one of these before it runs and replays it after a power cut; a call the table makes
+    # to its own methods is part of the outer input. tests/firmware/test_table_inputs.py keeps this
+    # list and the table's public methods in step.
+    INPUTS = {
+        "shoe_card": "card", "antenna": "antenna", "check_moves": "antenna", "button": "button",
+        "button_fault": "button", "resolve": "tick", "clock_tick": "tick", "alert": "alert", "device_alert": "alert",
+        # console entries and rulings (entries.py), and the floor-key commands FloorDesk runs
+        "act": "console", "ruling": "console", "new_hand": "console", "sit": "console", "push": "console",
+        "configure": "console", "mark": "console", "kill": "console", "misdeal": "console", "post": "console",
+        "floor_decision": "console", "void_hand": "console", "adjust_stack": "console", "set_level": "console",
+        "set_structure": "console",
+    }
+
     def __init__(self, config, registry, log=None, history=None, notify=None):
         self.config = config
         self.registry = registry
