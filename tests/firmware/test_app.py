@@ -14,8 +14,13 @@ from felt.sim.runner import Sim, registry
 from felt.table.controller import Table
 
 
+_RUN = "%d" % os.getpid() if hasattr(os, "getpid") else "".join(["%02x" % b for b in os.urandom(4)])
+
+
 def _tmp(tag):
-    root = "/tmp/felt_app_%s_%d" % (tag, os.getpid() if hasattr(os, "getpid") else 0)
+    # one folder per process: MicroPython's unix port has no getpid, and two suites running at once
+    # (two checkouts on one machine) wrote into each other's boards
+    root = "/tmp/felt_app_%s_%s" % (tag, _RUN)
     _rm(root)
     return root
 
