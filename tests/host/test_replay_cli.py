@@ -153,6 +153,32 @@ def test_micropython_prints_identical_bytes(tmp_path, name, text):
     assert mpy.returncode == host.returncode
 
 
+# The 32-bit WebAssembly port (issue 19 item 4): the same bytes and exit status, the firmware run from
+# its ROMFS image; a relative path is read from the caller's folder there too.
+@pytest.mark.parametrize("name,text", [("hu.phh", HEADS_UP_NT), ("d.phh", DECIMAL_SPLIT),
+                                       ("bad.phh", ILLEGAL), ("broken.phh", BROKEN),
+                                       ("crlf.phh", HEADS_UP_NT.replace("\n", "\r\n")),
+                                       ("cr.phh", HEADS_UP_NT.replace("\n", "\r"))])
+def test_wasm_prints_identical_bytes(tmp_path, name, text):
+    path = write(tmp_path, name, text)
+    host = feltctl("--jsonl", path)
+    wasm = feltctl("--jsonl", path, "--runtime", "wasm")
+    assert wasm.stdout == host.stdout, wasm.stderr
+    assert wasm.returncode == host.returncode
+
+
+def test_wasm_relative_and_missing_paths(tmp_path):
+    write(tmp_path, "hu.phh", HEADS_UP_NT)
+    cmd = [sys.executable, "-m", "feltctl", "replay", "--jsonl", "hu.phh", "nope.phh"]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(REPO, "host_tools") + os.pathsep + os.path.join(REPO, "firmware")
+    host = subprocess.run(cmd, capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=300)
+    wasm = subprocess.run(cmd + ["--runtime", "wasm"], capture_output=True, text=True, cwd=str(tmp_path), env=env,
+                          timeout=300)
+    assert host.returncode == 1 and "nope.phh" in host.stdout
+    assert wasm.stdout == host.stdout and wasm.returncode == host.returncode, wasm.stderr
+
+
 # The emulated board (hardware/memory.md): the firmware in a ROMFS image, 128 KB of RAM beside it
 # (the default of --runtime micropython); 16 KB less RAM must fail, so the RAM limit is real.
 def test_micropython_replay_fits_the_device_heap_128K(tmp_path):

@@ -44,10 +44,13 @@ def add_arguments(parser):
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--json", action="store_true", help="one file, one JSON object (the default)")
     mode.add_argument("--jsonl", action="store_true", help="many files, one JSON object a line, each with `file`")
-    parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
-                        help="run the replay here or inside the MicroPython interpreter")
+    parser.add_argument("--runtime", choices=("cpython", "micropython", "wasm"), default="cpython",
+                        help="run the replay here, inside the MicroPython unix port (64-bit, the emulated board), "
+                             "or inside the 32-bit MicroPython WebAssembly port (wasm: firmware from ROMFS; "
+                             "hardware/memory.md)")
     parser.add_argument("--ram", default="128K", type=heap_size,
-                        help="micropython: the emulated board's RAM beside the firmware's ROMFS image (default 128K)")
+                        help="micropython: the emulated board's RAM beside the firmware's ROMFS image (default 128K); "
+                             "wasm: the heap it starts with (it grows: the port collects only between calls)")
     parser.add_argument("--heapsize", default=None, type=heap_size,
                         help="micropython: load plain .mpy files into a heap of this size instead (code in RAM)")
 
@@ -113,12 +116,43 @@ def run_board(module, argv, ram="128K", timeout_s=600):
                           text=True, timeout=timeout_s)
 
 
+def run_wasm(files, mode, heap, timeout_s=600):
+    """Replays on the 32-bit WebAssembly port (feltctl.wasm_micropython), one run a file like the
+    board: the firmware's ROMFS image as its ROM partition, the file copied into its file system at
+    the same path, the caller's folder as its working folder. A file the host cannot read is
+    reported by the same firmware function here (the host is what reads files for this port; the
+    port's OSError carries its C library's errno numbers, not MicroPython's)."""
+    from felt.history import replay_main
+    from feltctl import wasm_micropython
+
+    rc = 0
+    for path in files:
+        text, err = replay_main.read_text(path)
+        if err is not None:
+            rc = max(rc, replay_main.run([path], mode, sys.stdout.write))
+            continue
+        out = wasm_micropython.run("felt.history.replay_main", [mode, path], timeout_s=timeout_s, heap=heap,
+                                   romfs=romfs.build_image(), copy=[(path, os.path.abspath(path))], cwd=os.getcwd())
+        sys.stdout.write(out.stdout)
+        if out.returncode not in (0, 1) or (out.returncode and out.stderr.strip()):
+            last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "exit %d" % out.returncode
+            where = {"runtime": "wasm", "error": "micropython failed: " + last, "file": path}
+            sys.stdout.write(json.dumps(where, sort_keys=True, separators=(",", ":")) + "\n")
+            sys.stderr.write(out.stderr)
+            rc = 2
+            continue
+        rc = max(rc, out.returncode)
+    return rc
+
+
 def run(args):
     mode = "--jsonl" if args.jsonl else "--json"
     files = expand(args.paths)
     if mode == "--json" and len(files) != 1:
         sys.stdout.write('{"error":"--json replays exactly one file; use --jsonl for %d"}\n' % len(files))
         return 2
+    if args.runtime == "wasm":
+        return run_wasm(files, mode, romfs.parse_size(args.ram))
     if args.runtime == "micropython":
         if args.heapsize:
             chunks = [files]

@@ -84,6 +84,10 @@ if (opt.cwd) { mp.FS.mkdirTree(opt.cwd); mp.FS.chdir(opt.cwd); }
 const args = mp.globals;
 args.set("_fa", [opt.module].concat(opt.argv));
 args.set("_fp", opt.path.length ? opt.path : ["/rom", ".frozen"]);
+if (opt.cwd) { // MicroPython's VFS keeps its own working folder: set it there too
+  args.set("_fc", opt.cwd);
+  mp.runPython("import os\nos.chdir(str(_fc))\ndel _fc");
+}
 mp.runPython(`
 import gc,sys
 sys.path[:]=[str(x) for x in _fp]
