@@ -2,6 +2,20 @@
 # pointer file /felt.slot written by `feltctl flash` and makes that firmware tree (/felt_a or
 # /felt_b) the current folder, so the board's own lookup of "main.py" and every import come
 # from it. Keep it tiny and stable: it is shared by the old and the new tree during a deploy.
+# Ctrl-C is off first (issue 12 item 2): interrupted before the chdir, the board would look for
+# /main.py, find none, and open the REPL. main.py closes it again before anything else.
+while True:
+    try:
+        import micropython
+
+        micropython.kbd_intr(-1)
+        for _ in (0, 1):
+            pass  # a Ctrl-C that landed just before the lock is raised here, inside the try
+        break
+    except ImportError:
+        break
+    except KeyboardInterrupt:
+        pass
 import os
 
 

@@ -1,8 +1,89 @@
 # Device entry (runtime layer): pick the board map, open its HAL, run the table (felt.runtime.app builds
 # the rest in boot order). FELT_HAL / FELT_DATA (the Raspberry Pi service) override the board
 # file's HAL and the "/" data root; a Pico has no environment and uses the defaults.
-from felt.runtime import app
+# Issue 12 items 2-3 (hardware/security.md section 4): the production lock comes first, before
+# any import or file read that can fail, and a production board never ends in the REPL.
+while True:
+    try:
+        import micropython
 
-root = app.data_root()
-board = app.load_board(root, app.getenv("FELT_HAL"))
-app.run(app.open_hal(app.getenv("FELT_HAL") or board.hal), board, root)
+        micropython.kbd_intr(-1)  # Ctrl-C off; only the maintenance key switch opens it again
+        for _ in (0, 1):
+            pass  # a Ctrl-C that landed just before the lock is raised here, inside the try
+        break
+    except ImportError:  # CPython (Raspberry Pi): no REPL; systemd owns the process
+        micropython = None
+        break
+    except KeyboardInterrupt:
+        pass
+
+hal = board = root = None
+try:
+    from felt.runtime import app
+
+    root = app.data_root()
+    board = app.load_board(root, app.getenv("FELT_HAL"))
+    hal = app.open_hal(app.getenv("FELT_HAL") or board.hal)
+    stopped = app.run(hal, board, root)
+except BaseException as e:  # noqa: B036 -- an error before the table ran, or one that stopped it
+    stopped = e
+
+
+def _maintenance():
+    # the mode the boot check read from the key switch; a boot that failed before reading it
+    # reads the Pico's switch (GP28, app.MAINTENANCE_PINS) itself, and anything else is production
+    try:
+        from felt.security import bootcheck
+
+        if bootcheck.booted_mode is not None:
+            return bootcheck.booted_mode == bootcheck.MAINTENANCE
+    except BaseException:  # noqa: B036 -- a damaged tree: read the switch directly
+        pass
+    try:
+        from machine import Pin
+
+        return Pin(28, Pin.IN, Pin.PULL_UP).value() == 0
+    except BaseException:  # noqa: B036
+        return False
+
+
+def _provisioned():
+    # a board without keys has nothing to protect yet: its REPL stays reachable (set-up, hardware/
+    # flashing.md); /felt.keys at the data root (FELT_KEYS elsewhere) makes it a production board
+    import os
+
+    for path in (getattr(os, "getenv", lambda name: None)("FELT_KEYS"), (root or "/").rstrip("/") + "/felt.keys"):
+        if path:
+            try:
+                os.stat(path)
+                return True
+            except OSError:
+                pass
+    return False
+
+
+def _halt(why):
+    """Production: say why on the console and the display, then wait for a power cycle (with
+    the key switch held for maintenance, or after a deploy) -- never the REPL."""
+    text = "felt: NOT STARTED: %s" % why
+    print(text)
+    try:
+        app._show_alone(hal, board, text[6:], print)
+    except BaseException:  # noqa: B036 -- no display, or no app to drive it: the console line stays
+        pass
+    import time
+
+    while True:
+        try:
+            micropython.kbd_intr(-1)
+            time.sleep(60)
+        except BaseException:  # noqa: B036 -- nothing ends this wait but the power
+            pass
+
+
+if micropython is not None and _provisioned() and not _maintenance():
+    if isinstance(stopped, BaseException):
+        _halt("%s: %s" % (type(stopped).__name__, stopped))
+    _halt(getattr(stopped, "halted", None) or "the table stopped")
+if isinstance(stopped, BaseException):
+    raise stopped  # maintenance or unprovisioned (the REPL follows, for a fix), or CPython (systemd restarts it)

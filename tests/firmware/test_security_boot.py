@@ -202,7 +202,7 @@ def test_start_production_closes_console_and_checks_the_running_tree():
         fake.got = None
         mode, m = bootcheck.start(True, log, control="GP28 key switch", micropython_module=fake,
                                   keys_path=BASE + "/keys", counter_path=BASE + "/counter")
-        eq((mode, fake.got, log.seq), (bootcheck.MAINTENANCE, None, 1))
+        eq((mode, fake.got, log.seq), (bootcheck.MAINTENANCE, 3, 1))  # main.py locked first: reopened
         with open("main.py", "a") as f:
             f.write("# changed\n")
         with raises(ManifestError, match="main.py was altered"):

@@ -8,6 +8,7 @@ from felt.security import manifest as mf
 
 PRODUCTION = "production"
 MAINTENANCE = "maintenance"
+booted_mode = None  # what start() read at this boot (main.py: maintenance may end in the REPL, production never)
 
 
 def provisioned(keys_path=keylib.PATH):
@@ -84,12 +85,29 @@ def close_console(micropython_module=None):
     return True
 
 
+def open_console(micropython_module=None):
+    """Maintenance: Ctrl-C on again (main.py closes the console before anything else, issue 12
+    item 2), so feltctl flash / provision / export reach the raw REPL."""
+    if micropython_module is None:
+        try:
+            import micropython as micropython_module
+        except ImportError:
+            return False
+    micropython_module.kbd_intr(3)
+    return True
+
+
 def start(pressed, audit=None, control="maintenance switch", t_ms=0, micropython_module=None,
           keys_path=keylib.PATH, counter_path=mf.COUNTER_PATH):
     """The main program's first call: the mode from the physical control (audited), the console
-    closed in production, and the running tree checked. Returns (mode, Manifest or None);
-    ManifestError means: show the reason on the display and do not run the table."""
+    closed in production (main.py closed it already; again here for any other caller) or opened
+    in maintenance, and the running tree checked. Returns (mode, Manifest or None); ManifestError
+    means: show the reason on the display and do not run the table."""
+    global booted_mode
     mode = boot_mode(pressed, audit, control, t_ms)
+    booted_mode = mode
     if mode == PRODUCTION:
         close_console(micropython_module)
+    else:
+        open_console(micropython_module)
     return mode, verify_running(keys_path, counter_path)

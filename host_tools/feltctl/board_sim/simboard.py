@@ -95,6 +95,7 @@ class SimBoard:
         self._vm = None
         self._vm_out = self._vm_ctl = self._vm_cmd = self._vm_in = None
         self._kbd_intr = True
+        self._armed = False           # pyexec armed Ctrl-C: the program's code runs (not its compile)
         self._ctl_buf = b""
         self._err_pending = None
         self._requests = []
@@ -245,12 +246,14 @@ class SimBoard:
                 limit = at - self.rx_count
         head, rest = data[:limit], data[limit:]
         self.rx_count += len(head)
-        if self._busy and not self._kbd_intr:
+        if self._busy in ("raw", "friendly") and not self._kbd_intr:
             # The program turned Ctrl-C off (micropython.kbd_intr(-1)) to read raw bytes itself.
+            # boot.py / main.py read no stdin: what comes while they run with Ctrl-C off waits in
+            # the board's one input buffer for the REPL (below), as on a board.
             self._to_program(head)
         else:
             for b in head:
-                if b == CTRL_C and self._busy in ("boot", "raw", "friendly"):
+                if b == CTRL_C and self._armed and self._kbd_intr and self._busy in ("boot", "raw", "friendly"):
                     self._vm.send_signal(signal.SIGINT)  # the RX interrupt: nothing is queued
                 else:
                     self._inq.append(b)
@@ -319,6 +322,10 @@ class SimBoard:
 
     def _run(self, kind, payload, busy):
         self._busy = busy
+        # pyexec.c parse_compile_execute reads and compiles with the interrupt char off and arms
+        # Ctrl-C just before it calls the code ("armed" from the interpreter): a Ctrl-C before
+        # that waits in the input buffer like any byte
+        self._armed = False
         try:
             os.write(self._vm_cmd, b"%s %d\n" % (kind, len(payload)) + payload)
         except BrokenPipeError:
@@ -369,10 +376,16 @@ class SimBoard:
     def _control(self, word):
         if word.startswith(b"kbd "):
             self._kbd_intr = int(word[4:]) == CTRL_C
-            if not self._kbd_intr and self._inq:
+            if not self._kbd_intr and self._inq and self._busy in ("raw", "friendly"):
                 # Bytes already received belong to the program's stdin now (one shared buffer).
                 data, self._inq = bytes(self._inq), bytearray()
                 self._to_program(data)
+            try:
+                os.write(self._vm_cmd, b"ack\n")  # the program waits for it (simboard_vm.kbd_intr)
+            except BrokenPipeError:
+                pass
+        elif word == b"armed":
+            self._armed = True
         elif word == b"ready":
             self._busy = None
             self._next_boot_step()
@@ -393,6 +406,7 @@ class SimBoard:
     def _finished(self, err, then_soft_reset=False):
         self._drain_vm_out()   # everything the program printed precedes the end marker
         busy, self._busy = self._busy, None
+        self._armed = False
         self._kbd_intr = True  # pyexec re-arms Ctrl-C for every command
         err_text = (err or b"").replace(b"\n", b"\r\n")
         if err_text and not err_text.endswith(b"\r\n"):

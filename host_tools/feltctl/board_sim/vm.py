@@ -212,7 +212,20 @@ class MicroPython:
                 setattr(self, name, getattr(real, name))
 
     def kbd_intr(self, char):
+        # synchronous, as on a board: once this returns no Ctrl-C interrupts any more (simboard.py
+        # acknowledges on CMD after its last SIGINT); one that was on its way is taken here
         tell(("kbd %d\n" % char).encode())
+        acked = False
+        while True:
+            try:
+                if not acked:
+                    CMD.readline()  # "ack"
+                    acked = True
+                for _ in (0, 1):
+                    pass  # a SIGINT delivered with the ack is raised here
+                return
+            except KeyboardInterrupt:
+                pass
 
 
 def traceback_text(e):
@@ -238,6 +251,7 @@ def run(kind, payload, env):
         code = compile(payload, name, "exec")
     else:
         code = compile(payload, "<stdin>", "single" if kind == b"single" else "exec")
+    tell(b"armed\n")  # Ctrl-C interrupts from here on (pyexec.c: after the compile, before the call)
     exec(code, env)
     return b"done\n"
 
