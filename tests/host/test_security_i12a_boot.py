@@ -14,7 +14,7 @@ import serial
 
 from feltctl.cli import main as feltctl
 from feltctl.paths import REPO
-from feltctl.simboard import SimBoard
+from feltctl.board_sim.simboard import SimBoard
 
 PROBE = b"print('PWN' + 'ED')\r\n"  # evaluated, a REPL prints PWNED (its echo shows the quotes)
 
