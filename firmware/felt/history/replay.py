@@ -143,7 +143,7 @@ _DEFAULT_RULES = {}  # game code -> HouseRules(cash): built once, a Hand only re
 
 def _game3_opener(h):
     # a table-written hand with a live post equal to the big blind opened preflop by GAME-3
-    # (felt.table.showdown writes the user field only then); any other file opens as pokerkit does
+    # (felt.table.hand_history writes the user field only then); any other file opens as pokerkit does
     for k, v in h.extra:
         if k == "_felt_game3_opener":
             return v is True

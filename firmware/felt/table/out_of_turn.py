@@ -288,7 +288,7 @@ def forfeit(t, seat, p, chips):
     """BET-39 club_chips_stay: chips put in out of turn stay in the pot when the player folds
     (dead money, POT-17); journaled for a rebuild (Table._engine_act 'forfeit')."""
     forfeit_chips(t.hand, p, chips)
-    t.journal.append(("act", seat, "forfeit", chips))
+    t.hand_inputs.append(("act", seat, "forfeit", chips))
     t.alert(INFO, ("BET-39",), "seat %d folds: its %d put in out of turn stays in the pot" % (seat, chips), seat=seat)
 
 

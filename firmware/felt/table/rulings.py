@@ -65,7 +65,7 @@ def kill(t, seat, rule=None, text=None):
         raise RuleError(e.rule, "%s: %s" % (what, e.message), legal=e.legal)
     op = h.kill(p)
     t.killed[seat] = rule
-    t.journal.append(("act", seat, "kill", None))  # _rebuild replays it (Table._engine_act)
+    t.hand_inputs.append(("act", seat, "kill", None))  # _rebuild replays it (Table._engine_act)
     note = (": " + text) if text else ""
     t.log("kill seat %d (%s)%s" % (seat, rule, note))
     back = op.amount if op is not None else 0
@@ -94,7 +94,7 @@ def kill_dead(t, rule):
             continue
         h.kill(p)
         t.killed[seat] = rule
-        t.journal.append(("act", seat, "kill", None))
+        t.hand_inputs.append(("act", seat, "kill", None))
         t.log("seat %d's hand is dead (%s)" % (seat, rule))
 
 
@@ -116,7 +116,7 @@ def absent_stud(t):
     if h.round.bring_in_due and h.opener is not None and t.setup.seats[h.opener] in dead:
         seat = t.setup.seats[h.opener]
         op = h.post_bring_in(h.opener)
-        t.journal.append(("act", seat, "bringin", None))  # _rebuild replays it (Table._engine_act)
+        t.hand_inputs.append(("act", seat, "bringin", None))  # _rebuild replays it (Table._engine_act)
         if t.dc.phase not in (dealing.MISDEALT, dealing.VOID, dealing.OVER):
             t._dc(t.dc.action, seat, "bring_in", op.amount)
         t.log("seat %d is absent: the bring-in of %d is posted for it (BLIND-23)" % (seat, op.amount))
@@ -280,13 +280,13 @@ def chop_press(t, seat):
     if p not in pair:
         return False
     other = t.setup.seats[pair[1] if p == pair[0] else pair[0]]
-    if getattr(t, "chop_offer", None) != (t.hand_no, other):
+    if t.chop_offer != (t.hand_no, other):
         t.chop_offer = (t.hand_no, seat)
         t.log("seat %d offers to chop the blinds; seat %d presses to agree (BLIND-26)" % (seat, other))
         return True
     t.chop_offer = None
     cashrules.chop_blinds(h)
-    t.journal.append(("act", seat, "chop", None))  # _rebuild replays it (Table._engine_act)
+    t.hand_inputs.append(("act", seat, "chop", None))  # _rebuild replays it (Table._engine_act)
     t.log("seats %d and %d chop the blinds (BLIND-26)" % (other, seat))
     t._sync()
     return True

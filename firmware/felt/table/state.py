@@ -1,6 +1,6 @@
 # Table controller state names and small helpers (controller layer, pure): the table's states, the
 # Hand phases it follows, antenna capacities and the proposal kinds that hold the action. Shared by
-# felt.table.controller (the facade) and its parts table_cards / table_seats / table_showdown / table_entries.
+# felt.table.controller (Table) and the function modules of felt/table it loads.
 from felt.engine.dealing.plan import FOREIGN  # noqa: F401 (for the table parts)
 
 BETTING = "bet"  # Hand.phase values (engine/hand.py BET, DRAW, SHOWDOWN)

@@ -1,106 +1,33 @@
-# Showdown and the end of a hand (controller layer, part of felt.table.controller.Table): live hands read from
-# their seat antennas (SHOW-1: tabled or mucked), stacks settled, seat records carried to the next
-# hand, and the finished hand written as PHH to the history sink. A mixin over the Table's state.
-from felt.engine.dealing import check as dealing
+# The finished hand as PHH (controller layer): Table._write_history loads this with the PHH writer
+# (felt.history.phh) on the first hand a table with a history sink finishes -- the actions, antes,
+# blinds and the user fields felt.history.replay needs to open and kill as the table did.
 from felt.engine.cards import UNKNOWN, card_text, cards_text
-from felt.errors import RuleError
-from felt.events import WARN
-from felt.table.state import OVER
 
 
-class Showdown:
-    # ---- showdown and the end of a hand ------------------------------------------------------
-    def _showdown(self):
-        # the live hands' cards are read from their seat antennas (SHOW-1): all there -> tabled;
-        # none there and in the muck -> mucked; otherwise the table asks for them. Every hand on
-        # its antenna is tabled before any muck counts: read at the same moment, a muck that
-        # leaves one hand must not turn a tabled winner into one "without showing" (SHOW-6/10)
-        h = self.hand
-        muckers = []
-        for p in range(h.n):
-            if not h.live[p] or h.mucked[p] or h.shown[p] or h.finished:
-                continue
-            seat = self.setup.seats[p]
-            hole = h.hole[p]
-            there = 0
-            mucked = 0
-            for c in hole:
-                if c in self.off:
-                    continue
-                if self.where.get(c) == seat:
-                    there += 1
-                elif self.where.get(c) == "muck":
-                    mucked += 1
-            try:
-                if there == len(hole):
-                    h.show(p)
-                    self.log("seat %d shows %s" % (seat, cards_text(hole)))
-                elif mucked == len(hole):
-                    muckers.append(p)
-                elif seat not in self._showdown_noted:
-                    self._showdown_noted[seat] = True
-                    self.alert(WARN, ("SHOW-1",), "seat %d's cards are not all on its antenna at the showdown" % seat,
-                               "put seat %d's cards on its antenna (or in the muck to give up)" % seat, seat=seat)
-            except RuleError as e:
-                self.rule_alert(e)
-        for p in muckers:
-            if h.finished:
-                break
-            try:
-                h.muck(p)
-                self.log("seat %d mucks" % self.setup.seats[p])
-            except RuleError as e:
-                self.rule_alert(e)
+def text(t):
+    """The PHH text of the hand table `t` has just finished."""
+    from felt.history import phh
 
-    def _finish(self):
-        h = self.hand
-        self._findings(self.dc.hand_over() if self.dc.phase not in (dealing.MISDEALT, dealing.VOID) else [])
-        for p in range(h.n):
-            self.stacks[self.setup.seats[p] - 1] = h.stacks[p]
-        self.results = list(h.reasons or [])
-        # chips leave a hand only as rake and jackpot drop (POT-20, CASH-12)
-        raked = sum(h.starting_stacks) - sum(h.stacks) - getattr(h, "jackpot_drop", 0)
-        if raked > 0:
-            self.results.append("rake %d (POT-20)" % raked)
-        if self.config.mode == "cash" and self.config.house.bbj_hand != "off":
-            from felt.table import jackpot as table_jackpot  # CASH-8..12: the fund and a bad beat (jackpot tables only)
-            table_jackpot.after_hand(self)
-        for line in self.results:
-            self.log("hand %d: %s" % (self.hand_no, line))
-        self.prev = self.setup
-        self.seat_rec = [r.copy() for r in self.setup.table]
-        for seat in sorted(self._later):  # presses and seatings during the hand count from now
-            self.seat_rec[seat - 1] = self._later[seat]
-        self._later = {}
-        self.state = OVER
-        self._write_history()
-
-    def _write_history(self):
-        if self._history is None:
-            return
-        from felt.history import phh  # only a table with a history sink loads the PHH writer (~21 KB of heap)
-
-        h = self.hand
-        g = self.config.record
-        acts = []
-        for op in h.log:
-            a = _phh_action(op)
-            if a:
-                acts.append(a)
-        hist = phh.History(g.code, h.starting_stacks, acts, antes=_antes(h), blinds_or_straddles=(
-            list(self.setup.blinds_or_straddles) if g.forced == "blinds" else None),
-            bring_in=self.config.bring_in if g.forced == "bring_in" else None,
-            small_bet=self.config.small_bet if g.structure == "limit" or g.forced == "bring_in" else None,
-            big_bet=self.config.big_bet if g.structure == "limit" or g.forced == "bring_in" else None,
-            min_bet=self.config.bb if g.structure != "limit" and g.forced == "blinds" else None,
-            players=["seat %d" % s for s in self.setup.seats], finishing_stacks=list(h.stacks),
-            extra=[("hand", self.hand_no), ("seats", list(self.setup.seats))] + _opener_field(h, g) + _rules_fields(h))
-        for op in h.log:
-            if op.kind == "kill":
-                hist.actions = _with_kills(h, hist)
-                break
-        self.histories += 1
-        self._history(phh.write(hist))
+    h = t.hand
+    g = t.config.record
+    acts = []
+    for op in h.log:
+        a = _phh_action(op)
+        if a:
+            acts.append(a)
+    hist = phh.History(g.code, h.starting_stacks, acts, antes=_antes(h), blinds_or_straddles=(
+        list(t.setup.blinds_or_straddles) if g.forced == "blinds" else None),
+        bring_in=t.config.bring_in if g.forced == "bring_in" else None,
+        small_bet=t.config.small_bet if g.structure == "limit" or g.forced == "bring_in" else None,
+        big_bet=t.config.big_bet if g.structure == "limit" or g.forced == "bring_in" else None,
+        min_bet=t.config.bb if g.structure != "limit" and g.forced == "blinds" else None,
+        players=["seat %d" % s for s in t.setup.seats], finishing_stacks=list(h.stacks),
+        extra=[("hand", t.hand_no), ("seats", list(t.setup.seats))] + _opener_field(h, g) + _rules_fields(h))
+    for op in h.log:
+        if op.kind == "kill":
+            hist.actions = _with_kills(h, hist)
+            break
+    return phh.write(hist)
 
 
 def _opener_field(h, g):
