@@ -4,7 +4,7 @@
 from check import eq
 
 from felt.drivers.mfrc522 import MFRC522
-from felt.events import EventQueue
+from felt.runtime.queue import EventQueue
 from felt.hal.sim.hal import SimHAL
 from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 from felt.proto import console as proto

@@ -78,7 +78,7 @@ def test_console_set_and_get_over_felt1():
 
 
 def test_event_queue_is_bounded_fifo_and_counts_drops():
-    from felt.events import EventQueue
+    from felt.runtime.queue import EventQueue
     q = EventQueue(3)
     for i in range(5):
         q.put(i)

@@ -7,7 +7,7 @@
 # the same state. Runs under CPython and MicroPython.
 from check import eq
 
-from felt.events import CONFIRMED, LAPSED, PROPOSED, REJECTED
+from felt.table.alerts import CONFIRMED, LAPSED, PROPOSED, REJECTED
 from felt.sim.runner import Sim
 
 HOLES = ("2c", "3c", "4c", "5c", "6c", "7c", "2d", "3d", "4d", "5d", "6d", "7d")

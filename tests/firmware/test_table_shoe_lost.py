@@ -3,7 +3,7 @@
 # dealer a card may have left the shoe unread. Runs on CPython and MicroPython.
 from check import eq
 
-from felt.events import ERROR, WARN
+from felt.table.alerts import ERROR, WARN
 from felt.sim.runner import Sim
 
 

@@ -1,6 +1,6 @@
 # Findings (engine layer, pure): what the engine's checks report -- the dealing check (dealing/), the
 # clocks and chip race (between_hands/clocks.py) and out-of-turn actions (hand/out_of_turn.py): the Finding
-# record, its class (who acts on it) and its status, the life cycle of a proposal (felt/events.py's
+# record, its class (who acts on it) and its status, the life cycle of a proposal (felt/table/alerts.py's
 # alerts use the same proposal statuses).
 
 # Finding.cls: who acts on it

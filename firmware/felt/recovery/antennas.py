@@ -8,7 +8,7 @@
 # A card that is on an antenna but unknown to the recovered hand needs nothing here: its first
 # read already reaches the table as an arrival (the table's DECK-5 "without a shoe read" path).
 from felt.drivers.antennas import OK
-from felt.events import WARN
+from felt.table.alerts import WARN
 
 
 class AntennaCheck:

@@ -1,6 +1,6 @@
 # The runtime loop (runtime layer): the ONLY place that reads the clock. Each step polls the
 # drivers with now_ms from the HAL (shoe, console, buttons, then the antenna due next) into a bounded
-# event queue (events.py), hands the queued events to the table controller in order, and applies
+# event queue (queue.py), hands the queued events to the table controller in order, and applies
 # view.py's desired lights and display lines (the drivers send differences only). Interrupts only
 # queue (buttons' ring buffer). Works with a manual clock: a test or the sim runner calls step() and
 # advances the clock itself -- no sleeps here except in run_forever(), the device's main loop.
@@ -11,7 +11,8 @@ from felt import view
 from felt.drivers import shoe as shoe_mod
 from felt.engine.house.rules import CASH
 from felt.errors import ConfigError, FeltError
-from felt.events import ERROR, INFO, WARN, EventQueue
+from felt.table.alerts import ERROR, INFO, WARN
+from felt.runtime.queue import EventQueue
 from felt.proto import console as proto
 from felt.table.state import PLAYING
 

@@ -7,7 +7,7 @@
 import hashlib
 
 from felt.errors import FeltError, RuleError
-from felt.events import WARN
+from felt.table.alerts import WARN
 from felt.proto import console as proto
 from felt.security import AuthError, SecurityError, deckmap
 from felt.security.hmac import hexlify

@@ -7,7 +7,7 @@
 from felt.engine.between_hands.clocks import ActionClock
 from felt.engine.house.rules import CASH
 from felt.errors import RuleError
-from felt.events import CONFIRMED, INFO, LAPSED, PROPOSED, REJECTED, WARN
+from felt.table.alerts import CONFIRMED, INFO, LAPSED, PROPOSED, REJECTED, WARN
 from felt.table.state import BETTING, PLAYING
 
 

@@ -14,7 +14,7 @@ from felt.engine.hand.machine import Hand
 from felt.engine.house import rules as settings
 from felt.engine.house.rules import CASH
 from felt.errors import ConfigError, DeckError, RuleError
-from felt.events import CONFIRMED, ERROR, INFO, LAPSED, NOTE, PROPOSED, REJECTED, WARN, Alert
+from felt.table.alerts import CONFIRMED, ERROR, INFO, LAPSED, NOTE, PROPOSED, REJECTED, WARN, Alert
 from felt.table.state import (BETTING, CAPACITY, CONFIG_NUMBERS, DRAW, FOREIGN, HOLD, IDLE, OVER, PICK,  # noqa: F401
                               PLAYING, QUIET, SEAT_CAP, SHOWDOWN, VOID, location_place, place_text)
 

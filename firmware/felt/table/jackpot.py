@@ -4,7 +4,7 @@
 # whose showdown qualifies (CASH-8..10, engine/cashrules.bad_beat) pays the fund out (CASH-11) into
 # the players' stacks, the seed staying in the fund. The fund (Table.jackpot) is carried across
 # hands and kept in the between-hands snapshot, so a power cut keeps it (recovery.table_snapshot).
-from felt.events import INFO
+from felt.table.alerts import INFO
 
 _NAMES = {"four_sevens": "four sevens", "four_eights": "four eights", "four_nines": "four nines",
           "four_tens": "four tens", "four_jacks": "four jacks", "four_queens": "four queens",

@@ -6,7 +6,7 @@
 # seat takes its turn as BET-41 says under hr.skipped_player_forfeit; a confirmed out-of-turn fold
 # kills the hand at once (BET-43). Every step is a consequence of a journaled console entry.
 from felt.errors import RuleError
-from felt.events import CONFIRMED, INFO, LAPSED, PROPOSED, REJECTED, WARN
+from felt.table.alerts import CONFIRMED, INFO, LAPSED, PROPOSED, REJECTED, WARN
 
 VERBS = ("fold", "check", "call", "bet", "raise", "allin")
 _CHIPS = ("call", "bet", "raise")

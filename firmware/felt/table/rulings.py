@@ -10,7 +10,7 @@ from felt.engine import games
 from felt.engine.dealing import check as dealing
 from felt.engine.house import rules as settings
 from felt.errors import ConfigError, RuleError
-from felt.events import INFO, PROPOSED
+from felt.table.alerts import INFO, PROPOSED
 from felt.table.state import PLAYING, SHOWDOWN, VOID
 
 KILL_RULE = "DEAL-38"  # dead-hand conditions: the default rule a kill cites

@@ -5,7 +5,7 @@
 from felt.engine.between_hands.clocks import LevelClock, make_levels
 from felt.engine.house.rules import CASH
 from felt.errors import ConfigError, RuleError
-from felt.events import INFO, WARN
+from felt.table.alerts import INFO, WARN
 from felt.table.state import PLAYING
 
 # a level whose length is not known: level 0 (the stakes the table was set up with) and a row without

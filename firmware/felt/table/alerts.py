@@ -1,0 +1,47 @@
+# Alerts of the table (controller layer, pure): the Alert every finding and every refused entry
+# becomes -- rule IDs, level, text, remedy, proposal status (the statuses a proposal goes through,
+# as engine/findings.py's). Raised by felt.table.controller, sent by the loop, audited by security.
+
+INFO = "info"
+WARN = "warn"
+ERROR = "error"
+
+# Alert.status
+NOTE = "note"  # nothing to decide
+PROPOSED = "proposed"  # an ASSIST remedy waiting for the dealer's confirm / reject
+CONFIRMED = "confirmed"
+REJECTED = "rejected"
+LAPSED = "lapsed"
+
+
+class Alert:
+    """One alert of the current hand. rules: tuple of RULES.md IDs; text: what was seen;
+    remedy: what the dealer does; seat / device: where; finding: the DealCheck finding id of
+    an ASSIST proposal (None otherwise)."""
+
+    def __init__(self, aid, level, rules, text, remedy="", seat=None, device=None, finding=None, status=NOTE):
+        self.id = aid
+        self.level = level
+        self.rules = tuple(rules)
+        self.text = text
+        self.remedy = remedy
+        self.seat = seat
+        self.device = device
+        self.finding = finding
+        self.status = status
+
+    def line(self):
+        """One log line: '#3 warn DEAL-8/DEAL-12: text -> remedy [proposed]'."""
+        out = "#%d %s %s: %s" % (self.id, self.level, "/".join(self.rules) or "-", self.text)
+        if self.remedy:
+            out += " -> " + self.remedy
+        if self.status != NOTE:
+            out += " [%s]" % self.status
+        return out
+
+    def as_dict(self):
+        return {"id": self.id, "level": self.level, "rules": list(self.rules), "text": self.text,
+                "remedy": self.remedy, "seat": self.seat, "device": self.device, "status": self.status}
+
+    def __repr__(self):
+        return "Alert(%s)" % self.line()
