@@ -346,16 +346,19 @@ def _write_atomic(path, text):
 def commit(expect):
     """Verify the whole staged tree against `expect` (its tree hash), mark it bootable, then
     switch to it with one rename of the pointer file. Before that rename the board boots the
-    old tree, after it the new one: there is no moment in between."""
+    old tree, after it the new one: there is no moment in between. The anti-rollback counter
+    goes up only after the switch (issue 12 item 4): raised first, a power cut before the
+    switch left the board booting the old tree below its own counter -- refused."""
     cur = active()
     name = other(cur)
     entries = manifest(slot_dir(name))
     got = tree_hash(entries)
     if got != expect:
         raise ValueError("felt-deploy: staged tree does not verify: tree hash %s, expected %s" % (got, expect))
-    _signature_check(slot_dir(name))
+    activated = _signature_check(slot_dir(name))
     _write_atomic(slot_dir(name) + "/" + MARKER, got)
     _write_atomic(POINTER, name)
+    activated()  # a cut before this: the new tree boots, and its boot check raises the counter
     answer({"active": name, "previous": cur if valid(cur) else None, "tree": got})
 
 
@@ -363,9 +366,10 @@ def _signature_check(root):
     """felt.security (hardware/security.md section 3): on a board with keys (/felt.keys) the staged
     tree must carry a manifest signed with the board's owner key, not older than any tree ever
     activated, matching file for file; a refusal leaves the running firmware booting. The check
-    comes from the running firmware, or from the staged tree when the running one predates it."""
+    comes from the running firmware, or from the staged tree when the running one predates it.
+    Returns what to call once the pointer names the tree: it raises the anti-rollback counter."""
     if not _exists(KEYS):
-        return
+        return _nothing
     try:
         from felt.security import bootcheck, ManifestError
     except ImportError:
@@ -378,9 +382,18 @@ def _signature_check(root):
         finally:
             sys.path.pop(0)
     try:
-        bootcheck.activate(root)
+        m = bootcheck.check_slot(root)
     except ManifestError as e:
         raise ValueError("felt-deploy: %s" % e)
+    if m is None:
+        return _nothing
+    from felt.security import manifest as mf
+
+    return lambda: mf.write_counter(m.counter)
+
+
+def _nothing():
+    pass
 
 
 def rollback():
@@ -389,8 +402,9 @@ def rollback():
     prev = other(cur)
     if not valid(prev):
         raise ValueError("felt-deploy: no previous firmware on the board to roll back to")
-    _signature_check(slot_dir(prev))  # a signed board does not go back below its rollback counter
+    activated = _signature_check(slot_dir(prev))  # a signed board does not go back below its rollback counter
     _write_atomic(POINTER, prev)
+    activated()
     answer({"active": prev, "previous": cur, "tree": _read_text(slot_dir(prev) + "/" + MARKER)})
 
 

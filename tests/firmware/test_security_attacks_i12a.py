@@ -119,3 +119,24 @@ def test_item1_nothing_typed_at_the_console_is_echoed_through_the_card_filter():
     assert said >= len(attacks), said  # every attack was answered (not a test of silence)
     for root, sim in boards:
         kit._rm(root)
+
+
+# ---- item 4: the torn deploy -------------------------------------------------------------------------
+# The deploy agent now raises the anti-rollback counter after its pointer switch; a power cut between
+# the two leaves it to the first boot of the new tree. Here: the assembled board boots a signed tree
+# (counter 1) whose counter was never written -- it runs, and from then on the counter is its own.
+# The cut itself is swept on the simulated board (tests/host/test_flash_interrupt.py).
+def test_item4_the_first_boot_of_an_accepted_tree_raises_the_anti_rollback_counter():
+    from felt.security import manifest as mf
+
+    root, slot = i12b.provisioned_root("i12a_counter")
+    eq(mf.read_counter(root + "/felt.counter"), 0)  # the deploy was cut before it wrote the counter
+    sim = i12b.ProductionSim(root, slot)
+    sim.run(kit.HEAD)
+    eq(sim.app.halted, None)
+    eq(mf.read_counter(root + "/felt.counter"), 1)  # before the fix: still 0, the old tree stayed bootable
+    sim.app = sim.table = sim.rt = None  # and a later boot changes nothing
+    sim.boot()
+    eq(sim.app.halted, None)
+    eq(mf.read_counter(root + "/felt.counter"), 1)
+    kit._rm(root)

@@ -335,6 +335,13 @@ def bare_sim(hal, board, root="/"):
     for loc, line in board.antennas:
         bus.attach((key, line) if key is not None else line, SimMFRC522(hal.clock))
     hal.uart(board.uarts["shoe"]["port"]).attach(SimPN532())
+    try:  # the simulated board's maintenance key switch (feltctl simboard: SimBoard.key_switch)
+        import machine
+
+        if getattr(machine, "sim_key_switch", False) and board.board in MAINTENANCE_PINS:
+            hal.held[MAINTENANCE_PINS[board.board]] = 0
+    except ImportError:
+        pass
 
 
 def registry_from(decks):

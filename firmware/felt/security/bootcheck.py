@@ -110,4 +110,9 @@ def start(pressed, audit=None, control="maintenance switch", t_ms=0, micropython
         close_console(micropython_module)
     else:
         open_console(micropython_module)
-    return mode, verify_running(keys_path, counter_path)
+    m = verify_running(keys_path, counter_path)
+    if m is not None:
+        # the deploy raises the counter after its pointer switch; a power cut between the two
+        # leaves that to the first boot of the new tree (issue 12 item 4)
+        mf.write_counter(m.counter, counter_path)
+    return mode, m

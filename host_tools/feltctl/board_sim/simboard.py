@@ -72,6 +72,9 @@ class SimBoard:
         self.capacity = capacity
         self.heap = heap
         self.faults = faults or Faults()
+        # the table's maintenance key switch (hardware/security.md section 4), read by main.py at
+        # boot through the sim HAL (felt.runtime.app.bare_sim): set it, then power_cycle()
+        self.key_switch = False
         self.window = stdin_buffer // 2
         self.log = log
         self.rx = Pacer(baud)
@@ -296,7 +299,8 @@ class SimBoard:
         in_r, in_w = os.pipe()
         self._vm = subprocess.Popen(
             [micropython_binary(), "-X", "heapsize=" + self.heap, VM_SCRIPT, self.flash_dir,
-             str(cmd_r), str(ctl_w), str(self.capacity or 0), str(self.faults.powercut_at_op or 0)],
+             str(cmd_r), str(ctl_w), str(self.capacity or 0), str(self.faults.powercut_at_op or 0),
+             "1" if self.key_switch else "0"],
             stdin=in_r, stdout=out_w, stderr=out_w, pass_fds=(cmd_r, ctl_w),
             cwd=self.flash_dir, env={"PATH": os.environ.get("PATH", "/usr/bin")},
         )

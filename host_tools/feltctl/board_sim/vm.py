@@ -263,6 +263,8 @@ def main():
     import micropython
 
     sys.modules["machine"] = Machine(machine)
+    # the maintenance key switch held at power-on (SimBoard.key_switch); the sim HAL reads it
+    sys.modules["machine"].sim_key_switch = len(sys.argv) > 6 and sys.argv[6] == "1"
     sys.modules["micropython"] = MicroPython(micropython)
     os.umount("/")
     FS.append(Flash(root, capacity, cut_at_op))

@@ -397,6 +397,7 @@ class SimHAL:
         self._chains = {}
         self.flash_device = None  # the raw flash (a test hands the same one to the next HAL: a power cycle)
         self.flash_path = None  # set: the raw flash is this file (main.py on a sim board: survives a reboot)
+        self.held = {}  # pin -> level the outside world holds it at from power-on (bare_sim: a key switch)
 
     def ticks_ms(self):
         return self.clock.ticks_ms()
@@ -408,7 +409,10 @@ class SimHAL:
         return pin_obj
 
     def input_pin(self, pin, pull=None):
-        return self._claim(pin, SimPin(self, pin, "in", check_pull(pull)))
+        p = self._claim(pin, SimPin(self, pin, "in", check_pull(pull)))
+        if pin in self.held:
+            p.level = self.held[pin]  # held by the outside world since power-on (a key switch)
+        return p
 
     def output_pin(self, pin, value=0):
         return self._claim(pin, SimPin(self, pin, "out", value=1 if value else 0))
