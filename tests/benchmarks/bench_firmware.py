@@ -37,9 +37,15 @@ def run(firmware, reps):
     env = dict(os.environ)
     env["MICROPYPATH"] = firmware
     data = tempfile.mkdtemp(prefix="felt_bench_fw_")
+    script = os.path.join(HERE, "firmware_replay.py")
+    tape = os.path.join(data, "tape.json")
     try:
-        p = subprocess.run([micropython_binary(), "-X", "heapsize=512M", os.path.join(HERE, "firmware_replay.py"),
-                            data + "/d", str(reps)], capture_output=True, text=True, env=env, timeout=3600)
+        # recorded in one interpreter, replayed in a fresh one (firmware_replay.py says why)
+        p = subprocess.run([micropython_binary(), "-X", "heapsize=512M", script, "record", data + "/r", tape],
+                           capture_output=True, text=True, env=env, timeout=3600)
+        if p.returncode == 0 and "RECORDED" in p.stdout:
+            p = subprocess.run([micropython_binary(), "-X", "heapsize=512M", script, "replay", data + "/p", tape,
+                                str(reps)], capture_output=True, text=True, env=env, timeout=3600)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     out = {"kinds": {}}

@@ -385,8 +385,9 @@ def test_decoder_address_once_per_line_enable_per_transfer():
     for _ in range(3):
         five.value(0)
         five.value(1)
-    eq(log, [("A0", 1), ("A1", 0), ("A2", 1), ("A3", 0)] + [("E", 0), ("E", 1)] * 3)
+    # /E is driven high before the address moves (it is high already, unless an exchange raised)
+    eq(log, [("E", 1), ("A0", 1), ("A1", 0), ("A2", 1), ("A3", 0)] + [("E", 0), ("E", 1)] * 3)
     del log[:]
     six.value(0)
     six.value(1)
-    eq(log, [("A0", 0), ("A1", 1), ("A2", 1), ("A3", 0), ("E", 0), ("E", 1)])
+    eq(log, [("E", 1), ("A0", 0), ("A1", 1), ("A2", 1), ("A3", 0), ("E", 0), ("E", 1)])

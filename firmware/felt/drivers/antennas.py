@@ -145,18 +145,42 @@ class AntennaPoller:
             return self._out(events)
         if now_ms - self._on_ms < self.settle_ms:
             return _NONE
+        self._visit(now_ms, events)
+        return self._out(events)
+
+    # Every method of the steady visit keeps its MicroPython frame within 11 words (locals +
+    # stack; an exception handler counts 3): a bigger one is allocated on the heap at every call
+    # (issue 20 item 4). Hence the small pieces.
+    def _visit(self, now_ms, events):
         i = self._on
         self._on = None
-        reader = self.readers[i][1]
-        try:
-            result = reader.inventory(self.limits[i])
-            reader.field(False)
-        except DeviceTimeout:
+        result = self._inventory(i)
+        if result is None:  # the chip did not answer
             self._dead(i, events)
-            return self._out(events)
+            return
         self._record(i, result, now_ms, events)
         self.next_due_ms = now_ms
-        return self._out(events)
+
+    def _inventory(self, i):
+        # the inventory, then field off; None when the chip did not answer either
+        reader = self.readers[i][1]
+        result = self._read(reader, self.limits[i])
+        if result is not None and self._switch(reader, False):
+            return result
+        return None
+
+    def _read(self, reader, limit):
+        try:
+            return reader.inventory(limit)
+        except DeviceTimeout:
+            return None
+
+    def _switch(self, reader, on):
+        try:
+            reader.field(on)
+        except DeviceTimeout:
+            return False
+        return True
 
     def _out(self, events):
         if not events:
@@ -166,22 +190,24 @@ class AntennaPoller:
 
     def _field_on(self, now_ms, events):
         # Visit the schedule in order; a chip that fails to switch on is skipped this turn.
-        for _ in range(len(self.schedule)):
-            i = self.schedule[self._pos]
-            self._pos += 1
-            if self._pos >= len(self.schedule):
-                self._pos = 0
-                self.sweeps += 1
-            try:
-                self.readers[i][1].field(True)
-            except DeviceTimeout:
-                self._dead(i, events)
-                continue
-            self._on = i
-            self._on_ms = now_ms
-            self.next_due_ms = now_ms + self.settle_ms
-            return
+        tries = len(self.schedule)
+        while tries:
+            tries -= 1
+            i = self._next()
+            if self._switch(self.readers[i][1], True):
+                self._on = i
+                self._on_ms = now_ms
+                break
+            self._dead(i, events)
         self.next_due_ms = now_ms + self.settle_ms
+
+    def _next(self):
+        i = self.schedule[self._pos]
+        self._pos += 1
+        if self._pos >= len(self.schedule):
+            self._pos = 0
+            self.sweeps += 1
+        return i
 
     def _dead(self, i, events):
         h = self.health[i]
@@ -197,7 +223,10 @@ class AntennaPoller:
     def _record(self, i, result, now_ms, events):
         if result is self._last[i] and not result.errors() and len(self._present[i]) == len(result.uids):
             self._unchanged(i, result, now_ms, events)
-            return
+        else:
+            self._changed(i, result, now_ms, events)
+
+    def _changed(self, i, result, now_ms, events):
         self._last[i] = result
         h = self.health[i]
         loc = self.readers[i][0]
@@ -239,10 +268,7 @@ class AntennaPoller:
                         del present[u]
                         events.append(("card-left", loc, u))
         self._collision(i, loc, result, seen, events)
-        if h.score >= self.degraded_score:
-            self._set_status(i, DEGRADED, events)
-        elif h.score == 0 or h.status == NOT_ANSWERING:
-            self._set_status(i, OK, events)
+        self._rescore(i, events)
 
     def _unchanged(self, i, result, now_ms, events):
         # The reader handed back the very result it gave last time (MFRC522.inventory: every
@@ -256,13 +282,20 @@ class AntennaPoller:
         h.last_answer_ms = now_ms
         if h.score:
             h.score -= 1
-        n = len(result.uids)
-        if n:
-            h.reads += n
+        if result.uids:
+            h.reads += len(result.uids)
             h.last_seen_ms = now_ms
         else:
-            h.empty_polls += 1
-            h.empty_poll_us += air_bits_us(7) + self.readers[i][1].timeout_us
+            self._empty(i)
+        self._rescore(i, events)
+
+    def _empty(self, i):
+        h = self.health[i]
+        h.empty_polls += 1
+        h.empty_poll_us += air_bits_us(7) + self.readers[i][1].timeout_us
+
+    def _rescore(self, i, events):
+        h = self.health[i]
         if h.score >= self.degraded_score:
             self._set_status(i, DEGRADED, events)
         elif h.score == 0 or h.status == NOT_ANSWERING:

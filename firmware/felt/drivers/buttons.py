@@ -15,6 +15,7 @@ SHORT = "short"
 LONG = "long"
 STUCK = "stuck"
 BOUNCING = "bouncing"
+_NONE = []  # what a poll without events returns: shared, never appended to (issue 20 item 4)
 
 
 class _Seat:
@@ -56,7 +57,12 @@ class SeatButtons:
         self.seats = []
         for seat, pin in sorted(pins, key=lambda sp: sp[0]):
             self.seats.append(_Seat(seat, pin, self._pressed(pin)))
+            self.seats[-1].bit = 1 << (len(self.seats) - 1)  # its bit in the interrupts' mask
         self._handlers = []
+        self._events = []  # filled by this poll's steps; handed out only when not empty
+        self._idle = 1 if active_low else 0  # the level of a pin nobody presses
+        self._now_ms = 0  # this poll's time and interrupt mask, for the seats' steps
+        self._kick = 0
 
     def _pressed(self, pin):
         v = pin.value()
@@ -73,16 +79,33 @@ class SeatButtons:
         return self._handlers
 
     def poll(self, now_ms):
-        events = []
+        # A seat at rest (not pressed, not settling, not bouncing, no interrupt) costs one pin
+        # read; the others take the full step. Small frames on purpose: a MicroPython frame above
+        # 11 words is allocated on the heap at every call (issue 20 item 4).
+        self._now_ms = now_ms
+        self._kick = self._drain()
+        for s in self.seats:
+            if s.pin.value() != self._idle or s.raw or s.stable or s.bouncing or self._kick:
+                self._active(s)
+        return self._handout()
+
+    def _drain(self):
         kicked = 0
         while True:  # edges queued by interrupts: the pin changed since the last poll
             index = self.queue.get()
             if index < 0:
-                break
+                return kicked
             if index < len(self.seats):
                 kicked |= 1 << index
-        for i in range(len(self.seats)):
-            self._step(self.seats[i], now_ms, (kicked >> i) & 1, events)
+
+    def _active(self, s):
+        self._step(s, self._now_ms, 1 if self._kick & s.bit else 0, self._events)
+
+    def _handout(self):
+        events = self._events
+        if not events:
+            return _NONE  # the steady poll allocates nothing
+        self._events = []
         return events
 
     def _step(self, s, now_ms, kicked, events):

@@ -5,6 +5,7 @@
 # Implements hardware/protocols/console.md ("Session rules").
 from felt.proto import console as proto
 
+_NONE = []  # what a poll without entries returns: shared, never appended to (issue 20 item 4)
 
 class ConsoleHealth:
     def __init__(self):
@@ -84,9 +85,13 @@ class ConsoleLink:
 
     def poll(self, now_ms):
         n = self.uart.any()
-        data = self.uart.read(n) if n else None
+        if not n:
+            return _NONE  # the steady poll allocates nothing (and its frame fits the C stack)
+        return self._take(self.uart.read(n), now_ms)
+
+    def _take(self, data, now_ms):
         if not data:
-            return []
+            return _NONE
         out = []
         for item in self._parser.feed(data):
             if isinstance(item, proto.ConsoleError):

@@ -45,6 +45,9 @@ def _framebuffer(buf, width, height):
 
 
 _GLYPHS = None
+_ALL = (1 << ROWS) - 1
+_NO_PAGES = []  # what _flush returns: shared, never appended to
+_ALL_PAGES = list(range(ROWS))
 
 
 def glyph_table():
@@ -73,6 +76,12 @@ def _in_font(ch):
     return ch in FONT
 
 
+def _pages_in(mask):
+    # a function of its own: a comprehension in _flush reading `mask` would make it a cell,
+    # allocated on every call of _flush
+    return [page for page in range(ROWS) if mask >> page & 1]
+
+
 class SSD1306:
     """i2c: an I2C (felt.hal contract: writeto(addr, buf)). Call init() once, then show(lines)."""
 
@@ -84,7 +93,16 @@ class SSD1306:
         self._sent = bytearray(WIDTH * ROWS)
         self._valid = False
         self.lines = []
-        self._cmd = bytearray(4)
+        # per page: views of the frame and of what the panel holds, compared and copied in place;
+        # the page-address command and the data write in buffers of their own -- a panel rewrite
+        # allocates nothing (issue 20 item 4: the loop rewrites the whole panel every few seconds)
+        frame = memoryview(self.buffer)
+        sent = memoryview(self._sent)
+        self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(ROWS)]
+        self._sent_pages = [sent[p * WIDTH:(p + 1) * WIDTH] for p in range(ROWS)]
+        self._cmd = bytearray((0x00, 0xB0, 0x00, 0x10))  # control byte Co=0 D/C#=0, page, column 0
+        self._data = bytearray(1 + WIDTH)
+        self._data[0] = 0x40  # control byte Co=0, D/C#=1: the page's pixels follow
 
     def command(self, cmds):
         self.i2c.writeto(self.addr, b"\x00" + bytes(cmds))  # control byte: Co=0, D/C#=0
@@ -110,14 +128,24 @@ class SSD1306:
         return self._flush()
 
     def _flush(self):
-        sent = []
+        # few locals: a MicroPython frame that outgrows its stack budget is allocated on the heap
+        mask = 0
         for page in range(ROWS):
-            a = page * WIDTH
-            if self._valid and self.buffer[a:a + WIDTH] == self._sent[a:a + WIDTH]:
-                continue
-            self.command((0xB0 | page, 0x00, 0x10))  # page start, column 0 (low then high nibble)
-            self.i2c.writeto(self.addr, b"\x40" + bytes(self.buffer[a:a + WIDTH]))  # Co=0, D/C#=1
-            self._sent[a:a + WIDTH] = self.buffer[a:a + WIDTH]
-            sent.append(page)
+            if not self._valid or self._pages[page] != self._sent_pages[page]:
+                self._send_page(page)
+                mask |= 1 << page
         self._valid = True
-        return sent
+        if not mask:
+            return _NO_PAGES
+        if mask == _ALL:
+            return _ALL_PAGES
+        return _pages_in(mask)
+
+    def _send_page(self, page):
+        cmd = self._cmd
+        cmd[1] = 0xB0 | page  # page start, column 0 (low then high nibble)
+        self.i2c.writeto(self.addr, cmd)
+        frame = self._pages[page]
+        self._data[1:] = frame
+        self.i2c.writeto(self.addr, self._data)
+        self._sent_pages[page][:] = frame

@@ -152,6 +152,7 @@ class MFRC522:
     coll_pos = 0
     _held = ()  # [(uid bytes, SELECT frames)] read by the last inventory (reselect)
     _same = ScanResult()  # the result of exactly _held, returned while nothing changes (never altered)
+    _miss = 0  # OK: the status of the first known card that did not answer (inventory)
 
     def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
         self.device = device
@@ -246,32 +247,50 @@ class MFRC522:
             out[i + 1] = data[i]
         return self._transceive(out, (rx_align << 4) | tx_last_bits)
 
+    # The exchange is split in small methods on purpose: a MicroPython frame of more than 11 words
+    # (locals + stack, 3 more per exception handler) is allocated on the heap at every call --
+    # ~2,500 exchanges a hand, each with a dozen SPI transfers (issue 20 item 4)
     def _transceive(self, fifo_out, framing):
         # fifo_out: the whole FIFO write (address byte 0x12 + the frame), made once for frames
         # that never change (REQA, HLTA, a known card's SELECTs): the same bytes on the wire as
         # write_reg/_write_fifo would send, without rebuilding them for every exchange
+        self._send(fifo_out, framing)
+        if not self._wait_irq() & 0x30:
+            return NO_TAG
+        return self._answer()
+
+    def _send(self, fifo_out, framing):
         dev = self.device
-        i2 = self._in2
-        dev.transfer(_W_IDLE, i2)
-        dev.transfer(_W_CLEAR_IRQ, i2)  # clear every interrupt request bit
-        dev.transfer(_W_FLUSH, i2)
-        dev.transfer(fifo_out, self._pair(len(fifo_out))[1])
+        dev.transfer(_W_IDLE, self._in2)
+        dev.transfer(_W_CLEAR_IRQ, self._in2)  # clear every interrupt request bit
+        dev.transfer(_W_FLUSH, self._in2)
+        inb = self._pair(len(fifo_out))[1]
+        dev.transfer(fifo_out, inb)
+        self._start(framing)
+
+    def _start(self, framing):
+        dev = self.device
         o = self._out2
         o[0] = (_BIT_FRAMING << 1) & 0x7E
         o[1] = framing
-        dev.transfer(o, i2)
-        dev.transfer(_W_TRANSCEIVE, i2)
-        o[0] = (_BIT_FRAMING << 1) & 0x7E
+        dev.transfer(o, self._in2)
+        dev.transfer(_W_TRANSCEIVE, self._in2)
         o[1] = framing | 0x80  # StartSend
-        dev.transfer(o, i2)
-        irq = self._wait(_COM_IRQ, 0x31)  # RxIRq | IdleIRq | TimerIRq
-        if not irq & 0x30:
-            return NO_TAG
+        dev.transfer(o, self._in2)
+
+    def _wait_irq(self):
+        # ComIrqReg until RxIRq | IdleIRq | TimerIRq
+        for _ in range(self.max_spins):
+            self.device.transfer(_R_COM_IRQ, self._in2)
+            if self._in2[1] & 0x31:
+                return self._in2[1]
+        raise DeviceTimeout("MFRC522 %s not answering (no interrupt in %d reads)" % (self.name, self.max_spins))
+
+    def _answer(self):
         # ErrorReg, FIFOLevelReg and ControlReg in one transfer: a read burst answers each
         # address byte in the next byte (datasheet 8.1.2.1), 1 SPI transfer instead of 3
-        o = self._out4
         i4 = self._in4
-        self.device.transfer(o, i4)
+        self.device.transfer(self._out4, i4)
         err = i4[1]
         if err & 0x13:  # BufferOvfl | ParityErr | ProtocolErr
             return FRAME
@@ -283,26 +302,21 @@ class MFRC522:
         if n_rx:
             self._read_fifo(n_rx)
         if err & 0x08:  # CollErr
-            coll = self.read_reg(_COLL)
-            if coll & 0x20:  # CollPosNotValid
-                return FRAME
-            self.coll_pos = (coll & 0x1F) or 32
-            return COLLISION
+            return self._collision()
         return OK
 
+    def _collision(self):
+        coll = self.read_reg(_COLL)
+        if coll & 0x20:  # CollPosNotValid
+            return FRAME
+        self.coll_pos = (coll & 0x1F) or 32
+        return COLLISION
+
     def _wait(self, reg, mask):
-        if reg == _COM_IRQ:
-            dev = self.device
-            i2 = self._in2
-            for _ in range(self.max_spins):
-                dev.transfer(_R_COM_IRQ, i2)
-                if i2[1] & mask:
-                    return i2[1]
-        else:
-            for _ in range(self.max_spins):
-                v = self.read_reg(reg)
-                if v & mask:
-                    return v
+        for _ in range(self.max_spins):
+            v = self.read_reg(reg)
+            if v & mask:
+                return v
         raise DeviceTimeout("MFRC522 %s not answering (no interrupt in %d reads)" % (self.name, self.max_spins))
 
     def crc_a(self, data, n, out, at):
@@ -390,8 +404,8 @@ class MFRC522:
 
     def select_card(self, result, frames=None):
         """Anticollision + SELECT through the cascade levels. Returns (status, uid bytes). With a
-        list `frames`, each level's SELECT frame and the answer (SAK + CRC_A) are appended as
-        bytes: a card that stays can be selected again by them alone (inventory)."""
+        list `frames`, each level's SELECT frame and the answer (SAK + CRC_A) are appended as a
+        pair of bytes: a card that stays can be selected again by them alone (inventory)."""
         uid = self._uid
         n = 0
         known = self._known
@@ -408,8 +422,8 @@ class MFRC522:
             if st != OK:
                 return st, None
             if frames is not None:
-                frames.append(bytes((_FIFO_DATA << 1,)) + bytes(self._frame))  # as the FIFO write
-                frames.append(bytes(self.rx[:3]))
+                # (the FIFO write as sent, the answer: SAK + CRC_A)
+                frames.append((bytes((_FIFO_DATA << 1,)) + bytes(self._frame), bytes(self.rx[:3])))
             if sak & 0x04:  # cascade bit: UID not complete
                 if known[0] != CASCADE_TAG:
                     return FRAME, None
@@ -431,19 +445,25 @@ class MFRC522:
         st = self.request()
         if st != OK:
             return st
-        rx = self.rx
-        for k in range(0, len(frames), 2):
-            st = self._transceive(frames[k], 0)
-            if st == COLLISION:
-                return FRAME
+        for level in frames:
+            st = self._reselect_level(level)
             if st != OK:
                 return st
-            if self.rx_len != 3 or self.rx_last_bits:
-                return FRAME
-            want = frames[k + 1]
-            if rx[0] != want[0] or rx[1] != want[1] or rx[2] != want[2]:
-                crc = crc16_a(rx, 1)
-                return CRC if rx[1] != crc & 0xFF or rx[2] != crc >> 8 else FRAME
+        return OK
+
+    def _reselect_level(self, level):
+        st = self._transceive(level[0], 0)
+        if st == COLLISION:
+            return FRAME
+        if st != OK:
+            return st
+        if self.rx_len != 3 or self.rx_last_bits:
+            return FRAME
+        rx = self.rx
+        want = level[1]
+        if rx[0] != want[0] or rx[1] != want[1] or rx[2] != want[2]:
+            crc = crc16_a(rx, 1)
+            return CRC if rx[1] != crc & 0xFF or rx[2] != crc >> 8 else FRAME
         return OK
 
     def inventory(self, max_cards=4):
@@ -455,43 +475,74 @@ class MFRC522:
         When every known card answered and nothing else did, the result is the same object as
         the last time (never changed once returned): the steady state allocates nothing."""
         held = self._held
-        n = len(held)
-        fresh = None  # the new list of held cards, made only when it changes
+        kept = self._revisit(max_cards)
+        if self._miss != OK:
+            return self._after_miss(kept, max_cards)  # a known card did not answer
+        if kept >= max_cards:
+            return self._same if kept == len(held) else self._result_of(held[:kept])
+        st = self.request()
+        if st == NO_TAG:
+            return self._same  # every known card there, nothing new
+        return self._new_cards(st, None, max_cards)
+
+    # The steady visit (every known card answers, nothing new) runs inventory, _revisit,
+    # reselect, _reselect_level and the exchange only: each frame fits MicroPython's C stack
+    # (<= 11 words; a bigger one is allocated on the heap at every call). The rest is the
+    # change path.
+    def _revisit(self, max_cards):
+        """Reselect and halt the known cards in order while each answers; returns how many did
+        (at most max_cards). self._miss: the status of the first one that did not (OK: none)."""
+        self._miss = OK
+        held = self._held
         kept = 0
-        for k in range(n):
-            if kept >= max_cards:
+        while kept < len(held) and kept < max_cards:
+            st = self.reselect(held[kept][1])
+            if st != OK:
+                self._miss = st
                 break
-            entry = held[k]
-            st = self.reselect(entry[1])
+            self._transceive(_FIFO_HLTA, 0)
+            kept += 1
+        return kept
+
+    def _after_miss(self, k, max_cards):
+        # held[k] answered self._miss (not OK), held[:k] were kept: the known cards after it are
+        # visited, a card error ends the inventory (that card is resolved afresh next time)
+        held = self._held
+        n = len(held)
+        fresh = list(held[:k])
+        kept = k
+        st = self._miss
+        while True:
             if st == OK:
                 self._transceive(_FIFO_HLTA, 0)
                 kept += 1
-                if fresh is not None:
-                    fresh.append(entry)
-                continue
-            if fresh is None:
-                fresh = list(held[:k])
-            if st == NO_TAG:
-                continue  # gone: the poller counts the miss
-            result = self._result_of(fresh)
-            if st == CRC:
-                result.crc_errors += 1
-            else:
-                result.frame_errors += 1
-            self._set_held(fresh + list(held[k + 1:]))  # this one is resolved afresh next time
-            return result
+                fresh.append(held[k])
+            elif st != NO_TAG:  # NO_TAG: gone, the poller counts the miss
+                result = self._result_of(fresh)
+                if st == CRC:
+                    result.crc_errors += 1
+                else:
+                    result.frame_errors += 1
+                self._set_held(fresh + list(held[k + 1:]))
+                return result
+            k += 1
+            if k >= n or kept >= max_cards:
+                break
+            st = self.reselect(held[k][1])
         if kept >= max_cards:
-            return self._same if fresh is None and kept == n else self._result_of(fresh or held[:kept])
+            return self._result_of(fresh or held[:kept])
         st = self.request()
         if st == NO_TAG:
-            if fresh is None:
-                return self._same  # every known card there, nothing new
             self._set_held(fresh)
             return self._same
-        result = self._result_of(fresh if fresh is not None else held)
-        uids = result.uids
+        return self._new_cards(st, fresh, max_cards)
+
+    def _new_cards(self, st, fresh, max_cards):
+        # REQA was answered (st): select the new cards one by one, each halted after its SELECT
         if fresh is None:
-            fresh = list(held)
+            fresh = list(self._held)
+        result = self._result_of(fresh)
+        uids = result.uids
         while True:
             frames = []
             if st == OK:
@@ -512,6 +563,10 @@ class MFRC522:
                 result.frame_errors += 1
             break  # a tag that vanished mid-way (NO_TAG) or errored: try again next sweep
         self._set_held(fresh)
+        if not result.errors() and not result.collisions:
+            # the same cards as _same, in the same order: handing it out now makes the very next
+            # visit the poller's unchanged case already (no second, allocating comparison)
+            return self._same
         return result
 
     def _result_of(self, entries):

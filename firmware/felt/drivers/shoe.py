@@ -89,6 +89,9 @@ class ShoeHealth:
         }
 
 
+_NONE = []  # what a poll without events returns: shared, never appended to (issue 20 item 4)
+
+
 def _elapsed(now_ms, then_ms):
     # Plain subtraction: callers pass a monotonic count (ticks_diff is the loop's concern).
     return now_ms - then_ms
@@ -153,7 +156,10 @@ class _ShoeBase:
             self._emit(STOPPED, now_ms, detail=silent)
 
     def _take_events(self):
-        events, self._events = self._events, []
+        events = self._events
+        if not events:
+            return _NONE  # the steady poll allocates nothing
+        self._events = []
         return events
 
 
@@ -190,6 +196,7 @@ class PN532Shoe(_ShoeBase):
         self._rx_ms = 0  # poll time of the last byte received
         self._noise_mark = 0  # parser.garbage_bytes when the last command or NACK was written
         self._last_answer = None  # data of the last card answer taken (to spot its resend)
+        self._poll_wire = None  # the InListPassiveTarget frame (_poll_card)
         self.ready = False
 
     def poll(self, now_ms):
@@ -198,23 +205,32 @@ class PN532Shoe(_ShoeBase):
         # A few rounds per call: the chip may answer within the same call (in-process sim or a
         # fast UART) and one call should carry a read through to the next command.
         for _ in range(8):
-            data = self._read_available()
-            nacked = False
-            if data:
-                self._rx_ms = now_ms
-                for event in self._parser.feed(data):
-                    self._on_wire(event, now_ms)
-            else:
-                nacked = self._check_gap(now_ms)
-            self.health.garbage_bytes = self._parser.garbage_bytes
-            if not (self._step(now_ms) or data or nacked):
+            if not self._round(now_ms):
                 break
         self._check_silence(now_ms)
         return self._take_events()
 
+    # Small methods on purpose: a MicroPython frame above 11 words is allocated on the heap at
+    # every call, and the quiet poll runs every few milliseconds (issue 20 item 4).
+    def _round(self, now_ms):
+        """One read of the line and the deadlines; True when another round is worth it."""
+        data = self._read_available()
+        nacked = False
+        if data:
+            self._take_bytes(data, now_ms)
+        else:
+            nacked = self._check_gap(now_ms)
+        self.health.garbage_bytes = self._parser.garbage_bytes
+        return self._step(now_ms) or data or nacked
+
+    def _take_bytes(self, data, now_ms):
+        self._rx_ms = now_ms
+        for event in self._parser.feed(data):
+            self._on_wire(event, now_ms)
+
     # -- sending ------------------------------------------------------------------------------
     def _send(self, command, wire, now_ms, prefix=b""):
-        self.uart.write(prefix + wire)
+        self.uart.write(prefix + wire if prefix else wire)
         self._command = command
         self._state = _WAIT_ACK
         self._deadline_ms = now_ms + self.config.ack_timeout_ms
@@ -228,7 +244,11 @@ class PN532Shoe(_ShoeBase):
         self._send(pn532.CMD_SAM_CONFIGURATION, pn532.sam_configuration(), now_ms, prefix=pn532.WAKEUP)
 
     def _poll_card(self, now_ms):
-        self._send(pn532.CMD_IN_LIST_PASSIVE_TARGET, pn532.in_list_passive_target(1), now_ms)
+        # the same frame every time (one card, 106 kbps type A): made once, not per window
+        wire = self._poll_wire
+        if wire is None:
+            wire = self._poll_wire = pn532.in_list_passive_target(1)
+        self._send(pn532.CMD_IN_LIST_PASSIVE_TARGET, wire, now_ms)
 
     def _step(self, now_ms):
         """Deadlines and pending sends; True when something was written (worth another round)."""
@@ -269,6 +289,12 @@ class PN532Shoe(_ShoeBase):
         stayed so for inter_byte_ms is a broken answer (a byte was lost). True when a NACK was written."""
         if _elapsed(now_ms, self._rx_ms) < self.config.inter_byte_ms:
             return False
+        if not self._parser.pending() and (self._state != _WAIT_RESPONSE
+                                           or self._parser.garbage_bytes == self._noise_mark):
+            return False  # a quiet line: nothing partial, no stray bytes
+        return self._gap(now_ms)
+
+    def _gap(self, now_ms):
         parser = self._parser
         before = self.health.nacks
         if parser.pending():

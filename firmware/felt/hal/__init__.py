@@ -95,6 +95,13 @@ class Decoder:
         self.current = None  # the line the address pins hold (None: not driven yet)
         enable_pin.value(1)
 
+    def set_address(self, n):
+        """Drive the address pins to line n, each pin on its own (/E must be high)."""
+        pins = self.address_pins
+        for i in range(len(pins)):
+            pins[i].value((n >> i) & 1)
+        self.current = n
+
     def line(self, n):
         if not 0 <= n < self.lines:
             raise ConfigError("%s has lines 0..%d, not %d" % (self.name, self.lines - 1, n))
@@ -117,9 +124,9 @@ class DecodedChipSelect:
         if v:
             d.enable_pin.value(1)
             return
-        if d.current != self.line:  # /E is high here: the outputs stay high while the address moves
-            pins = d.address_pins
-            for i in range(len(pins)):
-                pins[i].value((self.line >> i) & 1)
-            d.current = self.line
+        if d.current != self.line:
+            # /E high first (it is, unless the last exchange raised): every output stays high
+            # while the address moves
+            d.enable_pin.value(1)
+            d.set_address(self.line)
         d.enable_pin.value(0)

@@ -44,7 +44,12 @@ class DecodedDevice:
     """SPIDevice behind a decoder line (hal.DecodedChipSelect): the address pins are driven only
     when another line was selected last; every transfer toggles only /E, through the pin's own
     library call where the backend offers it (raw_value: no read-back bookkeeping) -- the SPI
-    path of ten seats' readers runs ~30k transfers a hand (issue 20)."""
+    path of ten seats' readers runs ~30k transfers a hand (issue 20).
+    No try/finally here: it would put this frame on the heap at every call (a MicroPython frame
+    above 11 words is allocated, and an exception handler costs 3). Should the bus library raise
+    (machine.SPI.write_readinto does only for bad arguments), /E stays low until the next transfer;
+    a change of line raises /E before the address moves (DecodedChipSelect.value), so no other
+    chip is ever selected by it."""
 
     def __init__(self, exchange, cs, key):
         self._exchange = exchange
@@ -57,13 +62,11 @@ class DecodedDevice:
 
     def transfer(self, out_buf, in_buf):
         if self._decoder.current != self._line:
-            self._cs.value(0)  # address first, then /E low
+            self._cs.value(0)  # /E high, the address, then /E low
         else:
             self._enable(0)
-        try:
-            self._exchange(out_buf, in_buf)
-        finally:
-            self._enable(1)
+        self._exchange(out_buf, in_buf)
+        self._enable(1)
 
 
 class ChipSelectBus:

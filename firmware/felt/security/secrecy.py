@@ -22,6 +22,7 @@ NONCE_BYTES = 12
 DELAY_MS = 30 * 60 * 1000  # house default: 30 minutes, as streamed live games use
 PLAYING = "playing"  # table.PLAYING (not imported: the guard must not pull the controller in)
 OVER_STATES = ("over", "void")
+_KEY_LEN = 11  # fields of SecretFeed._state_key
 _CARDS = {}
 for _c in range(DECK_SIZE):
     _CARDS[card_text(_c)] = _c
@@ -166,7 +167,10 @@ class SecretFeed:
         self.hands = []  # _HandSecrets not yet released, oldest first
         self.redactions = 0  # texts the guard had to change (each is a bug upstream)
         self._public = {}  # card -> True: shown openly in the current hand
-        self._refreshed = None  # _state_key of the table at the last refresh
+        # _state_key of the table at the last refresh, and the list the next one is written into
+        # (two lists swapped: the steady loop step compares without allocating, issue 20 item 4)
+        self._refreshed = [None] * _KEY_LEN
+        self._next_key = [None] * _KEY_LEN
         self._tokens = None  # secret_tokens(), made once per change (None: to be made)
         self.released_upto = 0  # hand numbers up to this one are released
 
@@ -191,30 +195,21 @@ class SecretFeed:
         self.hands.append(hs)
         return hs
 
-    def _state_key(self, table, h):
-        """A fingerprint of the cards in play: changes whenever refresh() could find something
-        new (a card dealt, read, placed, moved onto a seat, shown, discarded; a new hand). Its
-        cost is a count, not the secret set's rebuild (issue 20: that ran for every text)."""
-        where = table.where
-        on_seats = 0
-        for card in where:
-            if isinstance(where[card], int):
-                on_seats += 1
-        holes = 0
-        ups = 0
-        shown = 0
-        for p in range(h.n):
-            holes += len(h.hole[p])
-            for u in h.up[p]:
-                if u:
-                    ups += 1
-            if h.shown[p]:
-                shown += 1
-        discards = 0
-        for seat in table.discards:
-            discards += len(table.discards[seat])
-        return (table.hand_no, id(h), len(where), on_seats, len(table.flight), len(table.uid_card), discards,
-                len(h.board), holes, ups, shown)
+    def _state_key(self, table, h, key):
+        """A fingerprint of the cards in play, written into the list `key`: changes whenever
+        refresh() could find something new (a card dealt, read, placed, moved onto a seat, shown,
+        discarded; a new hand). Its cost is a count, not the secret set's rebuild (issue 20: that
+        ran for every text); it allocates nothing (the hand is kept by reference, no tuple), and
+        every frame of it fits MicroPython's C stack (one above 11 words is heap-allocated)."""
+        key[0] = table.hand_no
+        key[1] = h
+        key[2] = len(table.where)
+        key[3] = _on_seats(table.where)
+        key[4] = len(table.flight)
+        key[5] = len(table.uid_card)
+        key[6] = _discards(table.discards)
+        key[7] = len(h.board)
+        _hole_counts(h, key)
 
     def refresh(self, table):
         """Bring the secret set up to date with the table (cheap when nothing changed: the guard
@@ -225,11 +220,16 @@ class SecretFeed:
         hs = self._current(table.hand_no)
         if hs.end_ms is not None:
             return hs
-        key = self._state_key(table, h)
+        key = self._next_key
+        self._state_key(table, h, key)
         if key == self._refreshed:
             return hs
-        self._refreshed = key
+        self._next_key, self._refreshed = self._refreshed, key
         self._tokens = None
+        self._rebuild(table, h, hs)
+        return hs
+
+    def _rebuild(self, table, h, hs):
         seats = table.setup.seats
         for p in range(h.n):
             seat = seats[p]
@@ -273,33 +273,36 @@ class SecretFeed:
         for c in hs.shown:
             public[c] = True
         self._public = public
-        return hs
 
     def observe(self, table, now_ms):
         """After a loop step: publish commitments of newly dealt down cards once a street's deal
         is complete, note the end of a hand, release hands whose delay has passed."""
         hs = self.refresh(table)
         if hs is not None and hs.end_ms is None:
-            ended = table.state in OVER_STATES
-            h = table.hand
-            dealt = True
-            for p in range(h.n):
-                if h.pending_hole[p]:
-                    dealt = False
-            if dealt or ended:
-                self._commit(hs, now_ms)
-            if ended:
-                hs.end_ms = now_ms
-                self._emit(self.public, {"kind": "commit", "hand": hs.hand_no, "place": "board",
-                                         "c": self._board_commit(hs), "t_ms": now_ms})
-                self._emit(self.public, {"kind": "hand-end", "hand": hs.hand_no, "t_ms": now_ms,
-                                         "release_ms": now_ms + self.delay_ms})
-        self.release(now_ms)
+            self._progress(hs, table, now_ms)
+        if self._release_due(now_ms):
+            self.release(now_ms)
+
+    def _progress(self, hs, table, now_ms):
+        ended = table.state in OVER_STATES
+        if (ended or _all_dealt(table.hand)) and _commit_due(hs):
+            self._commit(hs, now_ms)
+        if ended:
+            self._end(hs, now_ms)
+
+    def _end(self, hs, now_ms):
+        hs.end_ms = now_ms
+        self._emit(self.public, {"kind": "commit", "hand": hs.hand_no, "place": "board",
+                                 "c": self._board_commit(hs), "t_ms": now_ms})
+        self._emit(self.public, {"kind": "hand-end", "hand": hs.hand_no, "t_ms": now_ms,
+                                 "release_ms": now_ms + self.delay_ms})
 
     def _salt(self):
         return hexlify(self._nonce(SALT_BYTES))
 
     def _commit(self, hs, now_ms):
+        if not _commit_due(hs):
+            return  # every seat's cards committed already: the steady step allocates nothing
         for seat in sorted(hs.down):
             cards = hs.down[seat]
             done = hs.commits.setdefault(seat, [])
@@ -318,6 +321,8 @@ class SecretFeed:
 
     def release(self, now_ms):
         """Reveal (public) and broadcast (sealed) every ended hand whose delay has passed."""
+        if not self._release_due(now_ms):
+            return  # nothing to release: the steady step allocates nothing
         keep = []
         for hs in self.hands:
             if hs.end_ms is None or now_ms < hs.end_ms + self.delay_ms:
@@ -343,6 +348,12 @@ class SecretFeed:
             if hs.hand_no > self.released_upto:
                 self.released_upto = hs.hand_no
         self.hands = keep
+
+    def _release_due(self, now_ms):
+        for hs in self.hands:
+            if hs.end_ms is not None and now_ms >= hs.end_ms + self.delay_ms:
+                return True
+        return False
 
     def _emit(self, sink, record):
         if sink is not None:
@@ -455,6 +466,55 @@ def _redact(word, cards, uids):
         else:
             i += 1
     return word if out is None else "".join(out)
+
+
+def _on_seats(where):
+    n = 0
+    for card in where:
+        if isinstance(where[card], int):
+            n += 1
+    return n
+
+
+def _discards(discards):
+    n = 0
+    for seat in discards:
+        n += len(discards[seat])
+    return n
+
+
+def _hole_counts(h, key):
+    # key[8..10]: hole cards, upcards, tabled hands
+    key[8] = key[9] = key[10] = 0
+    for p in range(h.n):
+        key[8] += len(h.hole[p])
+        key[9] += _ups(h.up[p])
+        if h.shown[p]:
+            key[10] += 1
+
+
+def _ups(flags):
+    n = 0
+    for u in flags:
+        if u:
+            n += 1
+    return n
+
+
+def _all_dealt(h):
+    for p in range(h.n):
+        if h.pending_hole[p]:
+            return False
+    return True
+
+
+def _commit_due(hs):
+    """Whether a seat holds down cards not yet covered by its last commitment (SecretFeed._commit)."""
+    for seat in hs.down:
+        done = hs.commits.get(seat)
+        if not done or done[-1][0] != len(hs.down[seat]):
+            return True
+    return False
 
 
 class Hooks:
