@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 WASM_MPY   := @micropython/micropython-webassembly-pyscript@1.29.0-6
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: all venv demo selfplay test test-cpython test-micropython bench soak fuzz diff-long flash-sweep clean
+.PHONY: all venv demo selfplay test test-cpython test-micropython test-wasm bench soak fuzz diff-long flash-sweep clean
 
 all: test
 
@@ -37,14 +37,18 @@ selfplay: $(STAMP)
 	$(VENV)/bin/feltctl demo
 
 # Every test: CPython (pytest, both firmware and host tools) and the firmware tier again under
-# the MicroPython interpreter.
-test: test-cpython test-micropython
+# the MicroPython interpreter, 64-bit unix port and 32-bit WebAssembly port.
+test: test-cpython test-micropython test-wasm
 
 test-cpython: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -n 2 tests
 
 test-micropython: $(STAMP) $(NODE_STAMP)
 	$(PY) tests/run_micropython.py
+
+# The firmware tier again on the 32-bit MicroPython WebAssembly port (issue 19; hardware/memory.md).
+test-wasm: $(STAMP) $(NODE_STAMP)
+	$(PY) tests/run_micropython.py --runtime wasm
 
 # Benchmarks (not tests): each reports a ratio against a peer measured in the same run.
 bench: $(STAMP) $(NODE_STAMP)

@@ -1,6 +1,9 @@
 # Runs every firmware test module (tests/firmware/test_*.py) under the MicroPython unix port,
 # one interpreter process per module, two at a time, and prints the combined tally.
-# usage: python tests/run_micropython.py [--heapsize 4M] [FILE...]
+# --runtime wasm: under the 32-bit WebAssembly port instead (feltctl.wasm_micropython): firmware/ and
+# tests/firmware/ copied into its file system at the same paths, a test file a run, the heap
+# collected between test functions (that port collects only between calls), growing as needed.
+# usage: python tests/run_micropython.py [--runtime unix|wasm] [--heapsize 4M] [FILE...]
 import argparse
 import concurrent.futures
 import glob
@@ -16,10 +19,28 @@ from feltctl.paths import micropython_binary  # noqa: E402
 TALLY = re.compile(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", re.M)
 
 
+def wasm_command(heapsize, path):
+    from feltctl import wasm_micropython
+    from feltctl.board.romfs import parse_size
+
+    root = os.path.dirname(HERE)
+    # what firmware tests read: the firmware, the tests, hardware/ (protocol notes, board files) and
+    # the shared folder beside the repository (RULES.md, the PHH corpus), at the same paths
+    trees = [os.path.join(root, "firmware"), HERE, os.path.join(root, "hardware"),
+             os.path.join(os.path.dirname(root), "shared")]
+    copy = [(t, t) for t in trees if os.path.isdir(t)]
+    return wasm_micropython.command("mprun", ["--steps", path], heap=parse_size(heapsize), copy=copy,
+                                    path=[HERE, ".frozen"], cwd=HERE)
+
+
 def run_one(binary, heapsize, path, timeout_s):
-    cmd = [binary, "-X", "heapsize=" + heapsize, os.path.join(HERE, "mprun.py"), path]
+    if binary == "wasm":
+        cmd = wasm_command(heapsize, path)
+    else:
+        cmd = [binary, "-X", "heapsize=" + heapsize, os.path.join(HERE, "mprun.py"), path]
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=HERE)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=HERE,
+                             stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return path, 0, 1, 0, "TIMEOUT after %ds" % timeout_s
     text = out.stdout + out.stderr
@@ -34,13 +55,15 @@ def run_one(binary, heapsize, path, timeout_s):
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--runtime", choices=("unix", "wasm"), default="unix",
+                    help="unix: the 64-bit unix port; wasm: the 32-bit WebAssembly port")
     ap.add_argument("--heapsize", default="8M")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     files = a.files or sorted(glob.glob(os.path.join(HERE, "firmware", "test_*.py")))
-    binary = micropython_binary()
+    binary = micropython_binary() if a.runtime == "unix" else "wasm"
     total_p = total_f = total_s = 0
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         futures = [pool.submit(run_one, binary, a.heapsize, os.path.abspath(f), a.timeout) for f in files]
@@ -53,7 +76,7 @@ def main():
             print("%-50s %4d passed %3d failed %3d skipped" % (rel, p, f, s))
             if f:
                 print(text)
-    print("micropython: %d passed, %d failed, %d skipped" % (total_p, total_f, total_s))
+    print("%s: %d passed, %d failed, %d skipped" % ("micropython" if a.runtime == "unix" else "micropython-wasm", total_p, total_f, total_s))
     return 1 if total_f else 0
 
 

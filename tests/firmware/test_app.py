@@ -14,7 +14,12 @@ from felt.sim.runner import Sim, registry
 from felt.table.controller import Table
 
 
-_RUN = "%d" % os.getpid() if hasattr(os, "getpid") else "".join(["%02x" % b for b in os.urandom(4)])
+if hasattr(os, "getpid"):
+    _RUN = "%d" % os.getpid()
+elif hasattr(os, "urandom"):
+    _RUN = "".join(["%02x" % b for b in os.urandom(4)])
+else:  # the WebAssembly port (issue 19): neither; its file system is its own, one run at a time
+    _RUN = "wasm"
 
 
 def _tmp(tag):

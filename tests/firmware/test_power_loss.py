@@ -18,8 +18,8 @@ from felt.table.controller import PLAYING
 
 try:
     HANDS = int(os.environ.get("FELT_POWER_HANDS", "3"))
-except AttributeError:  # MicroPython's os has getenv only
-    HANDS = int(os.getenv("FELT_POWER_HANDS") or "3")
+except AttributeError:  # MicroPython's os has getenv only (the WebAssembly port not even that)
+    HANDS = int((os.getenv("FELT_POWER_HANDS") if hasattr(os, "getenv") else None) or "3")
 
 LONG = HANDS > 3  # FELT_POWER_HANDS=4+ adds kill schedules and corpus files (default run stays short)
 

@@ -35,30 +35,26 @@ def play_calling_hand(sim, deck, hole=4):
 
 
 def calling_hand(sim, deck, hole=4):
-    """play_calling_hand as a generator that yields after each statement: a harness that must
-    collect between statements steps it (the WebAssembly port collects only between calls)."""
+    """play_calling_hand as a generator that yields after every main-loop step (Sim.run_steps): a
+    harness that must collect between steps steps it (the WebAssembly port collects only between
+    calls)."""
     t = sim.table
-    sim.run("hand")
-    yield
+    yield from sim.run_steps("hand")
     order = list(t.setup.seats)
     k = 0
     for _r in range(hole):
         for s in order:
-            sim.run("draw %s to seat %d" % (card_text(deck[k]), s))
+            yield from sim.run_steps("draw %s to seat %d" % (card_text(deck[k]), s))
             k += 1
-            yield
     for street in range(4):
         if street:
-            sim.run("draw %s to burn" % card_text(deck[k]))
+            yield from sim.run_steps("draw %s to burn" % card_text(deck[k]))
             k += 1
-            yield
             for _n in range(3 if street == 1 else 1):
-                sim.run("draw %s to board" % card_text(deck[k]))
+                yield from sim.run_steps("draw %s to board" % card_text(deck[k]))
                 k += 1
-                yield
         for _a in range(40):
             h = t.hand
             if t.state != "playing" or h.actor is None:
                 break
-            sim.run("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))
-            yield
+            yield from sim.run_steps("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))

@@ -82,6 +82,7 @@ class Sim:
         self.line_no = 0
         self.seq = 0
         self.replies = []  # table -> console lines of the last statement (text)
+        self._deferred = None  # run_steps: the statement's settle, run by the caller step by step
 
     # -- building ------------------------------------------------------------------------------
     def _log(self, line):
@@ -143,6 +144,30 @@ class Sim:
         no card is between shoe and antenna, no byte is waiting, and either `until()` holds (the
         expected antenna change was seen) or, without it, `sweeps` full antenna sweeps passed.
         With `until`, 2 + sweeps sweeps is the most it waits (a dead antenna never reports)."""
+        if self._deferred is not None:
+            if self._deferred:
+                raise SimError("this statement settles more than once: it cannot be stepped")
+            self._deferred.append((sweeps, min_ms, until))
+            return
+        for _step in self._settling(sweeps, min_ms, until):
+            pass
+
+    def run_steps(self, text):
+        """run(text) as a generator that yields after every main-loop step, for a harness that
+        must collect between steps (the WebAssembly port collects only between calls from JS).
+        Only for statements whose last act is to settle once (table, seat, hand, draw, act, clear,
+        ...); returns run's lines."""
+        self._deferred = []
+        try:
+            out = self.run(text)
+            todo = self._deferred
+        finally:
+            self._deferred = None
+        for args in todo:
+            yield from self._settling(args[0], args[1], args[2])
+        return out
+
+    def _settling(self, sweeps, min_ms, until):
         rt = self.rt
         clock = self.hal.clock
         start = clock.ticks_ms()
@@ -152,6 +177,7 @@ class Sim:
             if due > clock.ticks_ms():
                 clock.advance_to_us(due * 1000)
             rt.step()
+            yield
             if clock.ticks_ms() - start < min_ms or self.table.busy() or self.console.rx or self.reader.any():
                 continue
             done = rt.poller.sweeps - first

@@ -13,7 +13,7 @@
 // from JS into the VM, and an allocation that finds no room inside a call grows the heap (a new
 // area from malloc) instead of raising MemoryError. A generator main is stepped from here: one
 // JS->VM entry a step, gc.collect() requested after each, so garbage is collected between steps.
-// --fixed-heap: the heap must never grow; the first step after which it did is reported as
+// --fixed-heap: the heap must never grow; the first step during which it did is reported as
 // "MemoryError" (exit 3) -- what a board with that heap would have raised (at the latest).
 import fs from "fs";
 import path from "path";
@@ -94,8 +94,11 @@ sys.path[:]=[str(x) for x in _fp]
 sys.argv[:]=[str(x) for x in _fa]
 del _fa,_fp
 _fg=None
+_ft=0
 def _fs():
  global _fg
+ if _ft and gc.mem_alloc()+gc.mem_free()>_ft:
+  return -2
  try:
   if _fg is None:
    __import__(sys.argv[0])
@@ -123,21 +126,23 @@ def _fh():
 const step = mp.globals.get("_fs");
 const probe = mp.globals.get("_fh");
 const total0 = probe() - SPLIT;
+if (opt.fixed) mp.globals.set("_ft", total0 + SPLIT); // _fs checks at its entry: the step before grew it
 let n = 0;
 let rc;
 for (;;) {
-  rc = step();
+  rc = step(); // on its return to JS the port runs the collection the step requested
+  if (rc === -2) break;
   n += 1;
-  if (opt.fixed) {
-    const total = probe() - SPLIT; // this entry first ran the collection step() requested
-    if (total > total0) {
-      flush();
-      fs.writeSync(2, `MemoryError: the ${opt.heap}-byte heap (${total0} bytes of blocks) ran out in step ${n}` +
-        ` (the port grew it to ${total}; it collects only between steps)\n`);
-      process.exit(3);
-    }
+  if (rc !== -1) {
+    if (opt.fixed && probe() - SPLIT > total0) rc = -2; // the last step
+    break;
   }
-  if (rc !== -1) break;
+}
+if (rc === -2) {
+  flush();
+  fs.writeSync(2, `MemoryError: the ${opt.heap}-byte heap (${total0} bytes of blocks) ran out in step ${n}` +
+    ` (the port grew it to ${probe() - SPLIT} bytes; it collects only between steps)\n`);
+  process.exit(3);
 }
 flush();
 process.exit(typeof rc === "number" ? rc : (rc ? 1 : 0));
