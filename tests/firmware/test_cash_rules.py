@@ -1,9 +1,10 @@
 # Cash-game rules the engine decides (RULES.md CASH-1/2/7..13, POT-20).
 from check import eq, raises
-from felt.engine.house import rules as settings
+from felt.engine.house import cash
 from felt.engine.between_hands.clocks import ActionClock
 from felt.engine.findings import PROPOSED
-from felt.engine.house.rules import CASH, HouseRules, Rake
+from felt.engine.house.rules import CASH, HouseRules
+from felt.engine.house.values import JACKPOT_DROP, Rake
 from felt.errors import RuleError
 
 
@@ -17,12 +18,12 @@ def test_POT_20_rake_and_jackpot_drop_example():
     # Pot 2,400 with 5 % rake capped at 150 and a 0.5 % drop: rake 120, drop 12, 2,268 awarded.
     rake = Rake(500, 150)
     pot = 2400
-    taken = rake.take(pot) + settings.JACKPOT_DROP.take(pot)
-    eq((rake.take(pot), settings.JACKPOT_DROP.take(pot), pot - taken), (120, 12, 2268))
+    taken = rake.take(pot) + JACKPOT_DROP.take(pot)
+    eq((rake.take(pot), JACKPOT_DROP.take(pot), pot - taken), (120, 12, 2268))
 
 
 def test_CASH_12_jackpot_drop_example():
-    eq(settings.JACKPOT_DROP.take(3000), 15)
+    eq(JACKPOT_DROP.take(3000), 15)
 
 
 def test_POT_20_rake_rounds_down_to_unit():
@@ -31,36 +32,36 @@ def test_POT_20_rake_rounds_down_to_unit():
 
 def test_CASH_1_buy_in_examples():
     with raises(RuleError, match="CASH-1") as e:
-        settings.check_buy_in(300, 400)  # L 20/40, minimum 400
+        cash.check_buy_in(300, 400)  # L 20/40, minimum 400
     eq(e.value.legal, (400, None))
-    eq(settings.check_buy_in(5000, 4000), 5000)  # NL 100/200, minimum 4,000
+    eq(cash.check_buy_in(5000, 4000), 5000)  # NL 100/200, minimum 4,000
     with raises(RuleError, match="at most 10000"):
-        settings.check_buy_in(12000, 4000, 10000)
+        cash.check_buy_in(12000, 4000, 10000)
 
 
 def test_CASH_2_short_buy_in_example():
-    eq(settings.check_short_buy_in(2000, 4000, bought_full_before=True), 2000)
+    eq(cash.check_short_buy_in(2000, 4000, bought_full_before=True), 2000)
     with raises(RuleError, match="CASH-2") as e:
-        settings.check_short_buy_in(1500, 4000, bought_full_before=True)
+        cash.check_short_buy_in(1500, 4000, bought_full_before=True)
     eq(e.value.legal, (2000, 4000))
     with raises(RuleError, match="earlier full buy-in"):
-        settings.check_short_buy_in(2000, 4000, bought_full_before=False)
+        cash.check_short_buy_in(2000, 4000, bought_full_before=False)
 
 
 def test_CASH_2_short_buyin_once_house_rule():
     once = HouseRules(CASH, values={"short_buyin_once": True})
     with raises(RuleError, match="only one short buy-in"):
-        settings.check_short_buy_in(2000, 4000, True, short_buys_before=1, rules=once)
-    eq(settings.check_short_buy_in(2000, 4000, True, short_buys_before=1, rules=HouseRules(CASH)), 2000)
+        cash.check_short_buy_in(2000, 4000, True, short_buys_before=1, rules=once)
+    eq(cash.check_short_buy_in(2000, 4000, True, short_buys_before=1, rules=HouseRules(CASH)), 2000)
 
 
 def test_CASH_11_example_jackpot_distribution():
     # jackpot 20,000, 6 other players dealt in: 8,000 / 5,000 / 500 each / 4,000 seed
-    eq(settings.jackpot_shares(20000, 6), (8000, 5000, 500, 4000))
+    eq(cash.jackpot_shares(20000, 6), (8000, 5000, 500, 4000))
 
 
 def test_CASH_11_rounding_leftovers_stay_in_the_seed():
-    loser, winner, each, seed = settings.jackpot_shares(10001, 7, unit=5)
+    loser, winner, each, seed = cash.jackpot_shares(10001, 7, unit=5)
     eq((loser, winner, each), (4000, 2500, 210))
     eq(loser + winner + each * 7 + seed, 10001)
 
@@ -91,33 +92,33 @@ def cards(text):
 def test_CASH_9_example_royal_flush_beats_quad_sevens():
     board = cards("7h 7s Kc Qc Jc")
     holes = {2: cards("7c 7d"), 5: cards("Ac Tc")}
-    got = settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 5, 8])
+    got = cash.bad_beat(holes, board, dealt_in=[1, 2, 3, 5, 8])
     eq(got, {"winner": 5, "loser": 2, "others": [1, 3, 8]})
 
 
 def test_CASH_8_example_quad_sevens_beaten_by_quad_eights_qualifies():
     holes = {1: cards("7c 7d"), 4: cards("8c 8d")}
     board = cards("7h 7s 8h 8s 2c")
-    got = settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 4])
+    got = cash.bad_beat(holes, board, dealt_in=[1, 2, 3, 4])
     eq((got["winner"], got["loser"]), (4, 1))
 
 
 def test_CASH_8_example_aces_full_losing_to_quads_does_not_qualify():
     board = cards("Ah Ad Kc 9s 9h")
     holes = {1: cards("As Kd"), 4: cards("9c 9d")}
-    eq(settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 4]), None)
+    eq(cash.bad_beat(holes, board, dealt_in=[1, 2, 3, 4]), None)
 
 
 def test_CASH_9_conditions():
     board = cards("7h 7s Kc Qc Jc")
     holes = {2: cards("7c 7d"), 5: cards("Ac Tc")}
-    eq(settings.bad_beat(holes, board, dealt_in=[2, 3, 5]), None)  # only three dealt in
+    eq(cash.bad_beat(holes, board, dealt_in=[2, 3, 5]), None)  # only three dealt in
     rules = HouseRules(CASH, values={"hr.bbj_min_rake": 100})
-    eq(settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 5], rake=50, rules=rules), None)
-    eq(settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 5], rake=100, rules=rules)["winner"], 5)
+    eq(cash.bad_beat(holes, board, dealt_in=[1, 2, 3, 5], rake=50, rules=rules), None)
+    eq(cash.bad_beat(holes, board, dealt_in=[1, 2, 3, 5], rake=100, rules=rules)["winner"], 5)
     # the loser must use both hole cards: quads on board plus one hole card does not count
     board2 = cards("7h 7s 7c 7d 2c")
-    eq(settings.bad_beat({2: cards("Kd 3c"), 5: cards("Ac 4d")}, board2, dealt_in=[1, 2, 3, 5]), None)
+    eq(cash.bad_beat({2: cards("Kd 3c"), 5: cards("Ac 4d")}, board2, dealt_in=[1, 2, 3, 5]), None)
 
 
 def test_CASH_10_example_three_qualifying_hands():
@@ -125,5 +126,5 @@ def test_CASH_10_example_three_qualifying_hands():
     # the quad-7s player shares the table portion with the others
     board = cards("7h 8h 7s 8s 9h")
     holes = {1: cards("7c 7d"), 2: cards("8c 8d"), 3: cards("Th Jh")}
-    got = settings.bad_beat(holes, board, dealt_in=[1, 2, 3, 4, 5])
+    got = cash.bad_beat(holes, board, dealt_in=[1, 2, 3, 4, 5])
     eq(got, {"winner": 3, "loser": 2, "others": [1, 4, 5]})

@@ -9,7 +9,7 @@ from felt.runtime import board
 from felt.recovery import journal as jr
 from felt.history import phh
 from felt.history import replay
-from felt.engine.house import rules as hr
+from felt.engine.house import values as house_values
 from felt.errors import ConfigError, FeltError, FormatError
 from felt.proto import ascii_reader, console, pn532
 
@@ -176,7 +176,7 @@ def test_house_rule_texts():
         except UnicodeError:
             continue
         try:
-            hr.parse_text(text)
+            house_values.parse_text(text)
         except ConfigError:
             pass
 
@@ -238,21 +238,21 @@ def test_house_rule_superscript_digit_is_a_config_error():
     # found by the house-rule fuzzer: '\u00b9' passes str.isdigit() on CPython but int() refuses it;
     # fixed in settings (_digits: ASCII digits only)
     with raises(ConfigError, match="hr.draw_max_replace: "):
-        hr.from_dict({"hr.draw_max_replace": "\u00b9"})
+        house_values.from_dict({"hr.draw_max_replace": "\u00b9"})
     with raises(ConfigError, match="is not a number with at most 2 decimals"):
-        hr.from_dict({"hr.rake": {"percent": "\u00b9"}})
+        house_values.from_dict({"hr.rake": {"percent": "\u00b9"}})
     with raises(ConfigError, match="cap must be a chip amount"):
-        hr.from_dict({"hr.rake": {"percent": "5", "cap": "\u00b9"}})
+        house_values.from_dict({"hr.rake": {"percent": "5", "cap": "\u00b9"}})
 
 
 def test_house_rule_text_superscript_digit_is_a_config_error():
     with raises(ConfigError, match="unknown house rule 'variant'"):
-        hr.parse_text("variant = \u00b2")
+        house_values.parse_text("variant = \u00b2")
     for line, key in (("hr.rake = 5% cap \u00b9", "hr.rake"), ("hr.rake = \u00b9.5%", "hr.rake"),
                       ("mode = cash\nhr.cash_action_timer = \u00b3", "hr.cash_action_timer"),
                       ("mode = cash\nhr.bbj_min_rake = \u00b3", "hr.bbj_min_rake")):
         with raises(ConfigError, match=key):
-            hr.parse_text(line)
+            house_values.parse_text(line)
 
 
 def _board(edit):

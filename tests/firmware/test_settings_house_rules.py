@@ -1,7 +1,8 @@
 # House-rule record (RULES.md §12.2): defaults per mode, validation, loading.
 from check import eq, raises
 from felt.engine.house import rules as settings
-from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules, Rake, parse_text
+from felt.engine.house.rules import CASH, TOURNAMENT, HouseRules
+from felt.engine.house.values import Rake, from_dict, parse_text
 from felt.errors import ConfigError
 
 # (key, cash default, tournament default) copied row by row from the §12.2 table; None = n/a.
@@ -55,8 +56,8 @@ REGISTER_TABLE = (
 
 
 def test_register_has_every_key_of_section_12_2():
-    eq(sorted(k for k, _, _ in REGISTER_TABLE), list(settings.KEYS))
-    eq(len(settings.KEYS), 45)  # section 12.2's 44 and hr.bbj_hand
+    eq(sorted(k for k, _, _ in REGISTER_TABLE), sorted(row.key for row in settings.register()))
+    eq(len(settings.register()), 45)  # section 12.2's 44 and hr.bbj_hand
 
 
 def test_defaults_per_mode_match_section_12_2():
@@ -152,12 +153,12 @@ def test_replace_keeps_earlier_changes():
 
 
 def test_from_dict_with_mode_and_prefixes():
-    r = settings.from_dict({"mode": "tournament", "hr.clock": "legacy_60_10", "premature_turn": "tda2017"})
+    r = from_dict({"mode": "tournament", "hr.clock": "legacy_60_10", "premature_turn": "tda2017"})
     eq(r.mode, TOURNAMENT)
     eq(r.clock, "legacy_60_10")
     eq(r.premature_turn, "tda2017")
     with raises(ConfigError, match="unknown house rule"):
-        settings.from_dict({"hr.sa_defintion": "tda"})
+        from_dict({"hr.sa_defintion": "tda"})
 
 
 def test_parse_key_value_text():

@@ -1,8 +1,8 @@
-# One showdown's tabling and mucking (felt.engine.hand.showdown.Showdown): RULES.md SHOW-3, 6, 8,
+# One showdown's tabling and mucking (felt.engine.hand.showdown_record.ShowdownRecord): RULES.md SHOW-3, 6, 8,
 # 10, 12, 13, 14 and the award it feeds (POT-8). Values are plain ints, larger is better.
 from check import eq, raises
 from felt.engine.hand.pots import award, build_pots
-from felt.engine.hand.showdown import Showdown
+from felt.engine.hand.showdown_record import ShowdownRecord
 from felt.errors import RuleError
 
 T, F = True, False
@@ -11,7 +11,7 @@ T, F = True, False
 def test_SHOW_6_loser_mucks_after_the_first_hand_and_loses_claim():
     # River: A bets, C raises, B folds, A calls: C tables a flush, A mucks unseen.
     pots = build_pots([1500, 200, 1500], [T, F, T])
-    sd = Showdown(pots, [T, F, T], last_aggressor=2)
+    sd = ShowdownRecord(pots, [T, F, T], last_aggressor=2)
     eq(sd.next_to_show(), 2)
     sd.show(2, 600)
     eq(sd.best_shown(0), 600)
@@ -25,7 +25,7 @@ def test_SHOW_6_loser_mucks_after_the_first_hand_and_loses_claim():
 
 def test_SHOW_3_a_hand_in_a_contested_pot_must_be_tabled_to_win():
     pots = build_pots([100, 100], [T, T])
-    sd = Showdown(pots, [T, T])
+    sd = ShowdownRecord(pots, [T, T])
     assert sd.must_show(0) and sd.must_show(1)
     assert not sd.complete
     with raises(RuleError, match="SHOW-3"):
@@ -35,7 +35,7 @@ def test_SHOW_3_a_hand_in_a_contested_pot_must_be_tabled_to_win():
 def test_SHOW_8_all_in_face_up_hands_may_not_be_mucked():
     # Tournament: A all-in sees B's straight and tries to muck; A must be tabled and wins.
     pots = build_pots([500, 800, 800], [T, T, T])
-    sd = Showdown(pots, [T, T, T], face_up=True)
+    sd = ShowdownRecord(pots, [T, T, T], face_up=True)
     sd.show(1, 400)
     with raises(RuleError, match="SHOW-8"):
         sd.muck(0)
@@ -49,7 +49,7 @@ def test_SHOW_8_all_in_face_up_hands_may_not_be_mucked():
 def test_SHOW_10_everyone_else_mucks_winner_need_not_show():
     # River: A bets, B calls and mucks when A stays silent: A takes it unseen.
     pots = build_pots([800, 800], [T, T])
-    sd = Showdown(pots, [T, T], last_aggressor=0)
+    sd = ShowdownRecord(pots, [T, T], last_aggressor=0)
     sd.muck(1)
     assert sd.complete
     eq(sd.next_to_show(), None)
@@ -64,7 +64,7 @@ def test_SHOW_10_everyone_else_mucks_winner_need_not_show():
 def test_SHOW_10_sole_side_pot_holder_still_shows_for_the_main_pot():
     # A all-in (main), B and C in the side pot; C mucks: B must still table against A.
     pots = build_pots([300, 900, 900], [T, T, T])
-    sd = Showdown(pots, [T, T, T], last_aggressor=1, side_pots_first=True)
+    sd = ShowdownRecord(pots, [T, T, T], last_aggressor=1, side_pots_first=True)
     sd.muck(2)
     assert sd.must_show(1)
     eq(sd.next_to_show(), 1)
@@ -77,7 +77,7 @@ def test_SHOW_10_sole_side_pot_holder_still_shows_for_the_main_pot():
 def test_SHOW_12_playing_the_board_but_mucking_gets_nothing():
     # Board A-K-Q-J-T: A mucks saying "I play the board"; B and C table and share.
     pots = build_pots([200, 200, 200], [T, T, T])
-    sd = Showdown(pots, [T, T, T])
+    sd = ShowdownRecord(pots, [T, T, T])
     sd.muck(0)
     sd.show(1, 999)
     sd.show(2, 999)
@@ -85,7 +85,7 @@ def test_SHOW_12_playing_the_board_but_mucking_gets_nothing():
 
 
 def test_SHOW_13_a_tabled_hand_cannot_be_killed():
-    sd = Showdown(build_pots([100, 100], [T, T]), [T, T])
+    sd = ShowdownRecord(build_pots([100, 100], [T, T]), [T, T])
     sd.show(0, 9)
     with raises(RuleError, match="SHOW-13"):
         sd.muck(0)
@@ -94,7 +94,7 @@ def test_SHOW_13_a_tabled_hand_cannot_be_killed():
 
 
 def test_SHOW_14_discarded_cards_retrieved_are_live_again():
-    sd = Showdown(build_pots([100, 100, 100], [T, T, T]), [T, T, T])
+    sd = ShowdownRecord(build_pots([100, 100, 100], [T, T, T]), [T, T, T])
     sd.muck(1)
     sd.retrieve(1)
     sd.show(1, 5)
@@ -104,7 +104,7 @@ def test_SHOW_14_discarded_cards_retrieved_are_live_again():
 
 
 def test_SHOW_6_errors_leave_state_unchanged():
-    sd = Showdown(build_pots([100, 100], [T, F]), [T, F])
+    sd = ShowdownRecord(build_pots([100, 100], [T, F]), [T, F])
     with raises(RuleError):
         sd.show(1, 5)
     with raises(RuleError):
@@ -114,7 +114,7 @@ def test_SHOW_6_errors_leave_state_unchanged():
 
 
 def test_SHOW_11_asking_to_see_a_hand():
-    from felt.engine.hand.showdown import show_request
+    from felt.engine.hand.showdown_record import show_request
 
     # River: A bets 800, B calls, C raises to 3,000, A, B and D call. B tables trips and D
     # mucks. Under tda2019 A and B may demand C's hand but D may not.

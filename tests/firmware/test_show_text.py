@@ -1,9 +1,10 @@
-# Reason texts for awards and the river nut check (felt.engine.hand.showdown): RULES.md SHOW-1,
+# Reason texts for awards and the river nut check (felt.engine.hand.showdown, showdown_record): SHOW-1,
 # SHOW-18, SHOW-19, POT-8. The describer is injected here (values are plain ints); the
 # real evaluate.describe is exercised when that module is present.
 from check import eq
 from felt.engine.hand.pots import Pot, award, build_pots
-from felt.engine.hand.showdown import award_text, awards_text, nut_check, nut_value
+from felt.engine.hand.showdown import award_text, awards_text
+from felt.engine.hand.showdown_record import nut_check, nut_value
 
 T, F = True, False
 WORDS = {9: "a flush, ace high", 4: "two pair, kings and sevens", 7: "a full house, kings full of sevens",

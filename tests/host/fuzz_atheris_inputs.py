@@ -20,7 +20,7 @@ with atheris.instrument_imports():
     from felt.recovery import journal as jr
     from felt.history import phh
     from felt.history import replay
-    from felt.engine.house import rules as hr  # noqa: E402
+    from felt.engine.house import values as house_values  # noqa: E402
     from felt.errors import FeltError  # noqa: E402
     from felt.proto import ascii_reader, console, pn532  # noqa: E402
 
@@ -64,7 +64,7 @@ def channel_phh(data):
 
 def channel_rules(data):
     try:
-        hr.parse_text(data.decode("utf-8", "replace"))
+        house_values.parse_text(data.decode("utf-8", "replace"))
     except FeltError:
         pass
 

@@ -126,13 +126,13 @@ def _check_stud_opener_GAME_12(g):
     the highest card by suit. 'all-in': the best showing hand is all-in; we start from it and
     the action passes clockwise to the next player with chips (as the bring-in/opener passes on
     a dealt-in all-in hand), PokerKit picks the best showing hand among players with chips."""
-    from felt.engine.hand import openers as streets
+    from felt.engine.hand import stud_openers
 
     theirs, ours, up_theirs, up_ours, ups, live, stacks = g.stud_tie
     if sorted(c // 4 for c in up_theirs) == sorted(c // 4 for c in up_ours):
         assert max(up_ours) > max(up_theirs) or g.variant == "FR", g.text  # DECK-4 int order
         return "stud opener: tie broken by suit (GAME-12)"
-    pick = streets.low_hand_opener if g.variant == "FR" else streets.high_hand_opener
+    pick = stud_openers.low_hand_opener if g.variant == "FR" else stud_openers.high_hand_opener
     best = pick(ups, live)
     assert stacks[best] == 0, g.text  # the best showing hand is all-in
     n = len(live)

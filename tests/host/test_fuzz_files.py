@@ -14,6 +14,7 @@ from felt.runtime import board
 from felt.history import phh
 from felt.history import replay
 from felt.engine.house import rules as hr
+from felt.engine.house import values as house_values
 from felt.errors import ConfigError, FormatError
 
 EXAMPLES = int(os.environ.get("FELT_FUZZ_EXAMPLES", "200"))
@@ -143,7 +144,7 @@ def test_phh_samples_are_valid():
 
 # ---- house rules -------------------------------------------------------------------------------
 
-KEYS = ["hr." + row.key for row in hr.REGISTER] + ["mode", "game", "hr.nope", "rake", "sa_definition"]
+KEYS = ["hr." + row.key for row in hr.register()] + ["mode", "game", "hr.nope", "rake", "sa_definition"]
 VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 10 ** 6), st.text(max_size=12),
                    st.sampled_from(["off", "tda", "cash", "tournament", "true", "false", "5%", "2.5% cap 150"]),
                    st.fixed_dictionaries({"percent": st.one_of(st.text(max_size=5), st.integers(-1, 200)),
@@ -155,11 +156,11 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 10 ** 6), st.text(m
 @given(st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=6))
 def test_house_rules_from_random_dicts_give_config_errors(data):
     try:
-        rules = hr.from_dict(data)
+        rules = house_values.from_dict(data)
     except ConfigError:
         return
     # Accepted: every value is legal, and the record survives a write/read through its own text.
-    assert hr.from_dict(dict(rules.changed(), mode=rules.mode, game=rules.game)) == rules
+    assert house_values.from_dict(dict(rules.changed(), mode=rules.mode, game=rules.game)) == rules
 
 
 @FUZZ
@@ -186,7 +187,7 @@ CONFIG_LINES = ["hr.rake = 5% cap 150", "hr.sa_definition = tda", "mode = tourna
 def test_house_rules_text_gives_config_errors(lines, edits):
     text = mutate_text("\n".join(lines), edits)
     try:
-        rules = hr.parse_text(text)
+        rules = house_values.parse_text(text)
     except ConfigError:
         return
     assert isinstance(rules, hr.HouseRules)
@@ -287,13 +288,13 @@ def test_regression_phh_lone_underscore_value_is_a_format_error():
 def test_regression_house_rule_superscript_digit_is_a_config_error():
     # found by this fuzzer; fixed in settings (_digits: ASCII digits only)
     with pytest.raises(ConfigError, match="hr.draw_max_replace: '\\u00b9' is not legal"):
-        hr.from_dict({"hr.draw_max_replace": "\u00b9"})
+        house_values.from_dict({"hr.draw_max_replace": "\u00b9"})
 
 
 def test_regression_house_rule_text_superscript_digit_is_a_config_error():
-    # found by this fuzzer; fixed in settings._scalar (_digits: ASCII digits only)
+    # found by this fuzzer; fixed in house/values.py _scalar (_digits: ASCII digits only)
     with pytest.raises(ConfigError, match="unknown house rule 'variant'"):
-        hr.parse_text("variant = \u00b2")
+        house_values.parse_text("variant = \u00b2")
 
 
 def test_regression_board_reserved_as_list_is_a_config_error():
@@ -361,10 +362,10 @@ def test_regression_phh_numbers_with_underscores_still_parse():
                                           ("1.\u00b9", "is not legal")])
 def test_regression_house_rule_rake_with_a_unicode_digit_is_a_config_error(value, match):
     with pytest.raises(ConfigError, match=match):
-        hr.from_dict({"hr.rake": value})
+        house_values.from_dict({"hr.rake": value})
 
 
 @pytest.mark.parametrize("line", ["hr.rake = 5% cap \u00b9", "hr.rake = \u00b9.5%", "mode = cash\nhr.cash_action_timer = \u00b3", "mode = cash\nhr.bbj_min_rake = \u00b3"])
 def test_regression_house_rule_text_with_a_unicode_digit_is_a_config_error(line):
     with pytest.raises(ConfigError, match="hr.(rake|cash_action_timer|bbj_min_rake)"):
-        hr.parse_text(line)
+        house_values.parse_text(line)

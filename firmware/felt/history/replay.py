@@ -166,10 +166,10 @@ def _table_rules(h):
     got = None
     for k, v in h.extra:
         if k == "_felt_rake" and isinstance(v, list) and len(v) == 2:
-            from felt.engine.house import rules as settings
+            from felt.engine.house.values import Rake
 
             got = got or {}
-            got["rake"] = settings.Rake(v[0], v[1] or None)
+            got["rake"] = Rake(v[0], v[1] or None)
         elif k == "_felt_bbj" and v is True:
             got = got or {}
             got["bbj_hand"] = "four_sevens"  # CASH-12: the drop (the qualifying hand does not change stacks)

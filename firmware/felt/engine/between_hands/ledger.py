@@ -56,7 +56,7 @@ class Ledger:
     # ---- seating ------------------------------------------------------------------------
 
     def seat(self, seat, amount):
-        """A player sits down with `amount` (the buy-in is checked with settings.check_buy_in)."""
+        """A player sits down with `amount` (the buy-in is checked with house.cash.check_buy_in)."""
         self._seat_no(seat)
         if self.in_hand:
             raise RuleError("CASH-4", "nobody sits down during a hand; seat %d joins before the next" % seat)

@@ -6,7 +6,7 @@ from felt.engine.dealing.plan import (BETTING, BOARD, BURN, DEALING, FAMILY_BOAR
                                       SHOWDOWN, VOID, Plan, card_text, cards_text, place_text, plan_from_dict,
                                       premature_rules, seventh_street)
 from felt.engine.findings import APPLIED, ASSIST, ENGINE, LAPSED, PROPOSED, Finding
-from felt.engine.house.rules import CASH, HouseRules, from_dict
+from felt.engine.house.rules import CASH, HouseRules
 from felt.errors import RuleError
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "complete", "allin")
@@ -18,7 +18,7 @@ _FOREIGN_KINDS = ("foreign_replace", "foreign_scrap", "void_hand")
 
 class DealCheck:
     """Checks one hand's dealing. plan: a plan.Plan or its plain dict; rules: house.rules.HouseRules
-    (or a dict for house.rules.from_dict; default cash defaults). One DealCheck per hand (a redeal after a
+    (or a dict for house.values.from_dict; default cash defaults). One DealCheck per hand (a redeal after a
     misdeal gets a new one built from redeal_plan()).
 
     Feed the physical events in the order they happen; each call returns the list of new or changed
@@ -40,6 +40,8 @@ class DealCheck:
         if rules is None:
             rules = HouseRules(CASH)
         elif isinstance(rules, dict):
+            from felt.engine.house.values import from_dict
+
             rules = from_dict(rules)
         self.rules = rules
         self.findings = []

@@ -326,7 +326,9 @@ class Hand(HandDealing):
             return
         ups = [self.upcards(p) for p in range(self.n)] if self.game.family == "stud" else None
         if s == 0 and self._highest_opens:
-            first = streets.highest_upcard_opener(ups, self.live)
+            from felt.engine.hand import stud_openers
+
+            first = stud_openers.highest_upcard_opener(ups, self.live)
         else:
             first = streets.opener(st, s, self.nominal_blinds, ups, self.live, self.phh_order)
         if s == 0 and self.game.forced == "bring_in" and not self._highest_opens:

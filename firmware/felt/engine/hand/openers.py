@@ -1,8 +1,8 @@
 # Who opens a street (engine layer, pure): position order for blind games (GAME-3/4, BLIND-6),
 # the stud bring-in by lowest upcard (GAME-11, GAME-14) and the best showing hand on later
 # streets (GAME-12, RANK-20), razz the other way round (as pokerkit 0.7.7, since RULES.md
-# leaves razz out; those openers live in studopen.py). Cards are ints rank*4+suit (cards.py), so
-# int order is DECK-4 order.
+# leaves razz out). The stud openers are in stud_openers.py, imported by opener() on first use.
+# Cards are ints rank*4+suit (cards.py), so int order is DECK-4 order.
 from felt.engine import games
 
 
@@ -35,26 +35,13 @@ def opener(street, street_index, nominal_blinds, upcards, live, later_ties=False
     kind = street.opening
     if kind == games.OPEN_POSITION:
         return position_opener(street_index, nominal_blinds, later_ties)
-    from felt.engine.hand import stud_openers as studopen
+    from felt.engine.hand import stud_openers
 
     if kind == games.OPEN_LOW_CARD:
-        return studopen.low_card_opener(upcards, live)
+        return stud_openers.low_card_opener(upcards, live)
     if kind == games.OPEN_HIGH_CARD:
-        return studopen.high_card_opener(upcards, live)
+        return stud_openers.high_card_opener(upcards, live)
     if kind == games.OPEN_HIGH_HAND:
-        return studopen.high_hand_opener(upcards, live)
-    return studopen.low_hand_opener(upcards, live)
+        return stud_openers.high_hand_opener(upcards, live)
+    return stud_openers.low_hand_opener(upcards, live)
 
-
-# The stud and razz openers (by upcard, by showing hand) are in studopen.py, loaded by the
-# first stud hand: a blind game never needs them (RAM, hardware/memory.md).
-# (names as one text, split when asked: a tuple of them would be built in RAM at import)
-_STUD = "low_card_opener high_card_opener highest_upcard_opener partial_key high_hand_opener low_hand_opener"
-
-
-def __getattr__(name):
-    if name in _STUD.split():
-        from felt.engine.hand import stud_openers as studopen
-
-        return getattr(studopen, name)
-    raise AttributeError(name)

@@ -150,7 +150,7 @@ def take_rake(pots, rake_bp=0, cap=None, drop_bp=0, unit=1):
     """POT-20: rake and jackpot drop come off before the award.
 
     Both are in basis points of the whole pot before either deduction (5 % = 500,
-    0.5 % = 50; no floats; settings.Rake.bp is the same unit), each rounded down to a
+    0.5 % = 50; no floats; house.values.Rake.bp is the same unit), each rounded down to a
     multiple of unit; cap bounds the rake only.
     Returns (pots, rake, drop) with new Pot records. Convention (the seeds say only "from
     the pot"): the deductions are taken from the main pot first, then the side pots in order."""

@@ -322,12 +322,14 @@ def settle(hand):
     if hand.rules.mode == settings.CASH and hand.rules.bbj_hand != "off":
         # CASH-12 / POT-20: a jackpot table drops 0.5 % of the pot into the fund; rake and drop are
         # both taken from the pot before either deduction (the table adds the drop to its fund)
+        from felt.engine.house.values import JACKPOT_DROP
+
         r = rake if rake != "off" else None
         pots, hand.rake_taken, hand.jackpot_drop = potlib.take_rake(
-            pots, r.bp if r else 0, r.cap if r else None, settings.JACKPOT_DROP.bp, hand.unit)
+            pots, r.bp if r else 0, r.cap if r else None, JACKPOT_DROP.bp, hand.unit)
     elif rake != "off" and hand.rules.mode == settings.CASH:
         # POT-20 / CASH-7: the rake of hr.rake comes off before the pots are divided (cash games)
-        pots = rake(pots, hand.unit)  # settings.Rake: pots.take_rake
+        pots = rake(pots, hand.unit)  # house.values.Rake: pots.take_rake
     hand.final_pots = pots
     if len(left) == 1:
         hi = [0 if who[p] else None for p in range(hand.n)]  # GAME-6: wins unshown

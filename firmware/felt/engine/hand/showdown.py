@@ -122,17 +122,3 @@ def awards_text(awards, seats=None, describe=None, hi_kind="high", lo_kind="low8
     """award_text for each award, in the order given (POT-7 order; high before low, SHOW-18)."""
     return [award_text(a, seats, describe, hi_kind, lo_kind, unshown) for a in awards]
 
-
-# The showdown record (Showdown), the nut check (SHOW-19) and show requests (SHOW-11) are in
-# showflow.py, loaded on first use: a hand's settlement needs only the order, SHOW-7 and the
-# award texts above, and every function and name imported costs RAM (hardware/memory.md).
-# (names as one text, split when asked: a tuple of them would be built in RAM at import)
-_FLOW = const("Showdown nut_value nut_check show_request PENDING SHOWN MUCKED FLAG_ONLY REQUIRE_BET")
-
-
-def __getattr__(name):
-    if name in _FLOW.split():
-        from felt.engine.hand import showdown_record as showflow
-
-        return getattr(showflow, name)
-    raise AttributeError(name)

@@ -1,6 +1,6 @@
-# The showdown as a record (engine layer, pure): tabled and mucked hands against the pots
-# (SHOW-3, 6, 8, 10), the nut check (SHOW-19) and show requests (SHOW-11). Split from
-# showdown.py (which forwards these names) so that settling a hand does not load them.
+# The showdown as a record (engine layer, pure): ShowdownRecord tracks tabled and mucked hands against
+# the pots (SHOW-3, 6, 8, 10); also the nut check (SHOW-19) and show requests (SHOW-11). Imported where
+# used: settling a hand needs only showdown.py.
 from felt.errors import RuleError
 from felt.engine.hand.showdown import show_order
 
@@ -12,7 +12,7 @@ SHOWN = "shown"
 MUCKED = "mucked"
 
 
-class Showdown:
+class ShowdownRecord:
     """One showdown: tracks tabled and mucked hands against the pots (SHOW-3, 6, 8, 10).
 
     pots: [Pot] from pots.build_pots. live: bool per position. face_up: True when the

@@ -1,6 +1,7 @@
 # Who opens a stud or razz street (engine layer, pure): the bring-in by lowest upcard (GAME-11,
 # GAME-14) and the best showing hand on later streets (GAME-12, RANK-20), razz the other way round
-# (as pokerkit 0.7.7). Split from streets.py (which forwards these names): blind games never load it.
+# (as pokerkit 0.7.7). Imported where used (openers.opener, the Hand's first stud street): blind
+# games never load it.
 from felt.engine.rank import evaluate
 
 UNKNOWN = -1

@@ -1,8 +1,6 @@
-# Cash-game arithmetic of RULES.md §12 (engine layer, pure): buy-in checks (CASH-1, CASH-2), the
-# bad-beat jackpot's shares (CASH-11), whether a hold'em hand hits it (CASH-8..10) and chopping the
-# blinds (BLIND-26, imported from here directly by the table and felt.history.replay). Reached as
-# settings.check_buy_in etc.: settings loads this module on the first use of one of these names,
-# so a table that never checks a buy-in or pays a jackpot keeps it out of RAM (hardware/memory.md).
+# Cash-game arithmetic of RULES.md §12 (engine layer, pure): buy-in checks (CASH-1, CASH-2), the bad-beat
+# jackpot's shares (CASH-11), whether a hold'em hand hits it (CASH-8..10) and chopping the blinds
+# (BLIND-26). Imported where used (the ledger, the table, felt.history.replay), loaded on first use.
 from felt.errors import RuleError
 
 

@@ -1,8 +1,7 @@
-# House rules (RULES.md §12.2): every `hr.*` key with its legal options and its default per mode
-# (cash / tournament) and the HouseRules record of a table. Validation (ConfigError naming the
-# key and the legal options), the rake and jackpot drop (CASH-7, POT-20, CASH-12) and loading from
-# a dict or a small JSON / "key = value" text are in settingsvalues.py, buy-ins and the bad-beat
-# jackpot (CASH-1/2, CASH-8..11) in cashrules.py, both reached through this module. Engine layer: pure.
+# House rules (engine layer, pure; RULES.md §12.2): every `hr.*` key with its legal options and its
+# default per mode (cash / tournament), and the HouseRules record of a table. Validation, the rake and
+# loading from a dict or text are in values.py; buy-ins and the bad-beat jackpot in cash.py (both
+# imported where they are used, loaded on first use).
 from collections import namedtuple
 
 from felt.errors import ConfigError
@@ -132,39 +131,6 @@ def register():
     return tuple([_row(k) for k in _order()])
 
 
-_CASH_RULES = const("check_buy_in check_short_buy_in jackpot_shares bad_beat")
-
-# validate(), the rake record and the text/dict loaders are in settingsvalues.py, loaded when a
-# value is first checked or parsed: a hand on default rules needs none of them (RAM,
-# hardware/memory.md); settings.validate, settings.Rake, ... still reach them.
-_VALUE_NAMES = const("legal_text validate Rake JACKPOT_DROP from_dict parse_text _scalar _normalise _percent_bp "
-                     "_digits")
-
-
-def __getattr__(name):
-    # settings.REGISTER (the rows as records), ORDER (keys in §12.2 order) and KEYS (sorted), as
-    # before, but built when asked for and not kept; the CASH-* functions from cashrules.py
-    if name == "REGISTER":
-        return register()
-    if name == "ORDER":
-        return tuple(_order())
-    if name == "KEYS":
-        return tuple(sorted(_order()))
-    if name in _CASH_RULES.split():
-        from felt.engine.house import cash as cashrules
-
-        return getattr(cashrules, name)
-    if name in _VALUE_NAMES.split():
-        return getattr(_values(), name)
-    raise AttributeError(name)
-
-
-def _values():
-    from felt.engine.house import values as settingsvalues
-
-    return settingsvalues
-
-
 def _default(row, mode, game):
     # the default of a register row in `mode` (None where n/a; the BET-4 cap by the game's rounds)
     value = row.cash if mode == CASH else row.tournament
@@ -214,9 +180,11 @@ class HouseRules:
         self._changed = None  # changed(), worked out once
         given = {}
         if values:
+            from felt.engine.house.values import validate
+
             # validate everything first so a bad value leaves nothing half-applied
             for key in sorted(values):
-                given[_bare(key)] = _values().validate(key, values[key], mode)
+                given[_bare(key)] = validate(key, values[key], mode)
         self._given = given
         for key in given:
             setattr(self, key, given[key])

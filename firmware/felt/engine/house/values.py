@@ -1,7 +1,6 @@
-# House-rule values (engine layer, pure): validation that names the key and the legal options
-# (ConfigError), the rake record (CASH-7 / POT-20) and jackpot drop (CASH-12), and loading rules
-# from a plain dict or a small JSON / "key = value" text. Split from settings.py (which forwards
-# these names) so that a hand on default rules does not load them.
+# House-rule values (engine layer, pure): validation naming the key and the legal options (ConfigError),
+# the rake record (CASH-7 / POT-20) and jackpot drop (CASH-12), and loading rules from a plain dict or a
+# small JSON / "key = value" text. Loaded on first use: a hand on default rules needs none of it.
 from felt.errors import ConfigError
 from felt.engine.house.rules import CASH, MODES, HouseRules, _bare, rule_of
 
@@ -11,7 +10,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-# the kinds of settings.py (const() there and here: no module names on MicroPython)
+# the kinds of rules.py
 _CHOICE = const("choice")
 _BOOL = const("bool")
 _INT = const("int")
