@@ -6,13 +6,8 @@ ComIrqReg / FIFO, REQA/WUPA as 7-bit short frames, bit-oriented anticollision wi
 bounded by the chip's own timer (TAuto), so an empty antenna costs about one timer period; the
 driver never reads a clock. It is handed an SPIDevice (felt.hal contract) and knows no poker.
 """
+from felt.compat import const
 from felt.errors import DeviceTimeout
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
 
 # Registers (datasheet rev 3.9, table 20).
 _COMMAND = const(0x01)

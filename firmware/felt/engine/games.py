@@ -3,6 +3,7 @@
 # codes plus Felt codes for games PHH lacks; game_for() maps the RULES.md names.
 from collections import namedtuple
 
+from felt.compat import const
 from felt.errors import ConfigError
 
 # How the first actor of a street is chosen (GAME-3/4/11/12, razz as pokerkit does it).
@@ -67,7 +68,7 @@ def _draw_streets(hole_count, draws, big_from):
 # is "short" for the short-deck game only). A record is built the first time a hand asks for its
 # game: the table holds the rows as one constant, not 21 records with their streets (RAM on the
 # board, hardware/memory.md).
-_ROWS = """NT|no-limit hold'em|no_limit|board|H|||||
+_ROWS = const("""NT|no-limit hold'em|no_limit|board|H|||||
 PT|pot-limit hold'em|pot_limit|board|H|||||
 FT|fixed-limit hold'em|limit|board|H|||||
 NS|no-limit short-deck hold'em|no_limit|board|H|short||||
@@ -87,7 +88,7 @@ P5D|pot-limit 5-card draw|pot_limit|draw|D1||||6|
 N5D|no-limit 5-card draw|no_limit|draw|D1||||6|
 N2L1D|no-limit 2-7 single draw|no_limit|draw|D1|low27|||6|
 F2L3D|fixed-limit 2-7 triple draw|limit|draw|D35|low27|||6|
-FB|fixed-limit badugi|limit|draw|D34|badugi|||6|"""
+FB|fixed-limit badugi|limit|draw|D34|badugi|||6|""")
 # Notes kept from the rows: pokerkit plays FO/8 pot-limit; RULES GAME-1 and the code say fixed
 # limit, and so do we. F5D: two betting rounds, so bet + 4 raises (BET-4, S3).
 
@@ -148,8 +149,8 @@ GAMES = _Games()
 # RULES.md names -> the parts of a code: structure letter + game ("omaha8", "limit" -> "F" + "O/8").
 # Text constants read on use (they stay in flash): as dicts, their keys and values would be ~20
 # interned names in RAM (hardware/memory.md).
-_GAME_PARTS = " holdem:T omaha:O omaha8:O/8 stud7:7S stud7_8:7S/8 stud5:5S draw5:5D "
-_STRUCTURE_PARTS = " limit:F pot_limit:P no_limit:N "
+_GAME_PARTS = const(" holdem:T omaha:O omaha8:O/8 stud7:7S stud7_8:7S/8 stud5:5S draw5:5D ")
+_STRUCTURE_PARTS = const(" limit:F pot_limit:P no_limit:N ")
 
 
 def _part(parts, name):

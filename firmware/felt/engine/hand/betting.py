@@ -6,11 +6,7 @@
 # legal-range failure reasons are returned as (rule, message) so the Hand can raise RuleError
 # before touching any state.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from felt.compat import const
 
 LIMIT = "limit"  # Game.structure values (no-limit is the one left: "no_limit")
 _POT_LIMIT = const("pot_limit")  # const(): no module name on MicroPython (hardware/memory.md)

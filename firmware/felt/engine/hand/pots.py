@@ -9,13 +9,8 @@
 # (POT-6); our layers have distinct eligible sets anyway (one per distinct live total, POT-3).
 # Checked against 1,199 pokerkit-played NT/PO/FO8 hands: identical pots (antes passed as
 # `dead` when PHH ante_trimming_status is false, POT-17); stacks differ only in those cases.
+from felt.compat import const
 from felt.errors import RuleError
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
 
 # Award.half, and the hr.hilo_identical_scoop options (POT-15): const() names are no module
 # names on MicroPython (no interned name, no dict slot: hardware/memory.md)

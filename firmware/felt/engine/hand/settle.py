@@ -1,19 +1,14 @@
 # The end of a hand (engine layer, pure): showing and mucking, evaluating the tabled hands with
 # evaluate.py, and dividing the pots with pots.py (GAME-6, GAME-7, GAME-9, GAME-13). Works on a
 # Hand's fields; hand.py calls in here so that the state machine stays one concern.
+from felt.compat import const
 from felt.errors import DuplicateCard, RuleError
 from felt.engine.rank import evaluate
-from felt.engine.house import rules as settings
+from felt.engine.house.rules import CASH, HouseRules
 
 # pots.py and showdown.py are imported inside the functions that use them: a hand needs them
 # only from its first street end / showdown on, and their code and names then cost RAM
 # (hardware/memory.md); after the first time such an import is a dict lookup
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
 
 _UNKNOWN = const(-1)  # const(): no module name on MicroPython (hardware/memory.md)
 
@@ -21,24 +16,24 @@ _DEFAULT_RULES = {}  # game code -> its cash-game default HouseRules, shared by 
 
 
 def house_rules(rules, game):
-    """None, a dict of hr.* values (may carry "mode") or a settings.HouseRules."""
-    if isinstance(rules, settings.HouseRules):
+    """None, a dict of hr.* values (may carry "mode") or a HouseRules."""
+    if isinstance(rules, HouseRules):
         return rules
     if rules is None:
         # one record a game, as felt.history.replay does: a record is immutable by convention, and it
-        # reads each default once (settings.HouseRules), not once per hand
+        # reads each default once (HouseRules), not once per hand
         got = _DEFAULT_RULES.get(game.code)
         if got is None:
-            got = _DEFAULT_RULES[game.code] = settings.HouseRules(settings.CASH, game.code)
+            got = _DEFAULT_RULES[game.code] = HouseRules(CASH, game.code)
         return got
     values = {}
-    mode = settings.CASH
+    mode = CASH
     for k in rules:
         if k == "mode":
             mode = rules[k]
         else:
             values[k] = rules[k]
-    return settings.HouseRules(mode, game.code, values)
+    return HouseRules(mode, game.code, values)
 
 
 def uncalled(bets):
@@ -319,7 +314,7 @@ def settle(hand):
     left = [p for p in range(hand.n) if who[p]]
     pots = _build(hand, who)
     rake = hand.rules.rake
-    if hand.rules.mode == settings.CASH and hand.rules.bbj_hand != "off":
+    if hand.rules.mode == CASH and hand.rules.bbj_hand != "off":
         # CASH-12 / POT-20: a jackpot table drops 0.5 % of the pot into the fund; rake and drop are
         # both taken from the pot before either deduction (the table adds the drop to its fund)
         from felt.engine.house.values import JACKPOT_DROP
@@ -327,7 +322,7 @@ def settle(hand):
         r = rake if rake != "off" else None
         pots, hand.rake_taken, hand.jackpot_drop = potlib.take_rake(
             pots, r.bp if r else 0, r.cap if r else None, JACKPOT_DROP.bp, hand.unit)
-    elif rake != "off" and hand.rules.mode == settings.CASH:
+    elif rake != "off" and hand.rules.mode == CASH:
         # POT-20 / CASH-7: the rake of hr.rake comes off before the pots are divided (cash games)
         pots = rake(pots, hand.unit)  # house.values.Rake: pots.take_rake
     hand.final_pots = pots

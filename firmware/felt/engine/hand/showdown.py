@@ -2,11 +2,7 @@
 # (RULES.md SHOW-1..19, POT-7/8). Engine layer: pure; positions 0.. in PHH order (0 = first
 # player left of the button, button last), so "clockwise from the button" is ascending position.
 # Hand values come in as ints (larger is better) from felt.engine.rank.evaluate; so does the wording.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from felt.compat import const
 
 _IMMEDIATE = const("immediate")  # hr.allin_face_up (SHOW-7); const(): no module name (RAM)
 _AT_SHOWDOWN = const("at_showdown")

@@ -4,13 +4,8 @@
 # imported where they are used, loaded on first use).
 from collections import namedtuple
 
+from felt.compat import const
 from felt.errors import ConfigError
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
 
 CASH = "cash"
 TOURNAMENT = "tournament"
@@ -44,7 +39,7 @@ HouseRule = namedtuple("HouseRule", "key kind options cash tournament rules fixe
 # rules first); every seed disagreement of §12.1 is one of these keys. Kept as one constant and
 # read row by row on demand: 44 namedtuples with their option tuples cost ~15 KB of a board's RAM
 # (hardware/memory.md); a HouseRules record reads a default when its key is first read.
-_ROWS = """
+_ROWS = const("""
 initial_button|choice|high_card_by_suit,first_highest_dealt,first_seated|high_card_by_suit|high_card_by_suit|BLIND-1
 button_mode|choice|dead,moving|dead|dead|BLIND-4,BLIND-5,TOUR-12|tournament
 headsup_blinds|choice|button_is_sb,button_is_bb|button_is_sb|button_is_sb|BLIND-6
@@ -89,7 +84,7 @@ stud_open_pair_double|choice|off,on|off|off|TOUR-20
 short_buyin_once|bool||0|n/a|CASH-2
 bbj_min_rake|chips|||n/a|CASH-9
 bbj_hand|choice|off,four_sevens,four_eights,four_nines,four_tens,four_jacks,four_queens,four_kings,four_aces,straight_flush|off|n/a|CASH-8,CASH-9,CASH-10,CASH-11,CASH-12
-cash_action_timer|seconds_or_off||off|n/a|CASH-13"""
+cash_action_timer|seconds_or_off||off|n/a|CASH-13""")
 
 
 def _value(kind, text):

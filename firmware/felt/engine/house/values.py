@@ -1,14 +1,9 @@
 # House-rule values (engine layer, pure): validation naming the key and the legal options (ConfigError),
 # the rake record (CASH-7 / POT-20) and jackpot drop (CASH-12), and loading rules from a plain dict or a
 # small JSON / "key = value" text. Loaded on first use: a hand on default rules needs none of it.
+from felt.compat import const
 from felt.errors import ConfigError
 from felt.engine.house.rules import CASH, MODES, HouseRules, _bare, rule_of
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
 
 # the kinds of rules.py
 _CHOICE = const("choice")

@@ -3,14 +3,13 @@
 # running plain files). On a board running from its image this module is never loaded: its code
 # and names cost no RAM there (hardware/memory.md). What the tables hold: evaltables.py.
 import array
-import sys
 
-_CPYTHON = sys.implementation.name != "micropython"
+from felt.compat import MICROPYTHON
 
 
 def _table(code, values):
     # MicroPython keeps packed arrays (4 bytes an entry); CPython reads tuples faster.
-    return tuple(values) if _CPYTHON else array.array(code, values)
+    return tuple(values) if not MICROPYTHON else array.array(code, values)
 
 
 def _card_keys(rank_of):
@@ -66,7 +65,7 @@ def _straights():
     for d in range(8192):
         if not t[d] and d & 0x100F == 0x100F:
             t[d] = 4
-    return tuple(t) if _CPYTHON else t
+    return tuple(t) if not MICROPYTHON else t
 
 
 STRAIGHT = _straights()

@@ -13,15 +13,10 @@
 # Cards must be known (0..51): an UNKNOWN (-1) card raises IndexError or ValueError.
 import array
 
+from felt.compat import const
 from felt.engine.rank.tables import BIT_INDEX, CHUNK0, CHUNK1, CHUNK2, CHUNK3, CHUNK4, COMBOS, LOW_BIT, \
     LOWEST3, LOWEST5, RANK_KEY, RANK_KEY_A5, SUIT_KEY, SUIT_KEY_A5
 from felt.engine.rank.tables import STRAIGHT as _STR  # here STRAIGHT is the category
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, \
     STRAIGHT_FLUSH = range(9)
