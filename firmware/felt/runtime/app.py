@@ -11,7 +11,7 @@ from felt.runtime import loop as looplib
 from felt.recovery import antennas as antenna_check
 from felt.recovery import restore as recovery
 from felt.errors import ConfigError, FeltError
-from felt.security import KeyError_, ManifestError
+from felt.security import KeyFileError, ManifestError
 from felt.security import audit as auditlib
 from felt.security import bootcheck, keys as keylib, secrecy
 from felt.security.floordesk import FloorDesk, StackGuard
@@ -123,7 +123,7 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     keys_path = keys_path or join(root, "felt.keys")
     try:
         app.keys = keylib.load(keys_path)
-    except KeyError_ as e:
+    except KeyFileError as e:
         app.keys = None
         if bootcheck.provisioned(keys_path):
             # a damaged key file is not "unprovisioned": bootcheck.start refuses the tree below

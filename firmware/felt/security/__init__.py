@@ -8,7 +8,7 @@ class SecurityError(FeltError):
     """A security check refused something; the message says what and why."""
 
 
-class KeyError_(SecurityError):
+class KeyFileError(SecurityError):
     """No key, or a malformed key file (the key itself is never part of the message)."""
 
 

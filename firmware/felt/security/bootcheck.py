@@ -2,7 +2,7 @@
 # boot (every maintenance entry goes into the audit log), closing the console in production, and
 # the activation check of a firmware slot against the owner-signed manifest. Called from the
 # loader /boot.py and the deploy agent's commit (hook described in hardware/security.md).
-from felt.security import KeyError_, ManifestError
+from felt.security import KeyFileError, ManifestError
 from felt.security import keys as keylib
 from felt.security import manifest as mf
 
@@ -28,7 +28,7 @@ def check_slot(root, keys_path=keylib.PATH, counter_path=mf.COUNTER_PATH):
         return None
     try:
         k = keylib.load(keys_path)
-    except KeyError_ as e:
+    except KeyFileError as e:
         raise ManifestError("refused: %s" % e)
     return mf.check_tree(root, k.owner, k.device, mf.read_counter(counter_path))
 

@@ -2,7 +2,7 @@
 # manifests and audit records), floor keys by name (authenticate floor commands, register decks)
 # and the broadcaster key (seals the delayed hole-card feed). Written once by `feltctl provision`;
 # nothing here prints, logs or returns a key -- only its key id (a one-way fingerprint).
-from felt.security import KeyError_
+from felt.security import KeyFileError
 from felt.security.hmac import hmac_hex, unhexlify
 
 KEY_BYTES = 32
@@ -55,18 +55,18 @@ def _name_ok(name):
 def encode(keys):
     """The key file text (written by feltctl provision; floor names in name order)."""
     if not _name_ok(keys.device):
-        raise KeyError_("device name %r: 1..32 letters, digits, - _ ." % (keys.device,))
+        raise KeyFileError("device name %r: 1..32 letters, digits, - _ ." % (keys.device,))
     out = [HEADER, "device " + keys.device, "owner " + _hex(keys.owner), "broadcast " + _hex(keys.broadcast)]
     for name in sorted(keys.floor):
         if not _name_ok(name):
-            raise KeyError_("floor key name %r: 1..32 letters, digits, - _ ." % (name,))
+            raise KeyFileError("floor key name %r: 1..32 letters, digits, - _ ." % (name,))
         out.append("floor %s %s" % (name, _hex(keys.floor[name])))
     return "\n".join(out) + "\n"
 
 
 def _hex(key):
     if len(key) != KEY_BYTES:
-        raise KeyError_("a key is %d bytes, not %d" % (KEY_BYTES, len(key)))
+        raise KeyFileError("a key is %d bytes, not %d" % (KEY_BYTES, len(key)))
     return "".join(["%02x" % b for b in key])
 
 
@@ -77,15 +77,15 @@ def _key(text, what, line_no):
         key = b""
     if len(key) != KEY_BYTES:
         # the message names the line, never its content (it is key material)
-        raise KeyError_("key file line %d: the %s key is not %d bytes of hex" % (line_no, what, KEY_BYTES))
+        raise KeyFileError("key file line %d: the %s key is not %d bytes of hex" % (line_no, what, KEY_BYTES))
     return key
 
 
 def decode(text):
-    """Keys from the key file text; KeyError_ naming the line for anything malformed."""
+    """Keys from the key file text; KeyFileError naming the line for anything malformed."""
     lines = text.split("\n")
     if not lines or lines[0].strip() != HEADER:
-        raise KeyError_("not a Felt key file (first line must be %r)" % HEADER)
+        raise KeyFileError("not a Felt key file (first line must be %r)" % HEADER)
     device = owner = broadcast = None
     floor = {}
     for i in range(1, len(lines)):
@@ -101,18 +101,18 @@ def decode(text):
         elif w[0] == "floor" and len(w) == 3 and _name_ok(w[1]):
             floor[w[1]] = _key(w[2], "floor " + w[1], i + 1)
         else:
-            raise KeyError_("key file line %d: expected device/owner/broadcast/floor NAME, got %r"
+            raise KeyFileError("key file line %d: expected device/owner/broadcast/floor NAME, got %r"
                             % (i + 1, w[0]))
     if device is None or owner is None or broadcast is None or not floor:
-        raise KeyError_("key file incomplete: needs device, owner, broadcast and at least one floor key")
+        raise KeyFileError("key file incomplete: needs device, owner, broadcast and at least one floor key")
     return Keys(device, owner, floor, broadcast)
 
 
 def load(path=PATH):
-    """The board's keys; KeyError_ 'not provisioned' when the file is absent."""
+    """The board's keys; KeyFileError 'not provisioned' when the file is absent."""
     try:
         with open(path) as f:
             text = f.read()
     except OSError:
-        raise KeyError_("this board is not provisioned (no %s): run feltctl provision" % path)
+        raise KeyFileError("this board is not provisioned (no %s): run feltctl provision" % path)
     return decode(text)

@@ -5,7 +5,7 @@ import os
 import secrets
 import stat
 
-from felt.security import KeyError_
+from felt.security import KeyFileError
 from felt.security import auth
 from felt.security import keys as keylib
 from felt.security import manifest as mf
@@ -40,12 +40,12 @@ class KeyStore:
         return os.path.exists(os.path.join(self.folder(device), "device.keys"))
 
     def create(self, device, floor_names):
-        """New random keys for `device`; KeyError_ if keys for it exist (provisioning is once)."""
+        """New random keys for `device`; KeyFileError if keys for it exist (provisioning is once)."""
         if self.exists(device):
-            raise KeyError_("keys for board %r already exist in %s: a board is provisioned once"
+            raise KeyFileError("keys for board %r already exist in %s: a board is provisioned once"
                             % (device, self.folder(device)))
         if not floor_names:
-            raise KeyError_("name at least one floor key (--floor NAME)")
+            raise KeyFileError("name at least one floor key (--floor NAME)")
         k = keylib.Keys(device, secrets.token_bytes(32), dict((n, secrets.token_bytes(32)) for n in floor_names),
                         secrets.token_bytes(32))
         text = keylib.encode(k)  # validates the names before anything is written
@@ -76,7 +76,7 @@ class KeyStore:
         try:
             return keylib.decode(self.device_text(device))
         except OSError:
-            raise KeyError_("no keys for board %r in %s (run feltctl provision, or pass --keys)"
+            raise KeyFileError("no keys for board %r in %s (run feltctl provision, or pass --keys)"
                             % (device, self.root))
 
     def role_key(self, device, role):
@@ -87,9 +87,9 @@ class KeyStore:
             with open(path) as f:
                 key = bytes.fromhex(f.read().strip())
         except (OSError, ValueError):
-            raise KeyError_("no readable %s key for board %r in %s" % (role, device, self.folder(device)))
+            raise KeyFileError("no readable %s key for board %r in %s" % (role, device, self.folder(device)))
         if len(key) != keylib.KEY_BYTES:
-            raise KeyError_("%s: not a %d-byte key" % (path, keylib.KEY_BYTES))
+            raise KeyFileError("%s: not a %d-byte key" % (path, keylib.KEY_BYTES))
         return key
 
     def feed_public(self, device):
@@ -104,7 +104,7 @@ class KeyStore:
         except ValueError:
             key = b""
         if len(key) != 32:
-            raise KeyError_("%s: not a 32-byte feed verification key" % path)
+            raise KeyFileError("%s: not a 32-byte feed verification key" % path)
         return key
 
     # -- the audit anchor: the last record `feltctl audit verify` saw ---------------------------
