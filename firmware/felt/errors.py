@@ -9,13 +9,12 @@ class FeltError(Exception):
 
 
 class RuleError(FeltError):
-    """An input breaks a rule of RULES.md; `rule` is its ID (e.g. 'BET-7').
+    """An input breaks a rule of RULES.md; `rule` is its ID (e.g. 'BET-7'), `message` the rest.
 
-    RuleError(rule, message, legal=None), or RuleError("BET-7: message", legal=None) with the ID
-    leading the text: the engine writes it that way because a string of up to 10 characters in
-    the bytecode is an interned name in RAM on a board, a longer one stays in flash
-    (hardware/memory.md). `legal` optionally describes the legal range, e.g. (min_total,
-    max_total). The state that raised it is unchanged."""
+    The engine writes RuleError("BET-7: message", legal=None), the ID leading the text (why:
+    hardware/memory.md, "Idioms"); RuleError(rule, message, legal=None) where the ID is a value.
+    `legal` optionally describes the legal range, e.g. (min_total, max_total). The state that
+    raised it is unchanged."""
 
     def __init__(self, rule, message=None, legal=None):
         if message is None:  # "RULE-ID: message"

@@ -9,8 +9,7 @@ SUITS = "cdhs"  # DECK-4: clubs < diamonds < hearts < spades
 UNKNOWN = -1
 DECK_SIZE = 52  # DECK-1
 
-# one text constant, split when a message needs it: 17 short strings would each be an interned name
-# (qstr) in a board's RAM for as long as it runs (hardware/memory.md)
+# card words as one text, split when a message needs them (RAM: hardware/memory.md, Idioms)
 _NAMES = "two three four five six seven eight nine ten jack queen king ace clubs diamonds hearts spades"
 
 

@@ -79,8 +79,7 @@ class DeckRegistry:
 
     def __init__(self):
         # deck_id -> 52 slots of 8 bytes, slot i = the tag of card i: 416 bytes a deck, searched with
-        # bytes.find (C speed, nothing kept per tag). A dict of 104 UID keys took ~9 KB of a board's
-        # RAM for the two simulated decks (hardware/memory.md).
+        # bytes.find (C speed, nothing kept per tag; RAM: hardware/memory.md).
         self._decks = {}
 
     def _find(self, key):

@@ -46,7 +46,7 @@ def _stud7_streets(low):
     )
 
 
-def _stud5_streets():  # built with the first stud5 game record, not at import (RAM)
+def _stud5_streets():  # built with the first stud5 game record, not at import
     return (  # GAME-14: 1 down + 1 up, then three single upcards; big bet rounds 3-4 (BET-2)
         Street(False, (False, True), 0, False, False, OPEN_LOW_CARD),
         Street(True, (True,), 0, False, False, OPEN_HIGH_HAND),
@@ -66,8 +66,7 @@ def _draw_streets(hole_count, draws, big_from):
 # The register of games, one row each: code | name | structure | family | streets | hi | lo |
 # forced | max_players | raises ("" = the default: lo None, blinds, 10 players, 3 raises; the deck
 # is "short" for the short-deck game only). A record is built the first time a hand asks for its
-# game: the table holds the rows as one constant, not 21 records with their streets (RAM on the
-# board, hardware/memory.md).
+# game (RAM: hardware/memory.md, Idioms).
 _ROWS = const("""NT|no-limit hold'em|no_limit|board|H|||||
 PT|pot-limit hold'em|pot_limit|board|H|||||
 FT|fixed-limit hold'em|limit|board|H|||||
@@ -146,9 +145,8 @@ class _Games:
 
 GAMES = _Games()
 
-# RULES.md names -> the parts of a code: structure letter + game ("omaha8", "limit" -> "F" + "O/8").
-# Text constants read on use (they stay in flash): as dicts, their keys and values would be ~20
-# interned names in RAM (hardware/memory.md).
+# RULES.md names -> the parts of a code: structure letter + game ("omaha8", "limit" -> "F" + "O/8"),
+# as texts read on use (RAM: hardware/memory.md, Idioms).
 _GAME_PARTS = const(" holdem:T omaha:O omaha8:O/8 stud7:7S stud7_8:7S/8 stud5:5S draw5:5D ")
 _STRUCTURE_PARTS = const(" limit:F pot_limit:P no_limit:N ")
 

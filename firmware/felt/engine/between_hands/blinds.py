@@ -1,7 +1,7 @@
-# The table across hands: button, blinds, who is dealt in, missed blinds, new and returning
-# players, heads-up, straddle (RULES.md BLIND-1..26, DEAL-5, TOUR-12, CASH-14). Engine layer,
-# pure: the previous hand's button/blind seats and every seat's status go in, the next hand's
-# record (and the seat records to pass on to the hand after it) come out. Seats are 1..N.
+# The table across hands (engine layer, pure): button, blinds, who is dealt in, missed blinds, new and
+# returning players, heads-up, straddle (RULES.md BLIND-1..26, DEAL-5, TOUR-12, CASH-14). The previous
+# hand's button/blind seats and every seat's status go in, the next hand's record (and the seat
+# records to pass on to the hand after it) come out. Seats are 1..N.
 from felt.engine.house import rules as settings
 from felt.errors import ConfigError, RuleError
 
@@ -173,10 +173,10 @@ def draw_for_button(cards, rule="high_card_by_suit", seated_order=None):
     seats = [s + 1 for s in range(len(cards)) if cards[s] is not None]
     if rule == "first_seated":
         if not seated_order:
-            raise RuleError("BLIND-1", "first_seated needs the order in which players sat down")
+            raise RuleError("BLIND-1: first_seated needs the order in which players sat down")
         return seated_order[0]
     if not seats:
-        raise RuleError("BLIND-1", "no card dealt for the button")
+        raise RuleError("BLIND-1: no card dealt for the button")
     if rule == "high_card_by_suit":
         return max(seats, key=lambda s: cards[s - 1])
     if rule == "first_highest_dealt":
@@ -192,12 +192,12 @@ def change_seat(table, from_seat, to_seat, bb_seat):
     n = len(table)
     for s in (from_seat, to_seat, bb_seat):
         if not 1 <= s <= n:
-            raise RuleError("BLIND-18", "seat %d is not on this table" % s, legal=(1, n))
+            raise RuleError("BLIND-18: seat %d is not on this table" % s, legal=(1, n))
     if table[to_seat - 1].status != EMPTY:
-        raise RuleError("BLIND-18", "seat %d is taken" % to_seat)
+        raise RuleError("BLIND-18: seat %d is taken" % to_seat)
     mover = table[from_seat - 1]
     if mover.status == EMPTY:
-        raise RuleError("BLIND-18", "nobody sits in seat %d" % from_seat)
+        raise RuleError("BLIND-18: nobody sits in seat %d" % from_seat)
     out = [s.copy() for s in table]
     out[from_seat - 1] = Seat(EMPTY)
 
@@ -255,7 +255,7 @@ def next_hand(table, prev=None, button=None, sb=0, bb=0, ante=0, mode=settings.C
         _next_positions(k, prev)
     _deal_list(k)
     if len(k.dealt) < 2:
-        raise RuleError("BLIND-12", "fewer than two players can be dealt in", legal=(2, n))
+        raise RuleError("BLIND-12: fewer than two players can be dealt in", legal=(2, n))
     if len(k.dealt) == 2:
         _heads_up(k, prev)
     elif k.bb == k.button:
@@ -274,14 +274,14 @@ def _without_blinds(k, prev, button):
     # missed-blind marks are kept for the next blind game.
     b = prev.button if prev is not None else button
     if b is None or not 1 <= b <= k.n:
-        raise RuleError("BLIND-1", "a button seat is needed to start the deal", legal=(1, k.n))
+        raise RuleError("BLIND-1: a button seat is needed to start the deal", legal=(1, k.n))
     k.button = b
     k.sb_seat = None
     k.sb_live = False
     k.bb = None
     k.dealt = [s for s in range(1, k.n + 1) if _status(k, s) in (ACTIVE, ABSENT, NEW, BACK)]
     if len(k.dealt) < 2:
-        raise RuleError("BLIND-12", "fewer than two players can be dealt in", legal=(2, k.n))
+        raise RuleError("BLIND-12: fewer than two players can be dealt in", legal=(2, k.n))
     return _record(k)
 
 
@@ -311,11 +311,11 @@ def _due(k, s):
 
 def _first_positions(k, button):
     if button is None or not 1 <= button <= k.n or not _rotating(k, button):
-        raise RuleError("BLIND-1", "the first button must be an occupied, active seat", legal=(1, k.n))
+        raise RuleError("BLIND-1: the first button must be an occupied, active seat", legal=(1, k.n))
     k.button = button
     players = [s for s in _ring(button, k.n) if _rotating(k, s)]
     if len(players) < 2:
-        raise RuleError("BLIND-12", "fewer than two players can be dealt in", legal=(2, k.n))
+        raise RuleError("BLIND-12: fewer than two players can be dealt in", legal=(2, k.n))
     k.sb_seat = players[0]
     k.bb = players[1] if len(players) > 2 else players[0]
     k.sb_live = True
@@ -452,13 +452,13 @@ def _straddle(k, seats, posts):
     if not asked:
         return None
     if k.straddle_rule != "utg_2x" or k.bb is None:
-        raise RuleError("BLIND-20", "straddles are off (hr.straddle)", legal=())
+        raise RuleError("BLIND-20: straddles are off (hr.straddle)", legal=())
     utg = None
     if len(seats) > 2:
         utg = seats[(seats.index(k.bb) + 1) % len(seats)]
     for s in asked:
         if s != utg or [p for p in posts if p.seat == s and p.kind in (SB, BB, POST_BB, DEAD_SB)]:
-            raise RuleError("BLIND-20", "only the player left of the big blind may straddle",
+            raise RuleError("BLIND-20: only the player left of the big blind may straddle",
                             legal=(utg,) if utg else ())
     posts.append(Post(utg, STRADDLE, 2 * k.amounts[1], True))
     return utg
@@ -492,7 +492,7 @@ def _record(k):
             dead[i] += p.amount
     if m == 2 and not getattr(k, "button_is_bb", False):
         # pokerkit 0.7.7 heads-up: position i posts blinds_or_straddles[1 - i] and antes[1 - i].
-        # hr.headsup_blinds = button_is_bb has no PHH form: plain per position (hand.py reads
+        # hr.headsup_blinds = button_is_bb has no PHH form: plain per position (machine.py reads
         # it that way).
         live = live[::-1]
         antes = antes[::-1]

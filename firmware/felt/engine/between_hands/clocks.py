@@ -1,8 +1,7 @@
-# Tournament level clock and the player action clock (engine layer, pure): levels change for the
-# next hand (TOUR-1, DEAL-1), wrong-level hands (TOUR-2), hand-for-hand (TOUR-8), no dealer push near
-# a change (TOUR-11), antes never reduced (TOUR-21), the clock on a player (TOUR-6, CASH-13), penalty
-# hands (TOUR-17), the chip race of a scheduled color-up (TOUR-3/4), and end-of-hand bookkeeping
-# (TOUR-9/15/24). Time only arrives as now_ms arguments; nothing here reads a clock.
+# Tournament level clock and the player action clock (engine layer, pure; time arrives as now_ms): levels
+# change for the next hand (TOUR-1, DEAL-1), wrong-level hands (TOUR-2), hand-for-hand (TOUR-8), no push
+# near a change (TOUR-11), antes never reduced (TOUR-21), the clock on a player (TOUR-6, CASH-13), penalty
+# hands (TOUR-17), the chip race of a color-up (TOUR-3/4) and end-of-hand bookkeeping (TOUR-9/15/24).
 from felt.engine.findings import APPLIED, ASSIST, ENGINE, INFO, PROPOSED, Finding
 from felt.engine.house.rules import CASH
 from felt.errors import ConfigError, RuleError
@@ -74,7 +73,7 @@ def make_levels(rows):
         if levels[i].is_break:
             continue
         if levels[i].ante < last_ante:
-            raise RuleError("TOUR-21", "level %d: ante %d is below the previous level's %d; antes are never "
+            raise RuleError("TOUR-21: level %d: ante %d is below the previous level's %d; antes are never "
                             "reduced" % (i + 1, levels[i].ante, last_ante), legal=(last_ante, None))
         last_ante = levels[i].ante
     return tuple(levels)
@@ -110,7 +109,7 @@ class LevelClock:
 
     def start(self, now_ms):
         if self.started:
-            raise RuleError("TOUR-1", "the level clock is already running")
+            raise RuleError("TOUR-1: the level clock is already running")
         self.started = True
         self._anchor_ms = now_ms
 
@@ -120,7 +119,7 @@ class LevelClock:
 
     def resume(self, now_ms):
         if not self.started:
-            raise RuleError("TOUR-1", "the level clock has not been started")
+            raise RuleError("TOUR-1: the level clock has not been started")
         if self._anchor_ms is None and not self.hand_for_hand:
             self._anchor_ms = now_ms
 
@@ -130,7 +129,7 @@ class LevelClock:
     def _fold(self, now_ms):
         if self._anchor_ms is not None:
             if now_ms < self._anchor_ms:
-                raise RuleError("TOUR-1", "time went backwards (%d < %d ms)" % (now_ms, self._anchor_ms))
+                raise RuleError("TOUR-1: time went backwards (%d < %d ms)" % (now_ms, self._anchor_ms))
             self._elapsed_ms += now_ms - self._anchor_ms
             self._anchor_ms = now_ms
         self._advance()
@@ -161,16 +160,16 @@ class LevelClock:
         (TOUR-1). During hand-for-hand each new hand first takes 2 minutes off the clock (TOUR-8). A redeal
         after a misdeal (DEAL-14) keeps the original hand's level and costs no time."""
         if not self.started:
-            raise RuleError("TOUR-1", "the level clock has not been started")
+            raise RuleError("TOUR-1: the level clock has not been started")
         if redeal:
             if self.hand_level is None:
-                raise RuleError("DEAL-14", "no hand to redeal")
+                raise RuleError("DEAL-14: no hand to redeal")
             return self.levels[self.hand_level]
         self._fold(now_ms)
         cost = HAND_FOR_HAND_MS if self.hand_for_hand and self.hands_in_h4h > 0 else 0
         index, elapsed = self._advanced(self.index, self._elapsed_ms + cost)
         if self._is_break(index):  # refused: nothing changes (the 2 minutes are not taken either)
-            raise RuleError("TOUR-1", "a break is in progress", legal=(self._length_ms(index) - elapsed,))
+            raise RuleError("TOUR-1: a break is in progress", legal=(self._length_ms(index) - elapsed,))
         self.index, self._elapsed_ms = index, elapsed
         if self.hand_for_hand:
             self.hands_in_h4h += 1
@@ -245,7 +244,7 @@ class ActionClock:
         """The clock starts on `seat` (the floor called it, TOUR-6; or the seat's turn began, CASH-13).
         `facing_bet`: a bet is pending against the seat (decides check vs dead at expiry)."""
         if not self.enabled():
-            raise RuleError("CASH-13", "no action time limit is configured (hr.cash_action_timer = off)")
+            raise RuleError("CASH-13: no action time limit is configured (hr.cash_action_timer = off)")
         self.seat = seat
         self.facing_bet = facing_bet
         self._start_ms = now_ms
@@ -333,11 +332,11 @@ class Penalties:
         """Returns the seat's penalty now: hands, or ms left (minutes)."""
         if self.unit == "hands":
             if rounds <= 0 or players < 2:
-                raise RuleError("TOUR-17", "a penalty is whole rounds at a table of 2+ players", legal=(1, None))
+                raise RuleError("TOUR-17: a penalty is whole rounds at a table of 2+ players", legal=(1, None))
             self._left[seat] = self._left.get(seat, 0) + rounds * players
         else:
             if minutes <= 0:
-                raise RuleError("TOUR-17", "a timed penalty needs minutes > 0", legal=(1, None))
+                raise RuleError("TOUR-17: a timed penalty needs minutes > 0", legal=(1, None))
             self._tick(now_ms)
             self._left[seat] = self._left.get(seat, 0) + minutes * 60000
         return self._left[seat]
@@ -416,14 +415,14 @@ def chip_race(odd_chips, cards, old_value, new_value, stacks=None):
     TOUR-4: `stacks` {seat: whole stack value}; a player whose stack was only odd chips and who wins none
     is given one chip of the smallest denomination still used (new_value)."""
     if old_value <= 0 or new_value <= old_value:
-        raise RuleError("TOUR-3", "the new chip must be worth more than the removed one", legal=(old_value + 1, None))
+        raise RuleError("TOUR-3: the new chip must be worth more than the removed one", legal=(old_value + 1, None))
     total = 0
     order = []
     for seat in sorted(odd_chips):
         n = odd_chips[seat]
         got = cards.get(seat, ())
         if len(got) != n:
-            raise RuleError("TOUR-3", "seat %d has %d odd chip(s) but %d race card(s)" % (seat, n, len(got)),
+            raise RuleError("TOUR-3: seat %d has %d odd chip(s) but %d race card(s)" % (seat, n, len(got)),
                             legal=(n, n))
         total += n * old_value
         for c in got:

@@ -44,7 +44,7 @@ class Ledger:
 
     def __init__(self, mode=settings.CASH, max_buy_in=None):
         if mode not in (settings.CASH, settings.TOURNAMENT):
-            raise RuleError("CASH-1", "mode must be cash or tournament, got %r" % (mode,))
+            raise RuleError("CASH-1: mode must be cash or tournament, got %r" % (mode,))
         self.mode = mode
         self.max_buy_in = max_buy_in
         self.stacks = {}  # seat -> chips on the table between hands
@@ -59,9 +59,9 @@ class Ledger:
         """A player sits down with `amount` (the buy-in is checked with house.cash.check_buy_in)."""
         self._seat_no(seat)
         if self.in_hand:
-            raise RuleError("CASH-4", "nobody sits down during a hand; seat %d joins before the next" % seat)
+            raise RuleError("CASH-4: nobody sits down during a hand; seat %d joins before the next" % seat)
         if seat in self.stacks:
-            raise RuleError("CASH-1", "seat %d is taken" % seat)
+            raise RuleError("CASH-1: seat %d is taken" % seat)
         self.stacks[seat] = _chips(amount, "CASH-1")
         return Change(APPLIED, seat, amount, amount, "CASH-1", "seat %d sits down with %d" % (seat, amount))
 
@@ -70,7 +70,7 @@ class Ledger:
         present; absent entrants are dealt in and post their blinds and antes (BLIND-23). entrants:
         seats; present: the seats whose players are there (None = all). Returns the absent seats."""
         if self.mode != settings.TOURNAMENT:
-            raise RuleError("TOUR-22", "starting stacks are a tournament procedure")
+            raise RuleError("TOUR-22: starting stacks are a tournament procedure")
         _chips(starting_stack, "TOUR-22")
         for s in entrants:
             self._seat_no(s)
@@ -83,13 +83,13 @@ class Ledger:
 
     def _seat_no(self, seat):
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1 or seat > 10:
-            raise RuleError("CASH-3", "seat %r is not a seat 1..10" % (seat,), legal=(1, 10))
+            raise RuleError("CASH-3: seat %r is not a seat 1..10" % (seat,), legal=(1, 10))
         return seat
 
     def _held(self, seat):
         self._seat_no(seat)
         if seat not in self.stacks:
-            raise RuleError("CASH-3", "nobody has chips in seat %d" % seat)
+            raise RuleError("CASH-3: nobody has chips in seat %d" % seat)
         return self.stacks[seat]
 
     # ---- hands --------------------------------------------------------------------------
@@ -116,12 +116,12 @@ class Ledger:
         eliminated (TOUR-24: a tournament stack of 0 with no announced rebuy; the seat becomes empty)
         or, in a cash game, the seats left with no chips (they may add chips or leave)."""
         if not self.in_hand:
-            raise RuleError("CASH-3", "no hand is in progress")
+            raise RuleError("CASH-3: no hand is in progress")
         for seat in finishing:
             if seat not in self.stacks:
-                raise RuleError("CASH-3", "seat %r played without a ledger stack" % (seat,))
+                raise RuleError("CASH-3: seat %r played without a ledger stack" % (seat,))
             if isinstance(finishing[seat], bool) or not isinstance(finishing[seat], int) or finishing[seat] < 0:
-                raise RuleError("CASH-3", "seat %d: finishing stack %r is not whole chips" % (seat, finishing[seat]))
+                raise RuleError("CASH-3: seat %d: finishing stack %r is not whole chips" % (seat, finishing[seat]))
         for seat in finishing:
             self.stacks[seat] = finishing[seat]
         self.in_hand = False
@@ -143,11 +143,11 @@ class Ledger:
         stack = self._held(seat)
         _chips(amount, "CASH-4")
         if self.mode != settings.CASH:
-            raise RuleError("CASH-4", "in a tournament chips come only from rebuys (TOUR-16)")
+            raise RuleError("CASH-4: in a tournament chips come only from rebuys (TOUR-16)")
         after = stack + self.queued.get(seat, 0) + amount
         if self.max_buy_in is not None and after > self.max_buy_in:
             room = self.max_buy_in - stack - self.queued.get(seat, 0)
-            raise RuleError("CASH-4", "seat %d may add at most %d (table maximum %d)" % (seat, max(room, 0),
+            raise RuleError("CASH-4: seat %d may add at most %d (table maximum %d)" % (seat, max(room, 0),
                             self.max_buy_in), legal=(0, max(room, 0)))
         if self.in_hand:
             self.queued[seat] = self.queued.get(seat, 0) + amount
@@ -162,16 +162,16 @@ class Ledger:
         """CASH-5: a player may not take chips off the table while staying in the game; always
         refused (cash_out() is the only way a stack leaves the table other than play)."""
         stack = self._held(seat)
-        raise RuleError("CASH-5", "seat %d may not take %r off the table and keep playing; cash out and leave "
+        raise RuleError("CASH-5: seat %d may not take %r off the table and keep playing; cash out and leave "
                         "instead" % (seat, amount), legal=(0, 0) if stack else None)
 
     def cash_out(self, seat):
         """CASH-5: the player leaves with the whole stack; only between hands (CASH-3)."""
         stack = self._held(seat)
         if self.in_hand:
-            raise RuleError("CASH-3", "seat %d is in a hand; chips leave the table only between hands" % seat)
+            raise RuleError("CASH-3: seat %d is in a hand; chips leave the table only between hands" % seat)
         if self.mode != settings.CASH:
-            raise RuleError("CASH-5", "a tournament player cannot cash out chips")
+            raise RuleError("CASH-5: a tournament player cannot cash out chips")
         del self.stacks[seat]
         self.queued.pop(seat, None)
         return Change(LEFT, seat, stack, 0, "CASH-5", "seat %d cashes out %d and leaves" % (seat, stack))
@@ -186,9 +186,9 @@ class Ledger:
         self._held(seat)
         _chips(amount, "TOUR-16")
         if self.mode != settings.TOURNAMENT:
-            raise RuleError("TOUR-16", "rebuys are a tournament procedure; in a cash game add chips (CASH-4)")
+            raise RuleError("TOUR-16: rebuys are a tournament procedure; in a cash game add chips (CASH-4)")
         if not allowed:
-            raise RuleError("TOUR-16", "the rebuy period is over")
+            raise RuleError("TOUR-16: the rebuy period is over")
         self.rebuys[seat] = self.rebuys.get(seat, 0) + amount
         return Change(QUEUED, seat, amount, self.stacks[seat], "TOUR-16",
                       "seat %d rebuys %d: credited as pending and dealt in next hand" % (seat, amount))
@@ -200,7 +200,7 @@ def event_heads_up(players_left):
     """TOUR-13 / BET-5: the Hand's event_heads_up flag from the number of players left in the whole
     event (a console entry): the limit cap stays on a heads-up hand until only two remain."""
     if isinstance(players_left, bool) or not isinstance(players_left, int) or players_left < 2:
-        raise RuleError("TOUR-13", "players left in the event must be a whole number >= 2, got %r" %
+        raise RuleError("TOUR-13: players left in the event must be a whole number >= 2, got %r" %
                         (players_left,), legal=(2, None))
     return players_left == 2
 
@@ -217,7 +217,7 @@ def player_to_move(next_bb_seat, family="board", rule="tda2019"):
     hr.balance_move = tda2004): the player due the BB next hand. Stud under tda2019 moves "by
     position", which the device cannot rank: None (the TD names the player; FLOOR)."""
     if rule not in ("tda2019", "tda2004"):
-        raise RuleError("TOUR-14", "unknown hr.balance_move %r" % (rule,), legal=("tda2019", "tda2004"))
+        raise RuleError("TOUR-14: unknown hr.balance_move %r" % (rule,), legal=("tda2019", "tda2004"))
     if family == "stud" and rule == "tda2019":
         return None
     return next_bb_seat
@@ -230,11 +230,11 @@ def receiving_seat(open_seats, bb_seat, n, rule="tda2019"):
     next hand (the seat of the last BB). tda2004: the seat that takes the BB next, or else the first
     open seat to its left. Returns a seat or None when no open seat qualifies."""
     if rule not in ("tda2019", "tda2004"):
-        raise RuleError("TOUR-14", "unknown hr.balance_move %r" % (rule,), legal=("tda2019", "tda2004"))
+        raise RuleError("TOUR-14: unknown hr.balance_move %r" % (rule,), legal=("tda2019", "tda2004"))
     best = None
     for s in open_seats:
         if not 1 <= s <= n:
-            raise RuleError("TOUR-14", "seat %r is not on this table" % (s,), legal=(1, n))
+            raise RuleError("TOUR-14: seat %r is not on this table" % (s,), legal=(1, n))
         if rule == "tda2019" and s == bb_seat:
             continue  # it would be the small blind next hand
         if best is None or _reach(s, bb_seat, n) < _reach(best, bb_seat, n):

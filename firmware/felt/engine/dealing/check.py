@@ -164,9 +164,9 @@ class DealCheck:
 
     def _alive(self):
         if self.phase == MISDEALT:
-            raise RuleError("DEAL-14", "the hand was misdealt; deal it again with a new check (redeal_plan())")
+            raise RuleError("DEAL-14: the hand was misdealt; deal it again with a new check (redeal_plan())")
         if self.phase == VOID:
-            raise RuleError("DEAL-18", "the hand is void; every bet is returned")
+            raise RuleError("DEAL-18: the hand is void; every bet is returned")
 
     def _lapse(self, f, why, out):
         if f.status == PROPOSED:
@@ -375,11 +375,11 @@ class DealCheck:
         Out-of-turn actions are not fed here."""
         self._alive()
         if kind not in ACTIONS and kind not in FORCED:
-            raise RuleError("GAME-16", "unknown action %r" % (kind,), legal=ACTIONS + FORCED)
+            raise RuleError("GAME-16: unknown action %r" % (kind,), legal=ACTIONS + FORCED)
         if seat not in self.plan.seats:
-            raise RuleError("DEAL-5", "seat %r is not dealt in" % (seat,), legal=self.plan.seats)
+            raise RuleError("DEAL-5: seat %r is not dealt in" % (seat,), legal=self.plan.seats)
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-            raise RuleError("BET-49", "chips must be a whole amount >= 0, got %r" % (chips,))
+            raise RuleError("BET-49: chips must be a whole amount >= 0, got %r" % (chips,))
         out = []
         if self.phase in (OVER, SHOWDOWN):
             return out
@@ -547,7 +547,7 @@ class DealCheck:
         no antenna: classed as a burn, DEAL-3). Returns the new findings."""
         self._alive()
         if isinstance(card, bool) or not isinstance(card, int) or card not in self.plan.deck:
-            raise RuleError("DECK-1", "%r is not a card of the deck in play" % (card,), legal=(0, 51))
+            raise RuleError("DECK-1: %r is not a card of the deck in play" % (card,), legal=(0, 51))
         place = self._check_place(place)
         self.draws.append((card, place))
         n = len(self.draws)
@@ -574,7 +574,7 @@ class DealCheck:
         if place is None or place in (BOARD, BURN, MUCK):
             return place
         if isinstance(place, bool) or not isinstance(place, int) or place < 1 or place > 10:
-            raise RuleError("DEAL-2", "place %r is not a seat 1..10, board, burn, muck or None" % (place,))
+            raise RuleError("DEAL-2: place %r is not a seat 1..10, board, burn, muck or None" % (place,))
         return place
 
     def _place(self, n, card, place, out):

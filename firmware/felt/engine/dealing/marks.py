@@ -22,7 +22,7 @@ def hold(dc):
 
 def _draw(dc, draw):
     if isinstance(draw, bool) or not isinstance(draw, int) or draw < 1 or draw > len(dc.draws):
-        raise RuleError("DEAL-17", "draw %r does not exist" % (draw,), legal=(1, len(dc.draws)))
+        raise RuleError("DEAL-17: draw %r does not exist" % (draw,), legal=(1, len(dc.draws)))
     return dc.draws[draw - 1]
 
 
@@ -31,7 +31,7 @@ def mark_boxed(dc, draw):
     dc._alive()
     card, place = _draw(dc, draw)
     if draw in dc._boxed:
-        raise RuleError("DEAL-17", "draw %d is already marked boxed" % draw)
+        raise RuleError("DEAL-17: draw %d is already marked boxed" % draw)
     dc._boxed.append(draw)
     out = []
     initial = dc.street == 0 and not dc.sa
@@ -176,7 +176,7 @@ def absent(dc, seat, _out=None):
     dc._alive()
     out = [] if _out is None else _out
     if seat not in dc.plan.seats:
-        raise RuleError("DEAL-39", "seat %r is not dealt in" % (seat,), legal=dc.plan.seats)
+        raise RuleError("DEAL-39: seat %r is not dealt in" % (seat,), legal=dc.plan.seats)
     if dc.rules.mode == CASH:
         remedy = "absent players are not dealt in: remove seat %d's cards" % seat
     else:
@@ -212,14 +212,14 @@ def discard(dc, seat, cards):
     dc._alive()
     s = dc.street
     if not dc.street_plan(s).draw or dc.phase != DEALING:
-        raise RuleError("DEAL-47", "no draw is in progress")
+        raise RuleError("DEAL-47: no draw is in progress")
     if seat not in dc.live:
-        raise RuleError("DEAL-47", "seat %r holds no live hand" % (seat,), legal=tuple(dc.live))
+        raise RuleError("DEAL-47: seat %r holds no live hand" % (seat,), legal=tuple(dc.live))
     if dc._drew.get(seat):
-        raise RuleError("DEAL-47", "seat %d has already drawn" % seat)
+        raise RuleError("DEAL-47: seat %d has already drawn" % seat)
     for c in cards:
         if c not in dc.holes[seat]:
-            raise RuleError("DEAL-47", "%s is not in seat %d's hand" % (card_text(c), seat))
+            raise RuleError("DEAL-47: %s is not in seat %d's hand" % (card_text(c), seat))
     out = []
     if len(dc._street_burns.get(s, ())) < dc._need_burn(s):
         dc._note(("draw_noburn", s), Finding("missing_burn", ("DEAL-47", "DEAL-3"), ENGINE,
@@ -260,7 +260,7 @@ def reshuffled(dc, include=()):
     dc._alive()
     for what in include:
         if what not in (MUCK, BURN):
-            raise RuleError("DEAL-35", "include %r: only muck and burn can be mixed in" % (what,))
+            raise RuleError("DEAL-35: include %r: only muck and burn can be mixed in" % (what,))
     out = []
     if MUCK in include:
         dc._to_stub(dc.muck)

@@ -13,10 +13,10 @@ def _pending_finding(dc, fid):
     if isinstance(fid, Finding):
         fid = fid.id
     if isinstance(fid, bool) or not isinstance(fid, int) or fid < 1 or fid > len(dc.findings):
-        raise RuleError("DEAL-15", "no finding #%r" % (fid,))
+        raise RuleError("DEAL-15: no finding #%r" % (fid,))
     f = dc.findings[fid - 1]
     if f.status != PROPOSED:
-        raise RuleError("DEAL-15", "finding #%d is %s, not a pending proposal" % (fid, f.status))
+        raise RuleError("DEAL-15: finding #%d is %s, not a pending proposal" % (fid, f.status))
     return f
 
 
@@ -188,7 +188,7 @@ def _do_foreign_scrap(dc, f, card, out):
 def _do_four_card_flop(dc, f, card, out):
     flop = list(f.cards)
     if card is None or card not in flop:
-        raise RuleError("DEAL-27", "name the card the floor picked (one of %s)" % cards_text(flop),
+        raise RuleError("DEAL-27: name the card the floor picked (one of %s)" % cards_text(flop),
                         legal=tuple(flop))
     if dc._take_out(card, dc.board):
         dc.burns.append(card)
@@ -202,7 +202,7 @@ def _do_noburn_flop(dc, f, card, out):
     if dc.rules.noburn_flop == "tda_random":
         flop = [c for d, c, p in dc._street_draws if p == BOARD]
         if card is None or card not in flop:
-            raise RuleError("DEAL-28", "name the card picked at random as the burn (one of %s)" %
+            raise RuleError("DEAL-28: name the card picked at random as the burn (one of %s)" %
                             cards_text(flop), legal=tuple(flop))
         if dc._take_out(card, dc.board):
             dc.burns.append(card)

@@ -9,7 +9,7 @@
 from felt.compat import const
 
 LIMIT = "limit"  # Game.structure values (no-limit is the one left: "no_limit")
-_POT_LIMIT = const("pot_limit")  # const(): no module name on MicroPython (hardware/memory.md)
+_POT_LIMIT = const("pot_limit")
 
 
 class Round:

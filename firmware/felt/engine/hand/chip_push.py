@@ -48,10 +48,10 @@ def interpret(hand, p, chips=(), said=None, amount=None, earlier=None):
     pushed = 0
     for c in chips:
         if not isinstance(c, int) or c <= 0:
-            raise RuleError("BET-49", "chip values are whole chips > 0, got %r" % (c,))
+            raise RuleError("BET-49: chip values are whole chips > 0, got %r" % (c,))
         pushed += c
     if pushed > stack:
-        raise RuleError("BET-49", "%s has only %d behind, %d pushed" % (hand.who(p), stack, pushed), legal=(0, stack))
+        raise RuleError("BET-49: %s has only %d behind, %d pushed" % (hand.who(p), stack, pushed), legal=(0, stack))
     total = own + pushed
     base = 0
     if earlier is not None:
@@ -59,11 +59,11 @@ def interpret(hand, p, chips=(), said=None, amount=None, earlier=None):
             base += c
         total = base + pushed
         if total - own > stack:
-            raise RuleError("BET-49", "%s has only %d behind" % (hand.who(p), stack), legal=(0, stack))
+            raise RuleError("BET-49: %s has only %d behind" % (hand.who(p), stack), legal=(0, stack))
     if amount is not None and said is None:
         # BET-33: a number alone is the same as pushing it, as one amount (no chip test)
         if amount > allin:
-            raise RuleError("BET-49", "%s has only %d" % (hand.who(p), allin), legal=(0, allin))
+            raise RuleError("BET-49: %s has only %d" % (hand.who(p), allin), legal=(0, allin))
         return _silent(hand, lg, own, high, amount, None, allin, amount)
     if lg.bring_in:
         return _bring_in(hand, lg, said, total, amount, allin)
@@ -87,7 +87,7 @@ def interpret(hand, p, chips=(), said=None, amount=None, earlier=None):
     if said == POT:
         return _pot(hand, lg, own, total, allin)
     if said is not None:
-        raise RuleError("BET-31", "unknown declaration %r" % (said,))
+        raise RuleError("BET-31: unknown declaration %r" % (said,))
     pieces = list(chips)
     if earlier is not None:
         pieces.extend(earlier)  # judged together with the earlier chips (BET-16)
@@ -122,7 +122,7 @@ def _declared_raise(hand, lg, own, total, amount, allin, nchips):
         to = total
         rule = "BET-10"
     if to > allin:
-        raise RuleError("BET-49", "%s has only %d" % (hand.who(hand.actor), allin), legal=(lg.min_to, lg.max_to))
+        raise RuleError("BET-49: %s has only %d" % (hand.who(hand.actor), allin), legal=(lg.min_to, lg.max_to))
     if to < lg.min_to:
         to = lg.min_to  # BET-10 / BET-34: "raise" binds to at least a minimum raise (or bet)
         rule = "BET-10" if hand.round.high else "BET-34"
@@ -163,7 +163,7 @@ def _silent(hand, lg, own, high, total, pieces, allin, shown):
     call_to = own + lg.call
     if total == own:
         # nothing pushed facing a bet: no action yet (BET-38 waits for a clear entry)
-        raise RuleError("BET-38", "facing %d, enter the chips pushed or what was said" % lg.call,
+        raise RuleError("BET-38: facing %d, enter the chips pushed or what was said" % lg.call,
                         legal=(lg.min_to, lg.max_to) if lg.can_raise else None)
     if total < call_to:
         # BET-30: an undercall is made a full call where the rules say so; else the floor
@@ -231,7 +231,7 @@ def resolve_amount(hand, candidates):
             best = c
     if best is None:
         if low is None:
-            raise RuleError("BET-35", "no amount to choose from")
+            raise RuleError("BET-35: no amount to choose from")
         return low
     return best
 

@@ -1,10 +1,9 @@
 # The card half of a Hand (engine layer, pure): what the shoe may deliver now -- hole cards,
 # burns, board cards and draws (GAME-2, GAME-8, GAME-10, GAME-14, GAME-15, DECK-1, DECK-5) --
-# checked in full before anything changes. Hand (hand.py) inherits it; `self` is that Hand.
+# checked in full before anything changes. Hand (machine.py) inherits it; `self` is that Hand.
 from felt.compat import const
 from felt.errors import DuplicateCard, RuleError
 
-# const(): no module names on MicroPython (no interned name, no dict slot: hardware/memory.md)
 _UNKNOWN = const(-1)
 _DEAL = const("deal")
 _DRAW = const("draw")

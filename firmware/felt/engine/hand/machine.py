@@ -365,8 +365,8 @@ class Hand(HandDealing):
             raise RuleError("BET-38: %s acted out of turn; %s is to act" % (self.who(p), self.who(a)), legal=a)
 
     def out_of_turn(self, p, action, amount=0, dealer_prompted=False):
-        """BET-39..42: an action entered for p, who is not the actor: a proposal (outofturn.py);
-        nothing changes here (BET-38). outofturn is imported on first use (rare; heap)."""
+        """BET-39..42: an action entered for p, who is not the actor: a proposal (out_of_turn.py);
+        nothing changes here (BET-38). out_of_turn.py is imported on first use (rare)."""
         from felt.engine.hand import out_of_turn as outofturn
         return outofturn.out_of_turn(self, p, action, amount, dealer_prompted)
 
@@ -506,7 +506,7 @@ class Hand(HandDealing):
         if total > allin:
             raise RuleError("BET-49: %s has only %d; %s to %d is impossible" % (self.who(p), allin, word, total),
                             legal=(lo, hi))
-        if total > hi:  # each text whole: a bare rule ID would be an interned name (hardware/memory.md)
+        if total > hi:  # each text whole, the rule ID leading it (RuleError)
             if self.structure == LIMIT:
                 text = "BET-3: %s to %d is above the maximum %s to %d"
             else:

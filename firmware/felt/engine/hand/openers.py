@@ -1,8 +1,7 @@
-# Who opens a street (engine layer, pure): position order for blind games (GAME-3/4, BLIND-6),
-# the stud bring-in by lowest upcard (GAME-11, GAME-14) and the best showing hand on later
-# streets (GAME-12, RANK-20), razz the other way round (as pokerkit 0.7.7, since RULES.md
-# leaves razz out). The stud openers are in stud_openers.py, imported by opener() on first use.
-# Cards are ints rank*4+suit (cards.py), so int order is DECK-4 order.
+# Who opens a street (engine layer, pure): position order for blind games (GAME-3/4, BLIND-6); the
+# stud bring-in by lowest upcard (GAME-11, GAME-14) and the best showing hand on later streets
+# (GAME-12, RANK-20; razz the other way round, as pokerkit 0.7.7) are in stud_openers.py, which
+# opener() imports on first use. Cards are ints rank*4+suit, so int order is DECK-4 order.
 from felt.engine import games
 
 

@@ -20,14 +20,14 @@ def out_of_turn(hand, p, action, amount=0, dealer_prompted=False):
     was made ("high") and the ruling mode. The action itself is not applied (the Hand only takes
     actions in turn, BET-38); at p's turn, oot_ruling() says whether it binds."""
     if action not in OOT_ACTIONS:
-        raise RuleError("GAME-16", "unknown action %r" % (action,), legal=OOT_ACTIONS)
+        raise RuleError("GAME-16: unknown action %r" % (action,), legal=OOT_ACTIONS)
     actor = hand.actor
     if actor is None:
-        raise RuleError("GAME-2", "no betting round is open")
+        raise RuleError("GAME-2: no betting round is open")
     if p == actor:
-        raise RuleError("BET-39", "%s is the player to act: not out of turn" % _seat(hand, p))
+        raise RuleError("BET-39: %s is the player to act: not out of turn" % _seat(hand, p))
     if p < 0 or p >= hand.n or not hand.live[p]:
-        raise RuleError("BET-39", "%s holds no live hand" % _seat(hand, p))
+        raise RuleError("BET-39: %s holds no live hand" % _seat(hand, p))
     rnd = hand.round
     skipped = []
     q = actor
@@ -81,9 +81,9 @@ def oot_ruling(hand, finding):
     d = finding.detail
     p = d["position"]
     if hand.actor != p:
-        raise RuleError("BET-39", "it is not %s's turn yet" % _seat(hand, p), legal=hand.actor)
+        raise RuleError("BET-39: it is not %s's turn yet" % _seat(hand, p), legal=hand.actor)
     if d["street"] != hand.street:
-        raise RuleError("BET-39", "the out-of-turn action was on another street")
+        raise RuleError("BET-39: the out-of-turn action was on another street")
     if d["action"] == "fold":
         return ("fold", None)
     changed = hand.round.high > d["high"]
@@ -133,7 +133,7 @@ def pl_wrong_count(hand, p, bet_to, legal_max, callers=None, actions_after=(), n
     callers: {position: street total} of those who acted on it. Returns a Finding; detail["adjust"]
     = {position: chips added (+) or returned (-)}, empty when the bet stands."""
     if hand.structure != "pot_limit":
-        raise RuleError("BET-27", "pot-count corrections are for pot-limit only (BET-29 for limit/no-limit)")
+        raise RuleError("BET-27: pot-count corrections are for pot-limit only (BET-29 for limit/no-limit)")
     callers = callers or {}
     adjust = {}
     if next_card_dealt or bet_to == legal_max:
@@ -164,7 +164,7 @@ def underraise_fix(hand, p, bet_to, min_to, callers=None, round_complete=False, 
     cash: only before the round completes. callers: {position: street total}. Returns a Finding;
     detail["adjust"] = {position: chips to add}."""
     if hand.structure == "pot_limit":
-        raise RuleError("BET-29", "pot-limit corrections follow BET-27 (pl_wrong_count)")
+        raise RuleError("BET-29: pot-limit corrections follow BET-27 (pl_wrong_count)")
     callers = callers or {}
     late = next_card_dealt or (hand.rules.mode == "cash" and round_complete)
     adjust = {}

@@ -1,7 +1,9 @@
-# Pots: main and side pots from what each position put in, and their division among the
-# winners with odd chips (RULES.md POT-1..20). Engine layer: pure integer arithmetic on
-# positions (0 = first player left of the button ... button last); no Hand import.
-#
+# Pots (engine layer, pure integer arithmetic): main and side pots from what each position put in,
+# and their division among the winners with odd chips (RULES.md POT-1..20). Positions: 0 = first
+# player left of the button ... button last; no Hand import.
+from felt.compat import const
+from felt.errors import RuleError
+
 # Where we differ from pokerkit 0.7.7 (on purpose, following POT-*): pokerkit hands every
 # odd chip of a split to one winner, we hand odd units out one at a time in odd-chip order
 # (POT-10..13); pokerkit splits the low half of a hi-lo pot nobody in it qualifies for among
@@ -9,11 +11,8 @@
 # (POT-6); our layers have distinct eligible sets anyway (one per distinct live total, POT-3).
 # Checked against 1,199 pokerkit-played NT/PO/FO8 hands: identical pots (antes passed as
 # `dead` when PHH ante_trimming_status is false, POT-17); stacks differ only in those cases.
-from felt.compat import const
-from felt.errors import RuleError
 
-# Award.half, and the hr.hilo_identical_scoop options (POT-15): const() names are no module
-# names on MicroPython (no interned name, no dict slot: hardware/memory.md)
+# Award.half, and the hr.hilo_identical_scoop options (POT-15)
 _WHOLE = const("whole")
 _HIGH = const("high")
 _LOW = const("low")

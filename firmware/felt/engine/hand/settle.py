@@ -1,16 +1,15 @@
 # The end of a hand (engine layer, pure): showing and mucking, evaluating the tabled hands with
 # evaluate.py, and dividing the pots with pots.py (GAME-6, GAME-7, GAME-9, GAME-13). Works on a
-# Hand's fields; hand.py calls in here so that the state machine stays one concern.
+# Hand's fields; machine.py calls in here so that the state machine stays one concern.
 from felt.compat import const
 from felt.errors import DuplicateCard, RuleError
 from felt.engine.rank import evaluate
 from felt.engine.house.rules import CASH, HouseRules
 
-# pots.py and showdown.py are imported inside the functions that use them: a hand needs them
-# only from its first street end / showdown on, and their code and names then cost RAM
-# (hardware/memory.md); after the first time such an import is a dict lookup
+# pots.py and showdown.py are imported inside the functions that use them: a hand needs them only
+# from its first street end / showdown on (RAM: hardware/memory.md, Idioms)
 
-_UNKNOWN = const(-1)  # const(): no module name on MicroPython (hardware/memory.md)
+_UNKNOWN = const(-1)
 
 _DEFAULT_RULES = {}  # game code -> its cash-game default HouseRules, shared by the hands of that game
 
@@ -217,9 +216,9 @@ def _fives(k):
     return tuple(out)
 
 
-_FIVES = {}  # card count -> its five-card index sets, built on first use (stud only: RAM)
+_FIVES = {}  # card count -> its five-card index sets, built on first use (stud only)
 
-# the evaluators a stud hand's five cards are picked by (a text, not a dict: RAM, hardware/memory.md)
+# the evaluators a stud hand's five cards are picked by, as one text (RAM: hardware/memory.md, Idioms)
 _FIVE_KINDS = const("high low27 lowA5 low8")
 
 

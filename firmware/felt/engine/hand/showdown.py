@@ -1,10 +1,10 @@
-# Showdown: who tables first, who must table to win, who may muck, and the words for each award
-# (RULES.md SHOW-1..19, POT-7/8). Engine layer: pure; positions 0.. in PHH order (0 = first
-# player left of the button, button last), so "clockwise from the button" is ascending position.
-# Hand values come in as ints (larger is better) from felt.engine.rank.evaluate; so does the wording.
+# Showdown order (engine layer, pure): who tables first, who must table to win, who may muck, and the
+# words for each award (RULES.md SHOW-1..19, POT-7/8). Positions 0.. in PHH order (button last), so
+# "clockwise from the button" is ascending; hand values (larger is better) and their wording come from
+# felt.engine.rank.evaluate. The showdown as a record: showdown_record.py.
 from felt.compat import const
 
-_IMMEDIATE = const("immediate")  # hr.allin_face_up (SHOW-7); const(): no module name (RAM)
+_IMMEDIATE = const("immediate")  # hr.allin_face_up (SHOW-7)
 _AT_SHOWDOWN = const("at_showdown")
 
 

@@ -90,7 +90,7 @@ class ShowdownRecord:
         (SHOW-4 applies only when hands are not tabled spontaneously)."""
         self._check_pending(p, "SHOW-2")
         if hi is None:
-            raise RuleError("SHOW-1", "a tabled hand needs its value")
+            raise RuleError("SHOW-1: a tabled hand needs its value")
         self.state[p] = SHOWN
         self.hi[p] = hi
         self.lo[p] = lo
@@ -106,7 +106,7 @@ class ShowdownRecord:
         """SHOW-14: a hand thrown away is live again while still retrievable and identifiable
         (the dealer confirms that on the console; the device cannot see the muck)."""
         if p < 0 or p >= self.n or self.state[p] != MUCKED:
-            raise RuleError("SHOW-14", "position %s has no mucked hand to retrieve" % (p,))
+            raise RuleError("SHOW-14: position %s has no mucked hand to retrieve" % (p,))
         self.state[p] = PENDING
 
     @property
@@ -121,7 +121,7 @@ class ShowdownRecord:
         """(hi, lo) lists for pots.award: tabled values; None for mucked and non-live
         positions; 0 for a hand that takes its pots without showing (SHOW-10)."""
         if not self.complete:
-            raise RuleError("SHOW-3", "hands still to be tabled", legal=tuple(self.pending()))
+            raise RuleError("SHOW-3: hands still to be tabled", legal=tuple(self.pending()))
         hi = list(self.hi)
         lo = list(self.lo)
         for p in self.order:
@@ -158,7 +158,7 @@ def nut_check(position, passive, last_to_act, hi, live, nuts, rule=FLAG_ONLY):
     "flag" (log "nut check seat N" for the floor) or "refuse" (hr.nut_check_last_to_act =
     require_bet: the check is refused; the player must bet or raise)."""
     if rule not in (FLAG_ONLY, REQUIRE_BET):
-        raise RuleError("SHOW-19", "unknown hr.nut_check_last_to_act %r" % (rule,), legal=(FLAG_ONLY, REQUIRE_BET))
+        raise RuleError("SHOW-19: unknown hr.nut_check_last_to_act %r" % (rule,), legal=(FLAG_ONLY, REQUIRE_BET))
     if not passive or not last_to_act or hi[position] is None or hi[position] < nuts:
         return None
     for p in range(len(hi)):
@@ -187,4 +187,4 @@ def show_request(rule, requester, target, in_hand, mucked, called=(), river_aggr
         if requester not in in_hand or target not in called:
             return "no"
         return "live" if requester == winner else "yes"
-    raise RuleError("SHOW-11", "unknown hr.show_request %r" % (rule,), legal=("tda2019", "club_cash", "any_caller"))
+    raise RuleError("SHOW-11: unknown hr.show_request %r" % (rule,), legal=("tda2019", "club_cash", "any_caller"))

@@ -11,10 +11,10 @@ def check_buy_in(amount, minimum, maximum=None):
     """CASH-1: a full buy-in is at least the table minimum and at most the maximum (if any).
     Raises RuleError naming CASH-1 and the legal range; returns the amount."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise RuleError("CASH-1", "buy-in must be whole chips, got %r" % (amount,), legal=(minimum, maximum))
+        raise RuleError("CASH-1: buy-in must be whole chips, got %r" % (amount,), legal=(minimum, maximum))
     if amount < minimum or (maximum is not None and amount > maximum):
         hi = "no maximum" if maximum is None else "at most %d" % maximum
-        raise RuleError("CASH-1", "buy-in %d: must be at least %d and %s" % (amount, minimum, hi),
+        raise RuleError("CASH-1: buy-in %d: must be at least %d and %s" % (amount, minimum, hi),
                         legal=(minimum, maximum))
     return amount
 
@@ -24,11 +24,11 @@ def check_short_buy_in(amount, full_buy_in, bought_full_before, short_buys_befor
     in full in this game; under hr.short_buyin_once only once per game. Returns the amount."""
     half = (full_buy_in + 1) // 2
     if not bought_full_before:
-        raise RuleError("CASH-2", "a short buy-in needs an earlier full buy-in in this game", legal=(full_buy_in, None))
+        raise RuleError("CASH-2: a short buy-in needs an earlier full buy-in in this game", legal=(full_buy_in, None))
     if rules is not None and rules.get("short_buyin_once") and short_buys_before >= 1:
-        raise RuleError("CASH-2", "only one short buy-in per game (hr.short_buyin_once)", legal=(full_buy_in, None))
+        raise RuleError("CASH-2: only one short buy-in per game (hr.short_buyin_once)", legal=(full_buy_in, None))
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < half:
-        raise RuleError("CASH-2", "short buy-in %r is below half the full buy-in (%d)" % (amount, half),
+        raise RuleError("CASH-2: short buy-in %r is below half the full buy-in (%d)" % (amount, half),
                         legal=(half, full_buy_in))
     return amount
 
@@ -41,7 +41,7 @@ def jackpot_shares(jackpot, others, unit=1):
     dealt in, 20 % kept as the next seed. Every share is rounded down to a multiple of `unit`; what
     rounding leaves over stays in the seed (Convention). Returns (loser, winner, each_other, seed)."""
     if isinstance(jackpot, bool) or not isinstance(jackpot, int) or jackpot < 0 or others < 0 or unit < 1:
-        raise RuleError("CASH-11", "jackpot, players and unit must be whole numbers >= 0 (unit >= 1)")
+        raise RuleError("CASH-11: jackpot, players and unit must be whole numbers >= 0 (unit >= 1)")
     loser = jackpot * 40 // 100
     loser -= loser % unit
     winner = jackpot * 25 // 100
@@ -67,7 +67,7 @@ def qualifying_floor(name="four_sevens"):
     if name == "straight_flush":
         return _WHEEL_FLUSH
     if name not in _QUADS:
-        raise RuleError("CASH-8", "no qualifying hand %r" % (name,), legal=_QUADS + ("straight_flush",))
+        raise RuleError("CASH-8: no qualifying hand %r" % (name,), legal=_QUADS + ("straight_flush",))
     r = 5 + _QUADS.index(name)
     return (4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3, 0)
 
@@ -87,13 +87,13 @@ def bad_beat(holes, board, dealt_in, rake=0, rules=None, qualifier="four_sevens"
     if min_rake is not None and rake < min_rake:
         return None  # CASH-9: the hand's rake reached the configured minimum
     if len(board) != 5:
-        raise RuleError("CASH-9", "a bad beat needs the full board of 5 cards", legal=(5, 5))
+        raise RuleError("CASH-9: a bad beat needs the full board of 5 cards", legal=(5, 5))
     floor = evaluate.high(list(qualifying_floor(qualifier)))
     qualifying = []
     for seat in sorted(holes):
         hole = list(holes[seat])
         if len(hole) != 2:
-            raise RuleError("CASH-9", "seat %d: a hold'em hand has 2 hole cards" % seat, legal=(2, 2))
+            raise RuleError("CASH-9: seat %d: a hold'em hand has 2 hole cards" % seat, legal=(2, 2))
         value = evaluate.high(hole + list(board))
         # CASH-9: both hole cards play -- the best hand using exactly both equals the best hand
         if value >= floor and evaluate.omaha_high(hole, list(board)) == value:
@@ -118,21 +118,21 @@ def check_chop(hand):
     putting a chip in, so the pot holds the two blinds and nothing else (no ante, dead money or
     straddle) -- else RuleError naming the rule."""
     if hand.rules.blind_chop != "on":
-        raise RuleError("BLIND-26", "the blinds may not be chopped here (hr.blind_chop is off)")
+        raise RuleError("BLIND-26: the blinds may not be chopped here (hr.blind_chop is off)")
     rnd = hand.round
     sb = hand.actor
     if hand.phase != "bet" or hand.street != 0 or hand.game.forced != "blinds" or sb is None \
             or rnd.aggressor is not None or rnd.acted[sb]:
-        raise RuleError("BLIND-26", "the blinds are chopped only when the action has folded to the small blind")
+        raise RuleError("BLIND-26: the blinds are chopped only when the action has folded to the small blind")
     posters = [p for p in range(hand.n) if hand.nominal_blinds[p] > 0]
     if len(posters) != 2 or sb not in posters or hand.dead_money or sum(hand.antes_posted):
-        raise RuleError("BLIND-26", "only a pot of the two blinds alone can be chopped")
+        raise RuleError("BLIND-26: only a pot of the two blinds alone can be chopped")
     bb = posters[0] if posters[1] == sb else posters[1]
     if hand.nominal_blinds[sb] >= hand.nominal_blinds[bb]:
-        raise RuleError("BLIND-26", "the blinds are chopped only when the action has folded to the small blind")
+        raise RuleError("BLIND-26: the blinds are chopped only when the action has folded to the small blind")
     for p in range(hand.n):
         if p != sb and p != bb and (hand.live[p] or hand.committed[p]):
-            raise RuleError("BLIND-26", "the blinds are chopped only when everyone else has folded")
+            raise RuleError("BLIND-26: the blinds are chopped only when everyone else has folded")
     return sb, bb
 
 

@@ -11,8 +11,7 @@ CASH = "cash"
 TOURNAMENT = "tournament"
 MODES = (CASH, TOURNAMENT)
 
-# Kinds of value a key can take (const(): no module names on MicroPython, hardware/memory.md;
-# settingsvalues.py has the same constants).
+# Kinds of value a key can take (values.py has the same constants).
 _CHOICE = const("choice")  # one of a tuple of strings
 _BOOL = const("bool")  # False / True (register writes them `false`, `true`)
 _INT = const("int")  # integer in [lo, hi]
@@ -24,7 +23,7 @@ _NA = const("n/a")  # the key does not apply in that mode (its value is None the
 _BY_GAME = const("by_game")  # hr.limit_raises_per_round: 3, or 4 for two-round (draw) games (BET-4, D33)
 
 # Games with two betting rounds (single-draw games): their limit cap default is 4 raises (BET-4).
-_TWO_ROUND_GAMES = const("draw5 N5D F5D P5D N2L1D")  # a text: no tuple built in RAM
+_TWO_ROUND_GAMES = const("draw5 N5D F5D P5D N2L1D")
 
 
 # One row of the §12.2 register (a namedtuple: small on a microcontroller). key is without "hr.";
@@ -36,9 +35,8 @@ HouseRule = namedtuple("HouseRule", "key kind options cash tournament rules fixe
 # The register, in RULES.md §12.2 order, one row a line: key | kind | options | cash | tournament |
 # rules | fixed | lo | hi (lists comma-separated; trailing empty fields left out; bool defaults 0/1;
 # "" = None). Defaults follow §0.3 precedence (tournament: TDA19 first; cash: the club's written
-# rules first); every seed disagreement of §12.1 is one of these keys. Kept as one constant and
-# read row by row on demand: 44 namedtuples with their option tuples cost ~15 KB of a board's RAM
-# (hardware/memory.md); a HouseRules record reads a default when its key is first read.
+# rules first); every seed disagreement of §12.1 is one of these keys. One text, read row by row on
+# demand (RAM: hardware/memory.md, Idioms).
 _ROWS = const("""
 initial_button|choice|high_card_by_suit,first_highest_dealt,first_seated|high_card_by_suit|high_card_by_suit|BLIND-1
 button_mode|choice|dead,moving|dead|dead|BLIND-4,BLIND-5,TOUR-12|tournament
@@ -164,8 +162,7 @@ class HouseRules:
     `rules.get("sa_definition")` all read the same value; keys that do not apply in the mode read
     None. Immutable by convention: use replace() to change values (validated, all-or-nothing).
     A default is read from the register the first time its key is read and kept as an attribute
-    from then on: a table reads a dozen of the 44 keys, and each key held costs a board its
-    interned name and a dict slot (hardware/memory.md)."""
+    from then on (a table reads a dozen of the 44 keys; RAM: hardware/memory.md, Idioms)."""
 
     def __init__(self, mode=CASH, game=None, values=None):
         if mode not in MODES:

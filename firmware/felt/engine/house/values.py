@@ -77,8 +77,7 @@ class Rake:
 
     def __call__(self, pots, unit=1):
         """The pots of a hand with this rake taken off before the award (POT-20, pots.take_rake).
-        A call, not a named method: settle.py raking a hand adds no interned name to a table
-        that has no rake (hardware/memory.md)."""
+        A call, not a named method (RAM: hardware/memory.md, Idioms)."""
         from felt.engine.hand import pots as potlib
         return potlib.take_rake(pots, self.bp, self.cap, 0, unit)[0]
 

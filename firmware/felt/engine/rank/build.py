@@ -1,7 +1,6 @@
-# Builds the hand evaluator's lookup tables (engine layer, pure); evaltables.py imports them from
-# here only when it cannot read them from the data files of a ROMFS image (CPython, MicroPython
-# running plain files). On a board running from its image this module is never loaded: its code
-# and names cost no RAM there (hardware/memory.md). What the tables hold: evaltables.py.
+# Builds the hand evaluator's lookup tables (engine layer, pure). tables.py imports them from here
+# only when it cannot read them from the data files of a ROMFS image (CPython, MicroPython running
+# plain files), so a board running from its image never loads this module. What they hold: tables.py.
 import array
 
 from felt.compat import MICROPYTHON

@@ -1,8 +1,7 @@
-# Hand evaluation for every game the table deals (engine layer, pure; RULES.md RANK-1..20).
-# Every value is one int, LARGER IS BETTER, below 2**30 so it stays a MicroPython small int.
-# Nothing here allocates per call: no objects, and no heap frames either -- stock MicroPython
-# puts a call's frame on the heap when arguments + locals + stack exceed 11 words, so the hot
-# functions are kept that small (test_rank.py checks both with heap_lock and mem_total).
+# Hand evaluation for every game the table deals (engine layer, pure; RULES.md RANK-1..20). Every
+# value is one int, LARGER IS BETTER, below 2**30 so it stays a MicroPython small int. Nothing here
+# allocates per call, not even a heap frame: hot functions stay within 11 words of arguments, locals
+# and stack (hardware/memory.md, Idioms; test_rank.py checks with heap_lock and mem_total).
 #
 # High values: CATEGORY << 26 | PRIMARY << 13 | KICKERS, where PRIMARY and KICKERS are rank
 # bit masks (bit 0 = deuce). Comparing two such masks of equal size as ints compares their
@@ -23,9 +22,7 @@ HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF
 NO_LOW = -1
 LOW_BASE = (1 << 30) - 1
 
-# The tables keep their evaltables names (no module-level aliases: every global name is an
-# interned string and a dict slot in RAM, hardware/memory.md); the modes and the flush test are
-# const(): on MicroPython an underscore const is folded into the bytecode, no name at all.
+# The tables keep their tables.py names (no module-level aliases) and the modes are const() (RAM: hardware/memory.md, Idioms).
 _STD = const(0)  # standard high: A-2-3-4-5 is a straight (RANK-7)
 _NOWHEEL = const(1)  # 2-7 lowball (pokerkit StandardLowHand): the ace is only high
 _SHORT = const(2)  # short deck: A-6-7-8-9 is the lowest straight, a flush beats a full house
@@ -51,7 +48,7 @@ _OPG = bytearray(91)
 
 
 def _chunks(r, x):
-    # D | P << 13 | SHAPE << 26 of the hand whose key sums are r, x (see evaltables)
+    # D | P << 13 | SHAPE << 26 of the hand whose key sums are r, x (see tables.py)
     return CHUNK0[r & 511] + CHUNK1[(r >> 9) & 511] + CHUNK2[r >> 18] + CHUNK3[x & 511] + CHUNK4[(x >> 9) & 7]
 
 
@@ -607,8 +604,7 @@ def category(value):
     return value >> 26
 
 
-# Rank words as text split on use (describe runs once per award): a tuple of 26 strings is built
-# in RAM with the module, ~1 KB on 64-bit (hardware/memory.md); a text stays in flash.
+# Rank words as texts split on use (describe runs once per award) (RAM: hardware/memory.md, Idioms).
 _NAMES = const("two three four five six seven eight nine ten jack queen king ace")
 _PLURAL = const("twos threes fours fives sixes sevens eights nines tens jacks queens kings aces")
 _LOW_CHARS = const("A2345678")

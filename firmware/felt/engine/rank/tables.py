@@ -1,7 +1,7 @@
 # Lookup tables of the hand evaluator (engine layer, pure). On a board running from its ROMFS
 # image they are data files beside this module (written by feltctl.romfs from ROM_FILES): the big
 # ones are read in place from flash, the small hot ones copied into RAM arrays, and no table is
-# computed there (see _rom). Anywhere else (CPython, plain files) evalbuild.py builds them, about
+# computed there (see _rom). Anywhere else (CPython, plain files) build.py builds them, about
 # 22 KB of heap on the 64-bit unix port (tests/bench/bench_evaluate.py measures it).
 # Only evaluate.py reads them.
 #
@@ -73,7 +73,7 @@ LOWEST5 = _rom("LOWEST5", 256, "B")  # the 5 (3) lowest bits of a low mask, 0 wh
 LOWEST3 = _rom("LOWEST3", 256, "B")
 if None in (STRAIGHT, CHUNK0, CHUNK1, CHUNK2, CHUNK3, CHUNK4, RANK_KEY, SUIT_KEY, RANK_KEY_A5, SUIT_KEY_A5,
             BIT_INDEX, LOW_BIT, LOWEST5, LOWEST3):
-    # not running from an image with every data file: build them all (evalbuild.py)
+    # not running from an image with every data file: build them all (build.py)
     from felt.engine.rank.build import (BIT_INDEX, CHUNK0, CHUNK1, CHUNK2, CHUNK3, CHUNK4,  # noqa: F811
                                        LOW_BIT, LOWEST3, LOWEST5, RANK_KEY, RANK_KEY_A5, STRAIGHT, SUIT_KEY,
                                        SUIT_KEY_A5)
