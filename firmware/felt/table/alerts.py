@@ -1,17 +1,16 @@
 # Alerts of the table (controller layer, pure): the Alert every finding and every refused entry
-# becomes -- rule IDs, level, text, remedy, proposal status (the statuses a proposal goes through,
-# as engine/findings.py's). Raised by felt.table.controller, sent by the loop, audited by security.
+# becomes -- rule IDs, level, text, remedy, proposal status (a proposal's statuses are
+# engine/findings.py's). Raised by felt.table.controller, sent by the loop, audited by security.
 
-INFO = "info"
+from felt.engine.findings import CONFIRMED, LAPSED, PROPOSED, REJECTED  # noqa: F401 (Alert.status)
+
+INFO = "info"  # Alert.level (not a status)
 WARN = "warn"
 ERROR = "error"
 
-# Alert.status
-NOTE = "note"  # nothing to decide
-PROPOSED = "proposed"  # an ASSIST remedy waiting for the dealer's confirm / reject
-CONFIRMED = "confirmed"
-REJECTED = "rejected"
-LAPSED = "lapsed"
+# Alert.status: NOTE (nothing to decide) or a proposal's status, the same as its Finding's (PROPOSED
+# waiting for the dealer's confirm / reject, CONFIRMED, REJECTED, LAPSED)
+NOTE = "note"
 
 
 class Alert:
