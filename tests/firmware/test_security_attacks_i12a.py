@@ -140,3 +140,37 @@ def test_item4_the_first_boot_of_an_accepted_tree_raises_the_anti_rollback_count
     eq(sim.app.halted, None)
     eq(mf.read_counter(root + "/felt.counter"), 1)
     kit._rm(root)
+
+
+# ---- item 8 (rest): a deck registered by floor command across a power cut ---------------------------
+def _knows_deck_c(sim):
+    from felt.errors import DeckError
+    try:
+        return sim.table.registry.lookup(bytes([4, 0x33, 0x44, 0, 0, 0, 0]), "C") == 0
+    except DeckError:
+        return False
+
+
+def test_item8_a_deck_registered_by_floor_command_survives_a_power_cut_from_the_journal():
+    root, sim = i12b.seated_board("i12a_deckcut")
+    r = i12b.send_deck(sim, i12b.deck_record("C"))
+    n = i12b.wire(sim, "challenge").opts["nonce"]
+    eq(i12b.floor_auth(sim, n, "deck C " + r.opts["sha256"]).verb, "ok")
+    assert _knows_deck_c(sim)
+    sim.app = sim.table = sim.rt = None  # power cut: the journal is replayed
+    sim.boot()
+    assert _knows_deck_c(sim), "deck C lost in the power cut"  # before the fix: lost
+    kit._play_hand(sim, i12a_hole())  # a hand: the journal is compacted into a snapshot
+    kit._finish_hand(sim)
+    sim.app = sim.table = sim.rt = None
+    sim.boot()
+    assert _knows_deck_c(sim), "deck C lost with the snapshot"
+    # from the journal, not from a file anyone with the flash could write: no decks.json appeared
+    assert "decks.json" not in os.listdir(root), os.listdir(root)
+    recs = auditlib.verify_files(i12b.audit_set(root), auditlib.audit_key(i12b.OWNER))
+    eq(len([x for x in recs if x.kind == "floor" and x.text.startswith("deck C ")]), 1)  # audited once
+    kit._rm(root)
+
+
+def i12a_hole():
+    return HOLES[0]

@@ -113,6 +113,11 @@ class DeckRegistry:
             table[at:at + _SLOT] = key
         self._decks[deck_id] = bytes(table)
 
+    def tags(self, deck_id):
+        """The tag UIDs of `deck_id` in card order (card i's tag at i)."""
+        t = self._decks[deck_id]
+        return [bytes(t[i * _SLOT + 1:i * _SLOT + 1 + t[i * _SLOT]]) for i in range(DECK_SIZE)]
+
     def unregister(self, deck_id):
         self._decks.pop(deck_id, None)
 

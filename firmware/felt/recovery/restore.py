@@ -233,7 +233,15 @@ def table_snapshot(table):
             "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results),
             "config": _config_dict(table.config), "staged": dict(getattr(table, "staged", {})),
             "penalties": _penalties_data(table), "jackpot": getattr(table, "jackpot", 0),
-            "level_clock": _level_clock_data(table)}
+            "level_clock": _level_clock_data(table), "decks": _decks_data(table)}
+
+
+def _decks_data(table):
+    # decks the floor registered by floor command (issue 12 item 8): id -> 52 tag UIDs, card order
+    out = {}
+    for deck_id in getattr(table, "floor_decks", ()):
+        out[deck_id] = ["".join(["%02x" % b for b in u]) for u in table.registry.tags(deck_id)]
+    return out
 
 
 def _level_clock_data(table):
@@ -294,6 +302,9 @@ def table_restore(table, snap):
         _config_restore(table.config, snap["config"])
         table.staged = dict(snap["staged"])
     _level_clock_restore(table, snap)
+    decks = snap.get("decks") or {}
+    for deck_id in sorted(decks):  # (snapshots written before floor-registered decks have none)
+        table.register_deck(deck_id, decks[deck_id])
     if snap.get("penalties") is not None:  # TOUR-17 (snapshots written before penalties have none)
         from felt.engine.between_hands.clocks import Penalties
         table.penalties = Penalties.load(snap["penalties"])

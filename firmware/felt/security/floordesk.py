@@ -128,10 +128,14 @@ class FloorDesk:
         got, mapping, _by = deckmap.verify(text, self.floor_keys, self.device)
         if got != str(deck_id):
             raise SecurityError("the record registers deck %s, the command names deck %s" % (got, deck_id))
-        self.table.registry.register(got, mapping)  # DECK-1 checks; nothing changes if they fail
+        uids = [None] * len(mapping)
+        for uid in mapping:
+            uids[mapping[uid]] = hexlify(uid)
+        # a table input (journaled, in the snapshot: survives a power cut); DECK-1 checks there
+        done = self.table.register_deck(got, uids)
         del self._decks[digest]
         self._order.remove(digest)
-        return "deck %s registered (52 tags)" % got
+        return done
 
     def _do_stack(self, cmd, now_ms):
         return self.table.adjust_stack(cmd.args[0], cmd.args[1])  # CASH-1, CASH-4: between hands

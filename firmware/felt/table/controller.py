@@ -81,7 +81,7 @@ class Table:
         "act": "console", "ruling": "console", "new_hand": "console", "sit": "console", "push": "console",
         "configure": "console", "mark": "console", "kill": "console", "misdeal": "console", "post": "console",
         "floor_decision": "console", "void_hand": "console", "adjust_stack": "console", "set_level": "console",
-        "set_structure": "console",
+        "set_structure": "console", "register_deck": "console",
     }
 
     def __init__(self, config, registry, log=None, history=None, notify=None):
@@ -118,6 +118,7 @@ class Table:
         # the level clock and hand-for-hand (TOUR-1/8/10): tournament.TableLevelClock, None while both are off
         self.level_clock = None
         self.jackpot = 0  # the bad-beat fund of a jackpot table, across hands (CASH-12, table_jackpot)
+        self.floor_decks = []  # decks the floor registered (register_deck): in the snapshot, not a file
         self.public = None  # (text, hand, log length): a count published at a player's request (table_counts)
         self.hand_inputs = []  # this hand's engine inputs other than cards, in order (_rebuild replays them)
         self._dc_discards = []  # [(seat, cards)] draws not yet told to the dealing check
@@ -1269,6 +1270,16 @@ class Table:
     def set_structure(self, structure):
         from felt.table import rulings as table_rulings
         return table_rulings.set_structure(self, structure)
+
+    def register_deck(self, deck_id, uids):
+        """A deck the floor registered by floor command (FloorDesk, once its record's floor
+        signature verified): uids = its 52 tag UIDs as hex, card order. An input like any floor
+        command -- journaled, and kept in the between-hands snapshot -- so it survives a power cut
+        without a file on flash (issue 12 item 8). DECK-1 checks in the registry."""
+        self.registry.register(deck_id, dict([(_unhex(uids[c]), c) for c in range(len(uids))]))
+        if deck_id not in self.floor_decks:
+            self.floor_decks.append(deck_id)
+        return "deck %s registered (%d tags)" % (deck_id, len(uids))
 
 
 def _unhex(hexu):
