@@ -196,8 +196,18 @@ def main(argv):
     t = sim.table
     for i in range(hands):
         HAND[0] = i + 1
+        live = 0
         for _s in autoplay.calling_hand(sim, autoplay.shuffled(rng)):
-            yield  # one simulated-table statement a step
+            if argv[1] == "steps":  # the live heap between main-loop steps (collected at the yield on wasm)
+                gc.collect()
+                yield
+                m = gc.mem_alloc()
+                if m > live:
+                    live = m
+            else:
+                yield  # one main-loop step
+        if live:
+            print("STEPLIVE %d %d" % (i + 1, live - image))
         if t.state != "over" or t.alerts:
             raise SystemExit("BROKEN %s %r" % (t.state, t.alerts[:2]))
         sim.run("clear")
@@ -261,6 +271,8 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix"):
             out[w[0]] = int(w[1])
         elif w[0] == "HAND":
             out["hands"].append(int(w[2]))
+        elif w[0] == "STEPLIVE":
+            out.setdefault("steplive", []).append(int(w[2]))
         elif w[0] == "PEAK":
             out.setdefault("peaks", []).append((int(w[2]), int(w[3])))
         elif w[0] == "PART":
@@ -395,7 +407,8 @@ def side_by_side(ports, hands, find_hands):
     rows = [("engine after import", "engine"), ("engine after one ten-seat O8 hand", "engine_hand"),
             ("whole firmware after import (table modules and drivers)", "firmware"),
             ("whole firmware, ten-seat O8 table built", "START"),
-            ("live RAM after each hand, high-water (%d hands)" % hands, "high")]
+            ("live RAM after each hand, high-water (%d hands)" % hands, "high"),
+            ("live RAM between main-loop steps inside a hand, high-water (3 hands)", "steplive")]
     got = {}
     for port in ports:
         eng, p = run_board(0, "engine", port=port)
@@ -406,8 +419,12 @@ def side_by_side(ports, hands, find_hands):
         if not big["done"]:
             print("%s: %d-hand run failed: %s" % (port, hands, (p.stdout + p.stderr).strip().splitlines()[-3:]))
             return 1
+        steps, p = run_board(3, "steps", ram=2048 * 1024, port=port)
+        if not steps["done"]:
+            print("%s: stepped run failed: %s" % (port, (p.stdout + p.stderr).strip().splitlines()[-3:]))
+            return 1
         g = {"engine": eng["engine"], "engine_hand": eng["engine_hand"], "START": big["START"],
-             "firmware": big["FIRMWARE"] - big["RAM0"], "high": max(big["hands"])}
+             "firmware": big["FIRMWARE"] - big["RAM0"], "high": max(big["hands"]), "steplive": max(steps["steplive"])}
         if find_hands:
             lo, hi = smallest_heap(port, find_hands, max(64, g["high"] // 1024), g["high"] // 1024 + 64)
             g["heap"] = hi * 1024
