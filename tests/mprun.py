@@ -1,5 +1,5 @@
 # Runs firmware test modules inside one interpreter -- written for MicroPython, runs on CPython too.
-# usage: micropython tests/mprun.py tests/firmware/test_x.py [...]
+# usage: micropython tests/mprun.py tests/firmware/LAYER/test_x.py [...]
 # Calls every function named test_* (in name order), prints one line per failure and
 # a closing "N passed, M failed, K skipped" line; exit status 1 when anything failed.
 import sys
@@ -46,6 +46,9 @@ def steps(files):
         name = path.split("/")[-1]
         if name.endswith(".py"):
             name = name[:-3]
+        folder = _dirname(path)  # a layer folder (tests/firmware/engine/...): kit and check stay above
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
         try:
             module = __import__(name)
         except check.Skip as e:

@@ -1,4 +1,4 @@
-# Runs every firmware test module (tests/firmware/test_*.py) under the MicroPython unix port,
+# Runs every firmware test module (tests/firmware/<layer>/test_*.py) under the MicroPython unix port,
 # one interpreter process per module, two at a time, and prints the combined tally.
 # --runtime wasm: under the 32-bit WebAssembly port instead (feltctl.wasm_micropython): firmware/ and
 # tests/firmware/ copied into its file system at the same paths, a test file a run, the heap
@@ -62,7 +62,7 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
-    files = a.files or sorted(glob.glob(os.path.join(HERE, "firmware", "test_*.py")))
+    files = a.files or sorted(glob.glob(os.path.join(HERE, "firmware", "**", "test_*.py"), recursive=True))
     binary = micropython_binary() if a.runtime == "unix" else "wasm"
     total_p = total_f = total_s = 0
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
@@ -73,7 +73,7 @@ def main():
             total_f += f
             total_s += s
             rel = os.path.relpath(path, os.path.dirname(HERE))
-            print("%-50s %4d passed %3d failed %3d skipped" % (rel, p, f, s))
+            print("%-58s %4d passed %3d failed %3d skipped" % (rel, p, f, s))
             if f:
                 print(text)
     print("%s: %d passed, %d failed, %d skipped" % ("micropython" if a.runtime == "unix" else "micropython-wasm", total_p, total_f, total_s))

@@ -36,3 +36,13 @@ def eq(got, want, what=""):
     """assert got == want with both values in the message."""
     if got != want:
         raise AssertionError("%sgot %r, want %r" % ((what + ": ") if what else "", got, want))
+
+
+def repo_path(rel):
+    """A path in the repository (`rel` from its top, e.g. "hardware/boards/pico.json"), found from
+    where this file sits (tests/firmware/check.py), so a test finds its data wherever under
+    tests/firmware/ its own file is."""
+    here = __file__.replace("\\", "/")
+    cut = here.rfind("/")
+    folder = here[:cut] if cut >= 0 else "."
+    return folder + "/../../" + rel

@@ -3,8 +3,8 @@
 # Not collected by pytest (the name does not start with test_); atheris is optional (pip install
 # atheris). A crash is any exception that is not the channel's named FeltError.
 #   .venv/bin/python tests/host/fuzz_atheris_inputs.py -atheris_runs=200000 [-max_len=512] [corpus/]
-# A crash writes crash-<hash>; add the input to tests/firmware/test_fuzz_regressions.py.
-# Found so far (all fixed, pinned in tests/firmware/test_fuzz_regressions.py): phh.read_all("F=_")
+# A crash writes crash-<hash>; add the input to tests/firmware/proto/test_fuzz_regressions.py.
+# Found so far (all fixed, pinned in tests/firmware/proto/test_fuzz_regressions.py): phh.read_all("F=_")
 # -> IndexError (phh.parse_number); the hypothesis suites found the board.load and settings ones.
 import json
 import os

@@ -7,8 +7,8 @@
 #
 #  * BET-4: PokerKit lets fixed-limit hold'em (and draw) take four raises preflop (the big blind
 #    is the bet for us: bet + 3 raises), and has no cap in FO/8, which PokerKit 0.7.7 plays
-#    pot-limit (GAME-1 says fixed limit; test_fo8_is_fixed_limit_BET_3 checks ours).
-#    test_fl_holdem_preflop_cap_BET_4 shows the raise PokerKit allows and we refuse.
+#    pot-limit (GAME-1 says fixed limit; test_BET_3_fo8_is_fixed_limit checks ours).
+#    test_BET_4_fl_holdem_preflop_cap shows the raise PokerKit allows and we refuse.
 #  * BET-21/22: facing a short all-in in limit, we allow a call or a completion to the full bet;
 #    PokerKit prices a raise on top of the short amount.  BET-18: a short all-in does not
 #    reopen the betting in NL/PL for players who already acted.
@@ -229,7 +229,7 @@ def _pokerkit_fl_holdem(stacks):
             False, 0, (1, 2), 2, 4, stacks, len(stacks))
 
 
-def test_fl_holdem_preflop_cap_BET_4():
+def test_BET_4_fl_holdem_preflop_cap():
     from felt.engine.games import GAMES
     from felt.engine.hand.machine import Hand
     from felt.errors import RuleError
@@ -251,7 +251,7 @@ def test_fl_holdem_preflop_cap_BET_4():
     assert ours.can_check_call(1)
 
 
-def test_fo8_is_fixed_limit_BET_3():
+def test_BET_3_fo8_is_fixed_limit():
     from felt.engine.games import GAMES
     from felt.engine.hand.machine import Hand
     from felt.errors import RuleError

@@ -3,7 +3,7 @@
 # named FrameError subclass; feeding in any chunking gives the same events; after garbage the
 # parser resynchronises and decodes the next good frame/line. Examples per test: FELT_FUZZ_EXAMPLES
 # (default 200; `make fuzz` runs a long campaign). Cases found here are replayed under MicroPython
-# in tests/firmware/test_fuzz_regressions.py.
+# in tests/firmware/proto/test_fuzz_regressions.py.
 import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st

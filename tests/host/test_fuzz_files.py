@@ -265,7 +265,7 @@ def test_board_files_are_valid():
 
 
 # ---- regressions of the bugs found here (each fixed at its root; the firmware twins of these run
-# under MicroPython too: tests/firmware/test_fuzz_regressions.py) -----------------------------------
+# under MicroPython too: tests/firmware/proto/test_fuzz_regressions.py) -----------------------------------
 
 def test_regression_phh_deal_to_a_non_player_is_a_format_error():
     # found by this fuzzer; fixed in phh.parse_action (the dealee is checked)

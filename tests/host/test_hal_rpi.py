@@ -1,11 +1,11 @@
-# The Raspberry Pi backend: the shared driver suite (tests/firmware/test_hal_suite.py) over fakes
+# The Raspberry Pi backend: the shared driver suite (tests/firmware/hal/test_hal_suite.py) over fakes
 # of RPi.GPIO, spidev and pyserial, plus the fake's own rules, WS2812-over-SPI encoding and
 # /dev/i2c-N access.
 import errno
 
 import pytest
 
-import test_hal_suite as suite
+import kit
 from fake_rpi_gpio import BCM, BOARD, OUT, FakeGPIO, FakeSerialModule, FakeSpidevModule
 from felt.hal.rpi_hal import I2C_SLAVE, WS2812_RESET_BYTES, LinuxI2C, RPiHAL, ws2812_spi_encode
 from felt.hal.sim.hal import SimClock, SimI2C
@@ -79,7 +79,7 @@ class RPiRig:
         self.time.ns += ms * 1_000_000
 
 
-@pytest.mark.parametrize("check", suite.CHECKS, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("check", kit.HAL_CHECKS, ids=lambda c: c.__name__)
 def test_rpi_backend_keeps_the_contract(check):
     check(RPiRig())
 
@@ -87,16 +87,16 @@ def test_rpi_backend_keeps_the_contract(check):
 def test_rpi_opens_in_bcm_mode_and_drives_chip_select_by_gpio():
     rig = RPiRig()
     assert rig.gpio.getmode() == BCM
-    suite.check_spi_mfrc522(rig)
+    kit.hal_check_spi_mfrc522(rig)
     dev = rig.spidev.devices[0]
     assert (dev.bus, dev.mode, dev.max_speed_hz, dev.no_cs) == (0, 0, 4000000, True)
-    outs = [c for c in rig.gpio.calls if c[0] == "output" and c[1] == suite.CS]
-    assert outs[:2] == [("output", suite.CS, 0), ("output", suite.CS, 1)]  # low for the exchange, then high
+    outs = [c for c in rig.gpio.calls if c[0] == "output" and c[1] == kit.CS]
+    assert outs[:2] == [("output", kit.CS, 0), ("output", kit.CS, 1)]  # low for the exchange, then high
 
 
 def test_rpi_pixels_on_spi1_at_2_4_mhz():
     rig = RPiRig()
-    suite.check_lights(rig)
+    kit.hal_check_lights(rig)
     dev = [d for d in rig.spidev.devices if d.written][0]
     assert (dev.bus, dev.max_speed_hz) == (1, 2400000)
     assert len(dev.written[0]) == 30 * 3 + WS2812_RESET_BYTES

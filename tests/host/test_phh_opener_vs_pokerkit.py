@@ -40,7 +40,7 @@ def test_tied_largest_blinds_replay_in_pokerkit_order():
     assert refused.get("rule") == "BET-38", refused
 
 
-def test_table_hand_opens_left_of_the_big_blind_GAME_3():
+def test_GAME_3_table_hand_opens_left_of_the_big_blind():
     h = Hand(game=GAMES["NT"], stacks=[2000] * 6, blinds=[50, 100, 0, 100, 0, 0], dead=[0, 0, 0, 50, 0, 0])
     for p in range(6):
         h.deal_hole(p, [4 * p, 4 * p + 1])

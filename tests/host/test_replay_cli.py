@@ -76,7 +76,7 @@ def test_json_one_hand_finishing_stacks_and_pots(tmp_path):
     assert r["file"].endswith("hu.phh")
 
 
-def test_decimal_amounts_print_exactly_and_odd_cent_goes_left_of_button_POT_11(tmp_path):
+def test_POT_11_decimal_amounts_print_exactly_and_odd_cent_goes_left_of_button(tmp_path):
     r = json.loads(feltctl(write(tmp_path, "d.phh", DECIMAL_SPLIT), "--json").stdout)
     # pot 0.03 antes + 1.00 blinds + 2 x 1.25 = 3.53, tied: 1.77 to p1 (left of the button), 1.76 to p2
     assert r["finishing_stacks"] == ["10.01", "10.00", "9.99"]
@@ -105,7 +105,7 @@ def test_multi_hand_phhs_file_gives_one_line_per_hand(tmp_path):
     assert rows[0]["finishing_stacks"] == [300, 0]
 
 
-def test_illegal_action_names_the_rule_and_line_BET_7(tmp_path):
+def test_BET_7_illegal_action_names_the_rule_and_line(tmp_path):
     out = feltctl(write(tmp_path, "bad.phh", ILLEGAL), "--json")
     assert out.returncode != 0
     r = json.loads(out.stdout)

@@ -27,7 +27,7 @@ for p in (ROOT + "/firmware", ROOT + "/tests/firmware", ROOT + "/tests"):
 
 import gc  # noqa: E402
 
-import test_power_loss as pl  # noqa: E402
+import kit  # noqa: E402
 from felt.recovery import journal as jr  # noqa: E402
 from felt.table.controller import PLAYING  # noqa: E402
 
@@ -39,9 +39,9 @@ MAX_STATEMENTS = 600  # per hand: a hand that never ends is a lost hand
 class Soak:
     def __init__(self, game, seed, kill_every, log=None):
         self.game = game
-        self.rng = pl.Rng(seed)
-        self.flash = pl.KillFlash(kill_every, seed % 7)
-        self.sim = pl.PowerSim(self.flash)
+        self.rng = kit.Rng(seed)
+        self.flash = kit.KillFlash(kill_every, seed % 7)
+        self.sim = kit.PowerSim(self.flash)
         self.sim.log_sink = None
         self.messages = []
         self.started = 0
@@ -51,14 +51,14 @@ class Soak:
         self.log = log
 
     def do(self, line):
-        pl.run_line(self.sim, line, self.messages)
+        kit.run_line(self.sim, line, self.messages)
 
     def fault(self, name, line):
         self.faults[name] = self.faults.get(name, 0) + 1
         self.do(line)
 
     def setup(self):
-        self.do(pl.GAME_LINES[self.game])
+        self.do(kit.GAME_LINES[self.game])
         for s in range(1, self.sim.table.config.seats + 1):
             self.do("seat %d %d" % (s, STACK))
             self.chips += STACK
@@ -88,17 +88,17 @@ class Soak:
             if t.pending():
                 self.do("confirm")
                 continue
-            if h.phase == pl.DEAL and dealt < h.street:
+            if h.phase == kit.DEAL and dealt < h.street:
                 dealt = h.street
                 self._deal_street(t, h, deck)
                 continue
-            lg = h.legal() if h.phase == pl.BET else None
+            lg = h.legal() if h.phase == kit.BET else None
             if lg is None:
                 self.do("wait 1000")  # let the table settle what is pending
                 continue
             if rng.below(40) == 0:
                 self.fault("corrupt-frame", "fault corrupt-frame")
-            self.do(pl._decide(t, lg, rng))
+            self.do(kit.decide_action(t, lg, rng))
         else:
             raise AssertionError("hand %d of %s never ended (lost hand)" % (sim.table.hand_no, self.game))
         self.finished += 1
@@ -114,16 +114,16 @@ class Soak:
         st = t.config.record.streets[h.street]
         order = [s for s in t.setup.seats if h.live[t.position(s)]]
         if st.burn:
-            self.do("draw %s to burn" % pl._ct(deck.pop()))
+            self.do("draw %s to burn" % kit.short_card(deck.pop()))
         for _k in st.hole:
             for s in order:
-                card = pl._ct(deck.pop())
+                card = kit.short_card(deck.pop())
                 if self.rng.below(30) == 0:
                     self.fault("double-read", "fault double-read %s to seat %d" % (card, s))
                 else:
                     self.do("draw %s to seat %d" % (card, s))
         for _k in range(st.board):
-            self.do("draw %s to board" % pl._ct(deck.pop()))
+            self.do("draw %s to board" % kit.short_card(deck.pop()))
 
     def _between_hands_faults(self):
         r = self.rng.below(20)

@@ -72,7 +72,7 @@ class Table:
     # Every input from outside the table -- the loop (drivers, console), the floor desk, the boot
     # antenna check -- with the kind of journal record it makes. felt.recovery.restore journals each
     # call to one of these before it runs and replays it after a power cut; a call the table makes
-    # to its own methods is part of the outer input. tests/firmware/test_table_inputs.py keeps this
+    # to its own methods is part of the outer input. tests/firmware/table/test_table_inputs.py keeps this
     # list and the table's public methods in step.
     INPUTS = {
         "shoe_card": "card", "antenna": "antenna", "check_moves": "antenna", "button": "button",

@@ -75,7 +75,7 @@ def result_of(conv, snap):
     return out
 
 
-MIN_KILL_EVERY = 3  # every 2 can livelock: a boot's re-reported cards refill the gap (tests/firmware/test_power_loss.py)
+MIN_KILL_EVERY = 3  # every 2 can livelock: a boot's re-reported cards refill the gap (tests/firmware/recovery/test_power_loss.py)
 
 
 def replay_file(path, runtime="micropython", shoe="pn532", kill_every=None):

@@ -79,7 +79,7 @@ if None in (STRAIGHT, CHUNK0, CHUNK1, CHUNK2, CHUNK3, CHUNK4, RANK_KEY, SUIT_KEY
                                        SUIT_KEY_A5)
 
 # The board triples of an Omaha board of n cards (key n * 8 + 3): every 3-subset of its positions
-# as consecutive index bytes (tests/firmware/test_rank.py checks them). Bytes literals: a tuple
+# as consecutive index bytes (tests/firmware/engine/test_rank.py checks them). Bytes literals: a tuple
 # constant would be built in RAM with the module (8 bytes an item on 64-bit).
 COMBOS = {27: b"\x00\x01\x02",
           35: b"\x00\x01\x02\x00\x01\x03\x00\x02\x03\x01\x02\x03",

@@ -3,7 +3,7 @@
 # script. Run once on main at 3dc967f (ring_h4h at a313e4a, the last commit of that firmware): level
 # clock and hand-for-hand as config.level_clock / config.hand_for_hand, snapshot v 1; with
 #   cd tests/firmware && PYTHONPATH=../../firmware:. python data/tournament_v1/capture.py [CASE...]
-# tests/firmware/test_table_tournament_recovery.py restores them with today's firmware. CPython only.
+# tests/firmware/table/test_table_tournament_recovery.py restores them with today's firmware. CPython only.
 import os
 import sys
 

@@ -1,0 +1,87 @@
+# view.py (pure): table state -> seat lights, display lines and snapshot; and through the loop the
+# lights and display repair themselves after a reset because they are computed from state.
+from check import eq
+
+from felt import view
+from felt.drivers.neopixel_lights import ACTION, ALL_IN, BIG_BLIND, DEALER, SMALL_BLIND
+from felt.engine.cards import parse_card
+from felt.sim.runner import Sim, card_uid, registry
+from felt.table.controller import Table, TableConfig
+
+
+def table(stacks, button=1):
+    t = Table(TableConfig(game="holdem", structure="no_limit", seats=len(stacks), sb=5, bb=10, button=button),
+              registry())
+    for i in range(len(stacks)):
+        if stacks[i]:
+            t.sit(i + 1, stacks[i])
+    return t
+
+
+def test_no_lights_before_the_first_hand():
+    t = table([100, 100, 100])
+    eq(view.lights(t), {DEALER: None, SMALL_BLIND: None, BIG_BLIND: None, ACTION: None, ALL_IN: []})
+    eq(view.street(t), "idle")
+
+
+def test_GAME_3_BLIND_2_BET_52_lights_follow_the_engine():
+    t = table([100, 100, 100, 100], button=2)
+    t.new_hand()
+    lt = view.lights(t)
+    eq((lt[DEALER], lt[SMALL_BLIND], lt[BIG_BLIND], lt[ACTION]), (2, 3, 4, None))  # no action before the deal
+    for r in range(2):
+        for seat in (3, 4, 1, 2):
+            card = 4 * r + seat
+            t.shoe_card(card_uid(card))
+            t.antenna(("card-arrived", "seat%d" % seat, "".join(["%02X" % b for b in card_uid(card)])))
+    eq(view.lights(t)[ACTION], 1)
+    t.act(1, "allin")
+    eq(view.lights(t)[ALL_IN], [1])
+    t.act(2, "allin")
+    eq(view.lights(t)[ALL_IN], [1, 2])
+    eq(view.lights(t)[ACTION], 3)
+
+
+def test_display_lines_fit_and_show_the_newest_alert_with_its_rule():
+    t = table([100, 100, 100])
+    t.new_hand()
+    t.act(3, "check")  # out of turn and no cards yet
+    lines = view.lines(t)
+    assert len(lines) <= 8, lines
+    for line in lines:
+        assert len(line) <= 16, line
+    assert "!GAME-2" in lines or "!BET-38" in lines, lines
+
+
+def test_lights_and_display_repair_after_a_reset():
+    sim = Sim()
+    for line in ("table holdem no_limit seats=3 sb=5 bb=10 button=1", "seat 1 100", "seat 2 100", "seat 3 100",
+                 "hand", "draw Ah to seat 2"):
+        sim.run(line)
+    chain = sim.hal.chain(22)
+    before = bytes(chain.frame)
+    assert before != bytes(len(before)), "lights are on"
+    # the chain and the panel lose their state (a brown-out): the next loop step repairs both
+    for i in range(len(chain.frame)):
+        chain.frame[i] = 0
+    sim.rt.lights.reset()
+    for i in range(len(sim.oled.ram)):
+        sim.oled.ram[i] = 0
+    sim.run("wait 600")  # no event needed: the loop recomputes the view every REFRESH_MS
+    eq(bytes(chain.frame), before)
+    sim.run("wait 5000")  # and rewrites the whole panel every PANEL_MS
+    eq(bytes(chain.frame), before)
+    eq(sim.oled.text_lines()[:2], ["NL HOLDEM H1", "PREFLOP"])
+
+
+def test_snapshot_is_json_ready():
+    import json
+    sim = Sim()
+    for line in ("table holdem no_limit seats=2 sb=5 bb=10 button=1", "seat 1 100", "seat 2 100", "hand"):
+        sim.run(line)
+    s = json.loads(sim.run("state")[0])
+    eq(s["hand"], 1)
+    eq(s["street"], "preflop")
+    eq(s["stacks"], [95, 90])
+    eq(s["indicators"], [["button", "sb"], ["bb"]])  # heads-up: the button posts the small blind
+    eq(parse_card("Ah"), 50)
