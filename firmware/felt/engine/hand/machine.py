@@ -8,7 +8,7 @@ from felt.errors import ConfigError, RuleError
 from felt.engine import games
 from felt.engine.hand import betting
 from felt.engine.hand import settle
-from felt.engine.hand import openers as streets
+from felt.engine.hand import openers
 from felt.engine.hand.intake import HandDealing
 from felt.engine.hand.betting import LIMIT
 
@@ -62,7 +62,7 @@ class Hand(HandDealing):
     record: keep the Op log (`log`) and return an Op from each action; record=False (a replay
     that reads only the outcome) skips building them: `log` is None and actions return None.
     phh_order: preflop opener as pokerkit reads a PHH file -- of two equal largest blinds the
-    later position is the "straddle" (streets.position_opener); the table leaves it False:
+    later position is the "straddle" (openers.position_opener); the table leaves it False:
     GAME-3, a make-up or new player's live BB (BLIND-14/16) does not move the opener."""
 
     def __init__(self, game, stacks, blinds=(), antes=0, bring_in=0, small_bet=0, big_bet=0,
@@ -330,7 +330,7 @@ class Hand(HandDealing):
 
             first = stud_openers.highest_upcard_opener(ups, self.live)
         else:
-            first = streets.opener(st, s, self.nominal_blinds, ups, self.live, self.phh_order)
+            first = openers.opener(st, s, self.nominal_blinds, ups, self.live, self.phh_order)
         if s == 0 and self.game.forced == "bring_in" and not self._highest_opens:
             rnd.completion = True
             rnd.bring_in_due = True
@@ -367,8 +367,8 @@ class Hand(HandDealing):
     def out_of_turn(self, p, action, amount=0, dealer_prompted=False):
         """BET-39..42: an action entered for p, who is not the actor: a proposal (out_of_turn.py);
         nothing changes here (BET-38). out_of_turn.py is imported on first use (rare)."""
-        from felt.engine.hand import out_of_turn as outofturn
-        return outofturn.out_of_turn(self, p, action, amount, dealer_prompted)
+        from felt.engine.hand import out_of_turn
+        return out_of_turn.out_of_turn(self, p, action, amount, dealer_prompted)
 
     def check_pull_back(self, p):
         self._check_turn(p)
