@@ -34,7 +34,7 @@ def test_engine_alone_imports_in_under_24K_on_the_32_bit_port():
 
 
 @pytest.mark.xfail(strict=True, reason="measured 2026-12-02: the engine after one ten-seat O8 hand (what loads on "
-                                       "first use counted) is ~26.2 KB on the 32-bit port")
+                                       "first use counted) is ~26.0 KB on the 32-bit port")
 def test_engine_after_a_hand_stays_under_24K_on_the_32_bit_port():
     out, tail = _wasm(0, "engine")
     assert out["done"], tail
@@ -49,7 +49,7 @@ def test_whole_table_plays_ten_seat_omaha8_hands_in_a_fixed_heap_on_the_32_bit_p
 
 
 @pytest.mark.xfail(strict=True, reason="measured 2026-12-02 (hardware/memory.md): live RAM between main-loop steps "
-                                       "peaks at ~183 KB inside a ten-seat O8 hand (~166 KB after it) on the 32-bit "
+                                       "peaks at ~183 KB inside a ten-seat O8 hand (~164 KB after it) on the 32-bit "
                                        "port, and the showdown step alone makes >100 KB of garbage")
 def test_whole_table_plays_ten_seat_omaha8_hands_in_160K_on_the_32_bit_port():
     out, tail = _wasm(3, "run", ram=PICO_W_HEAP)
