@@ -44,7 +44,9 @@ def run(firmware, reps):
         p = subprocess.run([micropython_binary(), "-X", "heapsize=512M", script, "record", data + "/r", tape],
                            capture_output=True, text=True, env=env, timeout=3600)
         if p.returncode == 0 and "RECORDED" in p.stdout:
-            p = subprocess.run([micropython_binary(), "-X", "heapsize=512M", script, "replay", data + "/p", tape,
+            # a 32 MB heap holds the replay (the hand allocates ~2.5 MB with the collector off);
+            # gc.mem_alloc() walks the whole allocation table, so a bigger heap only slows it
+            p = subprocess.run([micropython_binary(), "-X", "heapsize=32M", script, "replay", data + "/p", tape,
                                 str(reps)], capture_output=True, text=True, env=env, timeout=3600)
     finally:
         shutil.rmtree(data, ignore_errors=True)
@@ -56,8 +58,10 @@ def run(firmware, reps):
         kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
         if w[0] == "KIND":
             out["kinds"][kv["name"]] = dict((k, int(v)) for k, v in kv.items() if k != "name")
-        elif w[0] in ("HAND", "CALIB"):
+        elif w[0] in ("HAND", "CALIB", "QUIET"):
             out[w[0]] = dict((k, int(v)) for k, v in kv.items())
+        elif w[0] in ("JOURNAL", "DECODER"):
+            out[w[0]] = kv
         elif w[0] == "BROKEN":
             out["broken"] = line
     if p.returncode != 0 or "HAND" not in out:
@@ -68,7 +72,8 @@ def run(firmware, reps):
 def figures(r):
     k = r["kinds"]
     f = {"calib": r["CALIB"]["us"], "hand": r["HAND"]["us"], "alloc": r["HAND"]["alloc"],
-         "spi": r["HAND"]["spi"], "stubs": r["HAND"]["stubs_us"]}
+         "spi": r["HAND"]["spi"], "stubs": r["HAND"]["stubs_us"], "quiet": r.get("QUIET"),
+         "journal": r.get("JOURNAL", {}).get("kind", "?"), "decoder": r.get("DECODER", {}).get("port", "pins")}
     for _label, kind, _goal in GOALS:
         f[kind] = k[kind]["median"] if kind in k else 0
     f["shoe"] = k["shoe"]["median"] if "shoe" in k else 0
@@ -100,6 +105,12 @@ def report(name, f):
         print("  %-70s %9d us  = %7.3f x peer;%s  board estimate: %s" % (label, us, us / c, verdict, est))
     print("  allocated per hand (gc off during the hand, 64-bit unix port): %d bytes; SPI transfers %d; "
           "replay stubs alone %d us of the hand" % (f["alloc"], f["spi"], f["stubs"]))
+    q = f["quiet"]
+    if q:
+        print("  steps without an event (no console line, no card read or arriving): %d, of which %d allocated (%d bytes)"
+              % (q["steps"], q["allocating"], q["bytes"]))
+    print("  journal: %s; decoder address: %s" % (f["journal"], "one SIO port write" if f["decoder"] == "sio"
+                                                  else "a write per pin"))
 
 
 def main():

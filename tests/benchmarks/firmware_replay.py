@@ -327,6 +327,9 @@ class ReplayMachine:
         self.SPI = SPI
         self.UART = UART
         self.I2C = I2C
+        # machine.mem32: the decoder's address goes out as one store to the SIO (a dict store
+        # here, a C store on the board: nothing reads it back)
+        self.mem32 = {}
 
 
 class ReplayNeoPixel:
@@ -408,11 +411,12 @@ def stub_cost_us(tape):
     return ticks_diff(ticks_us(), t0)
 
 
-def replay(tape, board, config, root, statements, hand_first, hand_steps):
+def replay(tape, board, config, root, statements, hand_first, hand_steps, per_step=False):
     machine = ReplayMachine(tape)
     tm = ReplayTime(tape.ticks)
     hal = None
-    for kw in ({"rp2_module": ReplayRp2(), "os_module": ReplayOs()},
+    for kw in ({"rp2_module": ReplayRp2(), "os_module": ReplayOs(), "chip": "RP2040"},
+               {"rp2_module": ReplayRp2(), "os_module": ReplayOs()},  # before the decoder's port write
                {"rp2_module": ReplayRp2()},  # firmware before the file-system overlap check
                {}):  # firmware before the ring journal: no raw flash in its machine backend
         try:
@@ -425,6 +429,7 @@ def replay(tape, board, config, root, statements, hand_first, hand_steps):
     applib.start(app)
     due = rt.next_due_ms
     cost = []
+    step_alloc = []
     i = 0
     n = len(tape.steps)
     alloc = None
@@ -436,14 +441,22 @@ def replay(tape, board, config, root, statements, hand_first, hand_steps):
         if DEBUG and (i % 50 == 0 or 1280 < i < 1300):
             print(i, tm.at, tm.ticks[tm.at], machine.pos["spi"], tape.steps[i])
         due()
-        t0 = ticks_us()
-        rt.step()
-        cost.append(ticks_diff(ticks_us(), t0))
+        if per_step:  # gc.mem_alloc() walks the heap's whole allocation table: not in timed replays
+            m0 = gc.mem_alloc()
+            rt.step()
+            step_alloc.append(gc.mem_alloc() - m0)  # exact within the hand (collector off)
+            cost.append(0)
+        else:
+            t0 = ticks_us()
+            rt.step()
+            cost.append(ticks_diff(ticks_us(), t0))
         i += 1
         if i == hand_first + hand_steps:
             alloc = gc.mem_alloc() - a0
             gc.enable()
     app.journal_kind = type(getattr(app, "journal", None)).__name__
+    app.port_writes = len(machine.mem32)
+    app.step_alloc = step_alloc
     return app, cost, alloc, machine.pos["spi"]
 
 
@@ -524,12 +537,20 @@ def main_replay(root, path):
             print("BROKEN replay %s %r %r spi %d/%d" % (t.state, got, want, spi_used, len(tape.spi)))
             return
         journal = app.journal_kind
+        port = app.port_writes
         cost = c if cost is None else [min(cost[i], c[i]) for i in range(len(c))]
         app = None
         gc.collect()
-    calib = calibrate.score()
+    rm(root)
+    os.mkdir(root)
+    app, _c, _a, _s = replay(tape, board, config, root + "/replay", None, hand_first, hand_steps, per_step=True)
+    step_alloc = app.step_alloc
+    app = None
+    gc.collect()
+    calib = calibrate.score(reps=max(9, REPS))  # the peer, min of N passes like the firmware
     print("CALIB us=%d" % calib)
     print("JOURNAL kind=%s" % journal)
+    print("DECODER port=%s" % ("sio" if port else "pins"))
     # per kind of step, in the hand: [steps, total us, max us]
     kinds = {}
 
@@ -562,6 +583,17 @@ def main_replay(root, path):
     for k in sorted(kinds):
         v = sorted(kinds[k])
         print("KIND name=%s n=%d us=%d median=%d max=%d" % (k, len(v), sum(v), v[len(v) // 2], v[-1]))
+    # steps with no event (no console line, no card read or arriving): how many allocated at all
+    quiet = allocating = quiet_bytes = 0
+    for i in range(hand_first, hand_first + hand_steps):
+        labels = tape.steps[i]
+        if "console" in labels or "arrival" in labels or "shoe" in labels:
+            continue
+        quiet += 1
+        if step_alloc[i] > 0:
+            allocating += 1
+            quiet_bytes += step_alloc[i]
+    print("QUIET steps=%d allocating=%d bytes=%d" % (quiet, allocating, quiet_bytes))
 
 
 

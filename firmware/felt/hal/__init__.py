@@ -37,6 +37,11 @@ MAY implement (raise ConfigError naming the missing capability otherwise)
       ioctl(4) block count, ioctl(5) block size, ioctl(6, n) erases block n), `length` bytes
       from `start` of the board's storage region (start < 0: from its end). For the ring journal
       (felt.recovery.ring; the board file's "journal" says which journal a board uses).
+  output_port(pins, value=0) -> OutputPort with width (len(pins)) and value(n): bit i of n drives
+      pins[i], all in one register write (value() reads back the last n). machine_hal on an
+      RP2040/RP2350: one store to the SIO's GPIO_OUT_XOR (machine.mem32) for pins in GPIO 0..29;
+      elsewhere each pin's own write (felt.hal.shared.PinGroup, the documented fallback). The
+      decoder's address pins (board.chip_selects) use it when the backend has it.
   close(): release pins and buses.
 
 Every backend has `name` ("machine", "rpi", "sim"). Pin numbers are the board's GPIO numbers
@@ -45,7 +50,7 @@ Every backend has `name` ("machine", "rpi", "sim"). Pin numbers are the board's 
 from felt.errors import ConfigError
 
 MUST = ("spi", "uart", "input_pin", "output_pin", "ticks_ms")
-MAY = ("i2c", "neopixel", "flash", "close")
+MAY = ("i2c", "neopixel", "flash", "output_port", "close")
 
 PULLS = (None, "up", "down")
 EDGES = ("both", "rising", "falling")
@@ -82,24 +87,28 @@ def unsupported(backend_name, capability):
 
 class Decoder:
     """A 74HC154 4-to-16 line decoder driving chip-selects: output Yn is low while the address
-    pins hold n and /E (enable_pin, with the second enable tied low) is low. Pins are OutputPins
-    of any backend; line(n) gives the chip-select object for SPIBus.device()."""
+    pins hold n and /E (enable_pin, with the second enable tied low) is low. `address`: the
+    address pins as an OutputPort (backend.output_port: all of them in one write where the
+    hardware allows) or a list of OutputPins of any backend (each written on its own);
+    line(n) gives the chip-select object for SPIBus.device()."""
 
-    def __init__(self, address_pins, enable_pin, name="74HC154"):
-        if not 1 <= len(address_pins) <= 4:
-            raise ConfigError("a 74HC154 has 4 address inputs, got %d" % len(address_pins))
-        self.address_pins = address_pins
+    def __init__(self, address, enable_pin, name="74HC154"):
+        if isinstance(address, (list, tuple)):
+            from felt.hal.shared import PinGroup
+
+            address = PinGroup(address)
+        if not 1 <= address.width <= 4:
+            raise ConfigError("a 74HC154 has 4 address inputs, got %d" % address.width)
+        self.address = address
         self.enable_pin = enable_pin
         self.name = name
-        self.lines = 1 << len(address_pins)
+        self.lines = 1 << address.width
         self.current = None  # the line the address pins hold (None: not driven yet)
         enable_pin.value(1)
 
     def set_address(self, n):
-        """Drive the address pins to line n, each pin on its own (/E must be high)."""
-        pins = self.address_pins
-        for i in range(len(pins)):
-            pins[i].value((n >> i) & 1)
+        """Drive the address pins to line n (/E must be high)."""
+        self.address.value(n)
         self.current = n
 
     def line(self, n):

@@ -6,7 +6,58 @@ same code is tested against a recording fake on any interpreter.
 """
 from felt.errors import ConfigError
 from felt.hal import check_edge, check_pull, unsupported
-from felt.hal.shared import ChipSelectBus, PinClaims
+from felt.hal.shared import ChipSelectBus, PinClaims, PinGroup
+
+# The SIO (single-cycle IO) block of the RP2040 and RP2350 (datasheets, chapter SIO; pico-sdk
+# hardware/regs/sio.h): GPIO_OUT and its atomic XOR alias (GPIO_OUT ^= written value) for GPIO
+# 0..31, by chip. An RP2350B's GPIO 32..47 sit in the GPIO_HI_* registers: not handled here.
+SIO_BASE = 0xD0000000
+SIO_GPIO_OUT = {"RP2040": 0x010, "RP2350": 0x010}
+SIO_GPIO_OUT_XOR = {"RP2040": 0x01C, "RP2350": 0x028}
+PORT_PINS = 30  # GPIO 0..29: the bank every Pico-class board's header pins are in
+
+
+def chip_of(text):
+    """"RP2040" or "RP2350" named in `text` (sys.implementation._machine, e.g. "Raspberry Pi Pico
+    with RP2040"), else None."""
+    for chip in ("RP2040", "RP2350"):
+        if chip in text:
+            return chip
+    return None
+
+
+def port_mask(pins, n):
+    """The GPIO_OUT bits that are high when the port's pins hold n (bit i of n on pins[i])."""
+    mask = 0
+    for i in range(len(pins)):
+        if (n >> i) & 1:
+            mask |= 1 << pins[i]
+    return mask
+
+
+class SIOPort:
+    """OutputPort of the contract on the SIO: value(n) is ONE store to GPIO_OUT_XOR of exactly
+    the pins that change, so they change on the same clock edge (a 74HC154's address: hal.Decoder).
+    The port owns its pins (claimed like any output), so the level it last wrote is theirs:
+    nothing is read back, and the store allocates nothing (masks made once, the register address
+    held as an object)."""
+
+    def __init__(self, mem32, xor_address, pins, level):
+        self._mem32 = mem32
+        self._xor = xor_address
+        self.pins = pins
+        self.width = len(pins)
+        self._masks = [port_mask(pins, n) for n in range(1 << len(pins))]
+        self._level = level
+
+    def value(self, n=None):
+        if n is None:
+            return self._level
+        flip = self._masks[n] ^ self._masks[self._level]
+        if flip:
+            self._mem32[self._xor] = flip
+        self._level = n
+        return None
 
 
 class MachineInput:
@@ -76,7 +127,7 @@ class MachineHAL:
     name = "machine"
 
     def __init__(self, machine_module=None, neopixel_module=None, time_module=None, rp2_module=None,
-                 os_module=None):
+                 os_module=None, chip=None):
         if machine_module is None:
             import machine as machine_module
         if time_module is None:
@@ -85,6 +136,7 @@ class MachineHAL:
         self._neopixel = neopixel_module
         self._rp2 = rp2_module
         self._os = os_module
+        self._chip = chip  # "RP2040" / "RP2350" (None: read from sys.implementation when needed)
         self._time = time_module
         self._pins = PinClaims()
         self._spi = {}
@@ -118,6 +170,36 @@ class MachineHAL:
         P = self.machine.Pin
         self._pins.claim(pin, "output")
         return MachineOutput(P(pin, P.OUT, value=1 if value else 0))
+
+    def output_port(self, pins, value=0):
+        """Output pins written together (bit i of value(n) on pins[i]): one store to the SIO's
+        GPIO_OUT_XOR on an RP2040/RP2350 when every pin is in GPIO 0..29 (machine.mem32);
+        otherwise, the documented fallback, each pin's own machine.Pin write (PinGroup)."""
+        P = self.machine.Pin
+        for p in pins:
+            self._pins.claim(p, "output")
+        outs = [MachineOutput(P(pins[i], P.OUT, value=(value >> i) & 1)) for i in range(len(pins))]
+        chip = self._port_chip(pins)
+        if chip is None:
+            return PinGroup(outs, value)
+        return SIOPort(self.machine.mem32, SIO_BASE + SIO_GPIO_OUT_XOR[chip], list(pins), value)
+
+    def _port_chip(self, pins):
+        # the chip whose SIO takes the port write, or None (no machine.mem32, another chip, a pin
+        # outside GPIO 0..29)
+        if getattr(self.machine, "mem32", None) is None:
+            return None
+        chip = self._chip
+        if chip is None:
+            import sys
+
+            chip = chip_of(getattr(sys.implementation, "_machine", ""))
+        if chip not in SIO_GPIO_OUT_XOR:
+            return None
+        for p in pins:
+            if not 0 <= p < PORT_PINS:
+                return None
+        return chip
 
     def spi(self, bus, baud=4000000, sck=None, mosi=None, miso=None):
         if bus not in self._spi:

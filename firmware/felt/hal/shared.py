@@ -22,6 +22,25 @@ class PinClaims:
         self._claimed = {}
 
 
+class PinGroup:
+    """OutputPort of the contract built from single OutputPins: bit i of value(n) drives pins[i],
+    each pin through its own write (the fallback where a backend has no port write)."""
+
+    def __init__(self, pins, level=None):
+        self.pins = pins
+        self.width = len(pins)
+        self._level = level
+
+    def value(self, n=None):
+        if n is None:
+            return self._level
+        pins = self.pins
+        for i in range(len(pins)):
+            pins[i].value((n >> i) & 1)
+        self._level = n
+        return None
+
+
 class SelectedDevice:
     """SPIDevice of the contract: chip-select low, one full-duplex exchange, chip-select high
     (also when the exchange raises). exchange(out_buf, in_buf) is the backend's library call,

@@ -276,7 +276,11 @@ def chip_selects(board, hal):
     """{location: chip-select for SPIBus.device()} -- a GPIO number or a decoded line."""
     if board.decoder is None:
         return dict(board.antennas)
-    address = [hal.output_pin(p, value=0) for p in board.decoder["address"]]
+    pins = board.decoder["address"]
+    if callable(getattr(hal, "output_port", None)):  # the address in one port write (hal contract, MAY)
+        address = hal.output_port(pins, value=0)
+    else:
+        address = [hal.output_pin(p, value=0) for p in pins]
     decoder = Decoder(address, hal.output_pin(board.decoder["enable"], value=1), board.decoder["decoder"])
     return {loc: decoder.line(line) for loc, line in board.antennas}
 

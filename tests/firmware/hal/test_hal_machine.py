@@ -341,3 +341,158 @@ def test_raw_flash_for_the_ring_stays_clear_of_the_file_system():
     with raises(ConfigError, match="overlaps the file system"):
         stock.flash(-256 * 1024, 256 * 1024)
     eq(len(rp2.opened), 3)  # asked for the region's size, never opened the ring over littlefs
+
+
+# -- the decoder's address in one port write (issue 20 item 1) ------------------------------------
+# RP2040 / RP2350 datasheets, SIO: GPIO_OUT, GPIO_OUT_SET, GPIO_OUT_CLR, GPIO_OUT_XOR (pico-sdk
+# hardware/regs/sio.h), offsets from SIO_BASE 0xD0000000 -- written out here, not taken from the
+# backend, so a wrong constant in felt.hal.machine_hal fails.
+_SIO_REGS = {"RP2040": {"out": 0x010, "set": 0x014, "clr": 0x018, "xor": 0x01C},
+             "RP2350": {"out": 0x010, "set": 0x018, "clr": 0x020, "xor": 0x028}}
+
+
+class FakeSIO:
+    """machine.mem32 over the chip's SIO as far as GPIO outputs go: a store to GPIO_OUT or its
+    SET/CLR/XOR aliases moves the fake machine's output pins as the silicon would (a bit of a pin
+    that is not a SIO output moves nothing); every store is recorded with /E's level at the time."""
+
+    def __init__(self, machine, chip, enable_pin):
+        self.m = machine
+        self.regs = dict((k, 0xD0000000 + v) for k, v in _SIO_REGS[chip].items())
+        self.enable = enable_pin
+        self.stores = []  # (register name, value, /E level when stored)
+
+    def _out(self):
+        bits = 0
+        for p in self.m.pins.values():
+            if p.mode == p.OUT and p.level and p.id < 32:
+                bits |= 1 << p.id
+        return bits
+
+    def __getitem__(self, addr):
+        if addr != self.regs["out"]:
+            raise AssertionError("read of 0x%08X" % addr)
+        return self._out()
+
+    def __setitem__(self, addr, v):
+        names = dict((a, k) for k, a in self.regs.items())
+        if addr not in names:
+            raise AssertionError("store to 0x%08X, not a GPIO output register" % addr)
+        name = names[addr]
+        pin_e = self.m.pins.get(self.enable)
+        self.stores.append((name, v, pin_e.level if pin_e is not None else None))
+        cur = self._out()
+        new = {"out": v, "set": cur | v, "clr": cur & ~v, "xor": cur ^ v}[name]
+        for p in self.m.pins.values():
+            if p.mode == p.OUT and p.id < 32:
+                p.level = (new >> p.id) & 1
+
+
+def _pico_board():
+    import json
+
+    from felt.runtime import board as boards
+
+    here = __file__.replace("\\", "/")
+    with open(here[:here.rfind("/tests/firmware/")] + "/hardware/boards/pico.json") as f:
+        return boards.load(json.load(f))
+
+
+def _line_on_pins(m, address):
+    line = 0
+    for i in range(len(address)):
+        line |= m.pins[address[i]].level << i
+    return line
+
+
+def _check_port_write(chip):
+    from felt.runtime import board as boards
+
+    b = _pico_board()
+    address = b.decoder["address"]  # the pin map's own pins (GP10..13 on a Pico), /E on GP14
+    enable = b.decoder["enable"]
+    m = FakeMachine()
+    sio = m.mem32 = FakeSIO(m, chip, enable)
+    hal = MachineHAL(machine_module=m, neopixel_module=FakeNeoPixelModule(), time_module=FakeTime(), chip=chip)
+    seen = []
+
+    class Chip:
+        def __init__(self, loc):
+            self.loc = loc
+
+        def spi_transfer(self, out_buf, in_buf):
+            seen.append((self.loc, _line_on_pins(m, address), m.pins[enable].level))
+
+    for loc, line in b.antennas:
+        m.spi_models[("line", line)] = Chip(loc)
+    devices = boards.open_antenna_devices(b, hal)
+
+    def exchange_by_line():
+        # FakeMachine's SPI routes by chip-select pin; a decoder routes by address: the model
+        # of the line the address pins hold answers, and only while /E is low
+        def write_readinto(out_buf, in_buf):
+            if m.pins[enable].level != 0:
+                raise AssertionError("SPI exchange with /E high")
+            m.spi_models[("line", _line_on_pins(m, address))].spi_transfer(out_buf, in_buf)
+        return write_readinto
+    for _loc, dev in devices:
+        dev._exchange = exchange_by_line()  # the SPI peripheral of this rig: by decoded line
+    buf = bytearray(2)
+    order = [(loc, line) for loc, line in b.antennas]
+    for loc, line in order + order[::-1]:
+        before = len(sio.stores)
+        dict(devices)[loc].transfer(buf, buf)
+        dict(devices)[loc].transfer(buf, buf)  # same line again: /E only, no store
+        stores = sio.stores[before:]
+        if stores:
+            eq(len(stores), 1, "stores for one change of line")
+            name, value, e_level = stores[0]
+            eq(name, "xor")  # GPIO_OUT_XOR: every address pin that changes, in one store
+            eq(e_level, 1)  # while /E is high: no output of the decoder goes low meanwhile
+            mask = 0
+            for p in address:
+                mask |= 1 << p
+            eq(value & ~mask, 0, "bits outside the address pins")
+        eq(m.pins[enable].level, 1)
+    # each exchange saw its antenna's line of the board file on the address pins, /E low
+    eq(seen, [(loc, line, 0) for loc, line in order + order[::-1] for _ in range(2)])
+    return sio, b
+
+
+def test_decoder_address_in_one_sio_store_on_an_rp2040():
+    sio, b = _check_port_write("RP2040")
+    eq(len(sio.stores) > 0, True)
+    eq(sio.stores[0][0], "xor")
+
+
+def test_decoder_address_in_one_sio_store_on_an_rp2350():
+    _check_port_write("RP2350")
+
+
+def test_decoder_address_falls_back_to_pin_writes_without_a_port():
+    # no machine.mem32 / another chip / a pin outside GPIO 0..29: each pin's own machine.Pin write
+    from felt.hal.shared import PinGroup
+
+    m = FakeMachine()
+    hal = MachineHAL(machine_module=m, neopixel_module=FakeNeoPixelModule(), time_module=FakeTime(), chip="RP2040")
+    port = hal.output_port([10, 11, 12, 13])
+    eq(isinstance(port, PinGroup), True)  # this machine has no mem32
+    port.value(0b1010)
+    eq([m.pins[p].level for p in (10, 11, 12, 13)], [0, 1, 0, 1])
+    m2 = FakeMachine()
+    m2.mem32 = FakeSIO(m2, "RP2040", 14)
+    hal2 = MachineHAL(machine_module=m2, neopixel_module=FakeNeoPixelModule(), time_module=FakeTime(), chip="ESP32")
+    eq(isinstance(hal2.output_port([10, 11]), PinGroup), True)  # not an RP2040/RP2350
+    hal3 = MachineHAL(machine_module=m2, neopixel_module=FakeNeoPixelModule(), time_module=FakeTime(), chip="RP2350")
+    eq(isinstance(hal3.output_port([28, 29, 30]), PinGroup), True)  # GPIO 30: outside the port's bank
+    eq(m2.mem32.stores, [])
+    with raises(ConfigError, match="pin 10 is already in use"):
+        hal.output_port([10])
+
+
+def test_chip_named_by_the_firmware_build():
+    from felt.hal.machine_hal import chip_of
+
+    eq(chip_of("Raspberry Pi Pico with RP2040"), "RP2040")
+    eq(chip_of("Raspberry Pi Pico2 with RP2350"), "RP2350")
+    eq(chip_of("linux [GCC 12.2.0] version"), None)
