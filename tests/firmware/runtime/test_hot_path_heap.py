@@ -4,6 +4,7 @@
 # field off), through the 74HC154 chip-select path -- talks to a device that replays the SPI
 # answers a simulated chip gave for the same visit (the chip model itself allocates). MicroPython
 # only (CPython has no heap lock: SKIP there); the replay itself is checked on both.
+import kit
 from check import MICROPYTHON, Skip, eq
 
 from felt.drivers.antennas import AntennaPoller
@@ -257,9 +258,7 @@ def _steady_table(root):
 
 
 def _root(tag):
-    import os
-
-    return "/tmp/felt_heap_%s_%s" % (tag, "".join(["%02x" % b for b in os.urandom(4)]))
+    return kit.tmp_root("heap_" + tag)  # one folder per process, on every runtime (the wasm port has no urandom)
 
 
 def test_steady_loop_cycle_replays_the_same_spi_exchanges():
