@@ -15,7 +15,7 @@
 #     port and the 32-bit WebAssembly port (feltctl.wasm_micropython, issue 19): engine after import and
 #     after a hand, the whole firmware after import and with the table built, live RAM after each of N
 #     hands in a large heap, and with --find-ram HANDS the smallest heap (bisected) that plays HANDS hands.
-# usage: python tests/benchmarks/bench_memory.py [--ports unix,wasm] [--table-only] [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
+# usage: python tests/benchmarks/bench_memory.py [--ports unix,wasm] [--table-only] [--table-hands N] [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
 #        python tests/benchmarks/bench_memory.py --engine-only   (part 3 alone)
 import argparse
 import os
@@ -311,11 +311,14 @@ def main():
     ap.add_argument("--ports", default="unix,wasm",
                     help="side-by-side table: the ports to measure (unix = the 64-bit unix port, wasm = the 32-bit "
                          "WebAssembly port), comma-separated; empty to skip the table")
+    ap.add_argument("--table-hands", type=int, default=20, metavar="N",
+                    help="hands of the side-by-side table's large-heap run (default 20: the live figure is flat "
+                         "from hand to hand; --find-ram HANDS sets the bisection's)")
     ap.add_argument("--table-only", action="store_true",
                     help="only the side-by-side table (and --find-ram); not the unix port's detail runs")
     a = ap.parse_args()
     if a.ports:
-        side_by_side([x for x in a.ports.split(",") if x], a.hands, a.find_ram)
+        side_by_side([x for x in a.ports.split(",") if x], a.table_hands, a.find_ram)
         if a.table_only:
             return 0
     if a.engine_only:
