@@ -62,7 +62,14 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
-    files = a.files or sorted(glob.glob(os.path.join(HERE, "firmware", "**", "test_*.py"), recursive=True))
+    files = []
+    for f in a.files or [os.path.join(HERE, "firmware")]:  # a folder stands for its test files, at any depth
+        if os.path.isdir(f):
+            files.extend(sorted(glob.glob(os.path.join(f, "**", "test_*.py"), recursive=True)))
+        else:
+            files.append(f)
+    if not files:
+        ap.error("no test files in %s" % " ".join(a.files))
     binary = micropython_binary() if a.runtime == "unix" else "wasm"
     total_p = total_f = total_s = 0
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
