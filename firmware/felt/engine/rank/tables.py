@@ -1,8 +1,8 @@
 # Lookup tables of the hand evaluator (engine layer, pure). On a board running from its ROMFS
-# image they are data files beside this module (written by feltctl.romfs from ROM_FILES): the big
+# image they are data files beside this module (written by feltctl.board.romfs from ROM_FILES): the big
 # ones are read in place from flash, the small hot ones copied into RAM arrays, and no table is
 # computed there (see _rom). Anywhere else (CPython, plain files) build.py builds them, about
-# 22 KB of heap on the 64-bit unix port (tests/bench/bench_evaluate.py measures it).
+# 22 KB of heap on the 64-bit unix port (tests/benchmarks/bench_evaluate.py measures it).
 # Only evaluate.py reads them.
 #
 # Each card adds one entry of RANK_KEY and one of SUIT_KEY to two running sums that stay
@@ -18,7 +18,7 @@ import array
 def _rom(table, size, kind):
     # On a board that runs from a ROMFS image (hardware/memory.md) the host put this table beside
     # the module as a data file: table.lower() + ".bin" for bytes, + ".table" for 2- and 4-byte
-    # entries (feltctl.romfs, ROM_FILES); VfsRom
+    # entries (feltctl.board.romfs, ROM_FILES); VfsRom
     # files export their bytes as a buffer, so it can be read in place from flash at no RAM cost.
     # kind "B": the bytes in place (a memoryview); "I" of 2 KB and more: 4-byte entries in place
     # (a memoryview has no typecode for them: a uctypes array over the same bytes reads them,
@@ -51,7 +51,7 @@ def _rom(table, size, kind):
 
 
 _ROM_VIEWS = []  # the views under the uctypes arrays
-# The data files feltctl.romfs writes beside this module in the image: file, table, entry type
+# The data files feltctl.board.romfs writes beside this module in the image: file, table, entry type
 # ("B" bytes, "H" / "I" 2- / 4-byte little-endian), as one text (no tuples kept in RAM).
 ROM_FILES = ("straight.bin STRAIGHT B chunk0.table CHUNK0 I chunk1.table CHUNK1 I chunk2.table CHUNK2 I "
              "chunk3.table CHUNK3 I chunk4.table CHUNK4 I rank_key.table RANK_KEY I suit_key.table SUIT_KEY I "

@@ -1,7 +1,7 @@
 # A simulated PN532 in HSU mode at byte level -- sim backend for the shoe: pure, deterministic,
 # scripted by the caller. It has the UART face the drivers expect from the chip's side:
 # write(bytes) is what the host sends, read(n)/any() is what the chip answers. Used in-process
-# (MicroPython `feltctl sim`, firmware tests) and behind a pty by host_tools/feltctl/simdev.
+# (MicroPython `feltctl sim`, firmware tests) and behind a pty by host_tools/feltctl/device_sim.
 # Behaviour follows hardware/protocols/pn532-hsu.md; faults are injected by method calls.
 from felt.hal.sim.uart import DeviceUART
 from felt.proto import pn532

@@ -1,5 +1,5 @@
 # The device side of a simulated UART peripheral -- sim backend helper shared by the simulated shoe
-# readers (simdev_pn532, simdev_ascii_reader): what the device has sent waits in `_out` until the
+# readers (felt.hal.sim.pn532, felt.hal.sim.ascii_reader): what the device has sent waits in `_out` until the
 # host reads it, through the any()/read(n) face of machine.UART that the drivers use.
 
 
