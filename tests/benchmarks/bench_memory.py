@@ -153,7 +153,7 @@ def main(argv):
     from felt.sim.runner import Sim
     from felt.sim import autoplay
     # what loop.build() imports lazily, so that FIRMWARE is every module a table runs on
-    import felt.runtime.board, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console  # noqa: F401,E401
+    import felt.runtime.board, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console_link  # noqa: F401,E401
     import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa: F401,E401
     if argv[1] != "nogc":
         from felt.runtime import heap

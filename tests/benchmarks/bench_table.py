@@ -154,7 +154,7 @@ gc.collect()
 IMPORTS0 = gc.mem_alloc()
 import felt.sim.runner
 # loop.build() imports the drivers lazily: count them as code too
-import felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console, felt.drivers.display
+import felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console_link, felt.drivers.display
 import felt.drivers.mfrc522, felt.drivers.neopixel_lights, felt.runtime.board
 gc.collect()
 print("CODE imports=%d" % (gc.mem_alloc() - IMPORTS0))

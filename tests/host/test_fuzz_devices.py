@@ -9,7 +9,7 @@ import os
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from felt.drivers import antennas, buttons, shoe
-from felt.drivers.console import ConsoleLink
+from felt.drivers.console_link import ConsoleLink
 from felt.drivers.mfrc522 import MFRC522, ScanResult
 from felt.errors import DeviceTimeout
 from felt.hal.sim.hal import SimHAL, SimUART

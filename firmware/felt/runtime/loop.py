@@ -74,7 +74,7 @@ def _clean(text, n=150):
 class Runtime:
     """Wires drivers to the controller. Any driver may be None (a bench setup without it).
     shoe: drivers.shoe (PN532Shoe/AsciiShoe); poller: drivers.antennas.AntennaPoller;
-    buttons: drivers.buttons.SeatButtons; link: drivers.console.ConsoleLink (table role);
+    buttons: drivers.buttons.SeatButtons; link: drivers.console_link.ConsoleLink (table role);
     lights: drivers.neopixel_lights.SeatLights; display: drivers.display.SSD1306; desk:
     security.floordesk.FloorDesk for the authenticated floor commands (None: the table has no floor keys).
 
@@ -388,7 +388,7 @@ class Runtime:
         self.link.reply_error(msg.seq, text, rule=rule, legal=_chip_range(getattr(a, "legal", None)), code="rule")
 
     def _at(self, msg):
-        # when the console line was read (drivers/console.py stamps at_ms); the table gets time only so
+        # when the console line was read (drivers/console_link.py stamps at_ms); the table gets time only so
         now = getattr(msg, "at_ms", None)
         return self.hal.ticks_ms() if now is None else now
 
@@ -444,7 +444,7 @@ def open_drivers(hal, board, seats, shoe_protocol="pn532", log=None, max_cards=8
     from felt.runtime import board as boardlib
     from felt.drivers.antennas import AntennaPoller
     from felt.drivers.buttons import SeatButtons
-    from felt.drivers.console import ConsoleLink
+    from felt.drivers.console_link import ConsoleLink
     from felt.drivers.display import SSD1306
     from felt.drivers.mfrc522 import MFRC522
     from felt.drivers.neopixel_lights import SeatLights

@@ -37,7 +37,7 @@ def test_ten_seat_omaha8_state_is_flat_per_hand_and_under_budget():
     gc = _gc()
     from felt.sim.runner import Sim
     # loop.build() imports the drivers lazily: load them first so that m0 leaves all code out
-    import felt.runtime.board, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console  # noqa: F401,E401
+    import felt.runtime.board, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console_link  # noqa: F401,E401
     import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa: F401,E401
     import felt.sim.autoplay  # noqa: F401
     gc.collect()

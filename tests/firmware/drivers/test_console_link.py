@@ -1,8 +1,8 @@
-# Dealer-console link driver (felt.drivers.console) over an in-memory cable joining two links,
+# Dealer-console link driver (felt.drivers.console_link) over an in-memory cable joining two links,
 # manual clock. Checks the session rules of hardware/protocols/console.md.
 from check import eq
 
-from felt.drivers.console import ConsoleLink
+from felt.drivers.console_link import ConsoleLink
 from felt.proto import console as proto
 from felt.proto.console import Message
 
