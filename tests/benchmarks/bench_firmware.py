@@ -7,6 +7,12 @@
 # measured on the firmware of git revision REV (before) and the ratio after/before is printed.
 # Board estimate: unix-port microseconds times a published slowdown (BOARDS below; run
 # calibrate.py on a board for its own factor).
+# How the numbers are obtained: the tape is recorded in one interpreter and replayed in a fresh one
+# (firmware_replay.py); every loop step's time is the smallest of --reps replays (other processes
+# only add time), the peer the smallest of max(9, reps) passes; allocation per hand is the heap's
+# growth over the hand with the collector off, per step from one extra, untimed replay (the same
+# way). On a loaded machine run it twice:
+# the microseconds move less than the peer does.
 # usage: python tests/benchmarks/bench_firmware.py [--reps N] [--baseline REV]
 import argparse
 import os
@@ -115,7 +121,7 @@ def report(name, f):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=3, help="replays per firmware; each step's best counts")
+    ap.add_argument("--reps", type=int, default=5, help="replays per firmware; each step's best counts")
     ap.add_argument("--baseline", default=os.environ.get("FELT_BENCH_BASELINE"),
                     help="git revision whose firmware is measured as 'before' in the same run")
     a = ap.parse_args()
