@@ -14,7 +14,7 @@ from felt.errors import ConfigError, FeltError
 from felt.table.alerts import ERROR, INFO, WARN
 from felt.runtime.queue import EventQueue
 from felt.proto import console as proto
-from felt.table.state import PLAYING
+from felt.table.state import OVER, PLAYING
 
 POLL_MS = 5  # shoe, console and buttons are looked at this often
 REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
@@ -182,8 +182,8 @@ class Runtime:
 
             if table_clock.due(t, now):
                 t.clock_tick(now)
-        elif lc is not None and lc.behind(now):  # TOUR-1: the board restarted
-            t.clock_tick(now)
+        elif lc is not None and (lc.behind(now) or (t.state == OVER and (t.awarded is None or now < t.awarded[0]))):
+            t.clock_tick(now)  # TOUR-1: the board restarted; POT-18: the time of an award (once a hand)
         if p is not None and t.moved:
             if self._moved_sweep is None:
                 self._moved_sweep = p.sweeps

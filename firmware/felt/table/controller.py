@@ -117,6 +117,9 @@ class Table:
         self.action_clock = None  # engine.clock.ActionClock on the seat to act (TOUR-6, table_clock)
         # the level clock and hand-for-hand (TOUR-1/8/10): tournament.TableLevelClock, None while both are off
         self.level_clock = None
+        # POT-18 at a break: (loop ms, level) of the last award, from the loop's first tick after it
+        # (journaled, so replayed after a power cut); None until then
+        self.awarded = None
         self.jackpot = 0  # the bad-beat fund of a jackpot table, across hands (CASH-12, table_jackpot)
         self.floor_decks = []  # decks the floor registered (register_deck): in the snapshot, not a file
         self.public = None  # (text, hand, log length): a count published at a player's request (table_counts)
@@ -844,6 +847,7 @@ class Table:
         for line in self.results:
             self.log("hand %d: %s" % (self.hand_no, line))
         self.prev = self.setup
+        self.awarded = None  # the loop's next tick gives its time (POT-18)
         self.seat_rec = [r.copy() for r in self.setup.table]
         for seat in sorted(self._later):  # presses and seatings during the hand count from now
             self.seat_rec[seat - 1] = self._later[seat]
@@ -990,7 +994,7 @@ class Table:
         if key == "jackpot":  # CASH-12: the bad-beat fund of a jackpot table
             return self.jackpot if self.config.mode == CASH and self.config.house.bbj_hand != "off" else "off"
         if key == "dispute":  # POT-18: what about the last hand may still be disputed
-            return self._dispute()
+            return self._dispute(now_ms)
         if key == "hand_for_hand":  # TOUR-8: off, on (time not known) or the level clock M:SS
             if self.level_clock is None:
                 return "off"
@@ -999,12 +1003,17 @@ class Table:
         return getattr(self.config, key, None) if key in CONFIG_NUMBERS + ("game", "structure", "mode", "seats",
                                                                            "players_left") else None
 
-    def _dispute(self):
+    def _dispute(self, now_ms=None):
         # POT-18: the reading of a tabled hand until the next hand begins (DEAL-1); counting and
-        # awarding errors until substantial action on the next hand; then the last hand is locked
+        # awarding errors until substantial action on the next hand; then the last hand is locked.
+        # A hand that ends at a break locks 1 minute after its award (tournament.dispute_locked)
         if self.prev is None:
             return "none"
         if self.state != PLAYING:
+            if self.awarded is not None and self.level_clock is not None:
+                from felt.table import tournament
+                if tournament.dispute_locked(self, now_ms):
+                    return "locked"
             return "reading"
         return "locked" if self.dc.sa else "count"
 
@@ -1249,6 +1258,11 @@ class Table:
         lc = self.level_clock
         if lc is not None and lc.behind(now_ms):
             lc.level(now_ms)  # TOUR-1: the time lost in the outage is not known; the level clock runs on from here
+        a = self.awarded
+        if lc is not None and self.state == OVER and (a is None or now_ms < a[0]):
+            # POT-18: the award's time and level (a smaller now: the board restarted, and like the
+            # level clock the outage is not counted: the minute runs from now)
+            self.awarded = (now_ms, lc.peek(now_ms)[0])
         if self.action_clock is None and (self.config.mode != CASH or self.config.house.cash_action_timer == "off"):
             return False
         from felt.table import action_clock as table_clock

@@ -227,6 +227,31 @@ def line(t, now_ms):
     return "L%d %s%s" % (n, clock_text(left), "" if running else " P")
 
 
+# ---------------------------------------------------------------- a hand that ends at a break (POT-18)
+
+DISPUTE_AT_BREAK_MS = 60000  # POT-18: "the window closes 1 minute after the award"
+
+
+def dispute_locked(t, now_ms):
+    """POT-18: True when the last hand ended at a break and the minute after its award is over.
+    Reading of the rule: the lock is keyed to the award, not to the start of the break -- in the
+    rule's example hand 91 is awarded at 20:59:30, a break starts and the lock came at 21:00:30,
+    whenever the break began. The hand 'ends at a break' when a break level lies between the
+    award's level and the level at now_ms (no new hand began: the table is between hands). Before
+    the break begins the usual window (until the next hand, DEAL-1) applies; once it has begun, a
+    minute after the award is the lock, already past when the break began later than that.
+    t.awarded = (loop ms, level) of the award (Table.clock_tick)."""
+    lc = t.level_clock
+    a = t.awarded
+    if now_ms is None or now_ms < a[0] + DISPUTE_AT_BREAK_MS:
+        return False
+    n = lc.peek(now_ms)[0]
+    for i in range(a[1], n + 1):
+        if lc._is_break(i):
+            return True
+    return False
+
+
 # ---------------------------------------------------------------- a new hand (TOUR-1, TOUR-8)
 
 def hand_started(t, now_ms):
