@@ -36,7 +36,11 @@ def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(tmp_path):
     corpus = os.path.join(REPO, "tests", "bench_scripts")
     proc = subprocess.Popen([sys.executable, "-m", "feltctl", "bench", "--runtime", "cpython", corpus], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path))
-    time.sleep(2.0)
+    # interrupt once the command is running (its first script reported), not during interpreter start-up:
+    # a fixed sleep let a loaded machine deliver SIGINT before feltctl had started at all
+    first = proc.stdout.readline()
+    assert ": " in first, (first, proc.stderr.read()[-2000:])
+    time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out[-500:], err[-2000:])
