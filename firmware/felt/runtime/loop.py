@@ -136,32 +136,63 @@ class Runtime:
 
     # -- one step ------------------------------------------------------------------------------
     def step(self):
+        # one pass, in phases small enough that MicroPython keeps each frame on the C stack (a frame
+        # of more than 11 words is allocated on the heap at every call; tests/host/test_hot_path_frames.py)
         now = self.hal.ticks_ms()
-        t = self.table
-        q = self.queue
-        # 1. poll the drivers (shoe first: a card leaves the shoe before it lands) into the queue
+        self._poll(now)  # 1. the drivers into the queue
+        n = self._take()  # 2. the controller takes the queued events in order
+        self._timers(now)
+        self._watch(now)
+        self.events += n
+        self.steps += 1
+        if n or now - self._applied_ms >= REFRESH_MS:
+            # after events, and every REFRESH_MS anyway: lights and panel that lost their state
+            # (a reset, a dropped write) are repaired from the table's state
+            self._applied_ms = now
+            self.apply()
+        if self.display is not None and now - self._panel_ms >= PANEL_MS:
+            self._panel_ms = now
+            self.display.refresh()  # a panel that reset itself shows nothing until rewritten
+        self._after(now)  # 3. the after-step hooks
+        return n
+
+    def _poll(self, now):
+        # shoe first: a card leaves the shoe before it lands
         if self.shoe is not None:
-            for e in self.shoe.poll(now):
-                q.put((_SHOE, e))
+            self._queue(_SHOE, self.shoe.poll(now))
         if self.link is not None:
-            for msg in self.link.poll(now):
-                q.put((_CONSOLE, msg))
-            if self.link.health.errors != self._console_errors:
-                self._console_errors = self.link.health.errors
-                t.device_alert("console", WARN, "a broken console line was refused (%d so far)" % self._console_errors,
-                               "the console resends it; check the cable if this repeats")
+            self._poll_console(now)
         if self.buttons is not None:
-            for e in self.buttons.poll(now):
-                q.put((_BUTTON, e))
+            self._queue(_BUTTON, self.buttons.poll(now))
+        if self.poller is not None:
+            self._poll_antennas(now)
+
+    def _queue(self, kind, events):
+        # an index loop: a for loop's iterator takes 4 frame words (MicroPython)
+        i = 0
+        while i < len(events):
+            self.queue.put((kind, events[i]))
+            i += 1
+
+    def _poll_console(self, now):
+        link = self.link
+        self._queue(_CONSOLE, link.poll(now))
+        if link.health.errors != self._console_errors:
+            self._console_errors = link.health.errors
+            self.table.device_alert("console", WARN, "a broken console line was refused (%d so far)"
+                                    % self._console_errors, "the console resends it; check the cable if this repeats")
+
+    def _poll_antennas(self, now):
         p = self.poller
-        if p is not None:
-            if self._in_hand != t.in_hand:
-                self._in_hand = t.in_hand
-                p.set_in_hand(t.in_hand)
-            if now >= p.next_due_ms:
-                for e in p.poll(now):
-                    q.put((_ANTENNA, e))
-        # 2. the controller takes them in order
+        t = self.table
+        if self._in_hand != t.in_hand:
+            self._in_hand = t.in_hand
+            p.set_in_hand(t.in_hand)
+        if now >= p.next_due_ms:
+            self._queue(_ANTENNA, p.poll(now))
+
+    def _take(self):
+        q = self.queue
         n = 0
         while True:
             item = q.get()
@@ -171,8 +202,12 @@ class Runtime:
             self._dispatch(item[0], item[1])
         if q.dropped != self._dropped:
             self._dropped = q.dropped
-            t.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
-                           "the table is overloaded; check for a chattering device")
+            self.table.device_alert("loop", ERROR, "%d events were dropped (queue full)" % q.dropped,
+                                    "the table is overloaded; check for a chattering device")
+        return n
+
+    def _timers(self, now):
+        t = self.table
         lc = t.level_clock
         if t.action_clock is not None or (t.state == PLAYING and t.config.mode == CASH
                                           and t.config.house.cash_action_timer != "off"):
@@ -184,6 +219,11 @@ class Runtime:
                 t.clock_tick(now)
         elif lc is not None and (lc.behind(now) or (t.state == OVER and (t.awarded is None or now < t.awarded[0]))):
             t.clock_tick(now)  # TOUR-1: the board restarted; POT-18: the time of an award (once a hand)
+
+    def _watch(self, now):
+        # cards that moved, and a shoe read that reached no antenna
+        t = self.table
+        p = self.poller
         if p is not None and t.moved:
             if self._moved_sweep is None:
                 self._moved_sweep = p.sweeps
@@ -202,17 +242,9 @@ class Runtime:
                 self._busy_since = None
         else:
             self._busy_since = None
-        self.events += n
-        self.steps += 1
-        if n or now - self._applied_ms >= REFRESH_MS:
-            # after events, and every REFRESH_MS anyway: lights and panel that lost their state
-            # (a reset, a dropped write) are repaired from the table's state
-            self._applied_ms = now
-            self.apply()
-        if self.display is not None and now - self._panel_ms >= PANEL_MS:
-            self._panel_ms = now
-            self.display.refresh()  # a panel that reset itself shows nothing until rewritten
-        # 3. the after-step hooks, in list order; one that removes itself does not skip the next
+
+    def _after(self, now):
+        # in list order; a hook that removes itself does not skip the next
         hooks = self.after_step
         i = 0
         while i < len(hooks):
@@ -220,7 +252,6 @@ class Runtime:
             hook(now)
             if i < len(hooks) and hooks[i] is hook:
                 i += 1
-        return n
 
     def _dispatch(self, kind, e):
         t = self.table
