@@ -2,7 +2,8 @@
 # default, or CPython -- next to the real firmware; it is not flashed). It feeds stimulus lines to
 # felt.sim.runner.Sim exactly as felt.sim.main does, and answers `state` with the runner's own
 # snapshot plus facts read from the firmware's controller: the seats dealt in (position order), the
-# legal range of the seat to act, the awards of a finished hand, and the PHH histories it wrote.
+# legal range of the seat to act, the awards of a finished hand, the cards on each antenna as the
+# firmware's antennas see them, and the PHH histories it wrote.
 # With --kill-every N the firmware runs journaled (felt.sim.powerloss.PowerSim) and is power-cycled
 # after every N input events: all firmware objects dropped, the table rebuilt from the same journal
 # storage by felt.recovery.restore.restore_table; snapshots then carry "restarts".
@@ -10,8 +11,10 @@
 #        (MICROPYPATH = firmware)
 import json
 import sys
+from binascii import unhexlify
 
-from felt.errors import FeltError, FormatError
+from felt.engine.cards import card_text
+from felt.errors import DeckError, FeltError, FormatError
 from felt.sim.runner import Sim
 
 
@@ -46,12 +49,28 @@ def _legal(table):
             "can_raise": lg.can_raise, "bring_in": lg.bring_in}
 
 
+def _antennas(table):
+    # {location: [card text, ...]}: the tags each antenna sees now (Table.onant, which outlives a hand),
+    # named by the deck registry -- "uid:HEX" for a tag that is no card of the deck in play
+    out = {}
+    for hexu in table.onant:
+        try:
+            name = card_text(table.registry.lookup(unhexlify(hexu), table.config.deck))
+        except DeckError:
+            name = "uid:" + hexu
+        out.setdefault(table.onant[hexu], []).append(name)
+    for loc in out:
+        out[loc].sort()
+    return out
+
+
 def snapshot(sim, histories):
     t = sim.table
     if t is None:
         raise FormatError("the script must start with a table statement", sim.line_no)
     snap = sim.snapshot()
     snap["seats_in"] = list(t.setup.seats) if t.setup is not None else []
+    snap["antennas"] = _antennas(t)
     snap["legal"] = _legal(t) if snap["street"] not in ("idle", "over", "void") else None
     if snap["street"] == "over" and t.hand is not None:
         snap["awards"] = _awards(t)

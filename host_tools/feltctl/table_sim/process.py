@@ -27,6 +27,7 @@ class SimProcessError(Exception):
         self.message = message
         self.line = line
         self.crash = crash
+        self.snapshot = None  # the table's state after a refused statement (SimProcess.state, keep_going)
 
 
 class SimProcess:
@@ -54,6 +55,7 @@ class SimProcess:
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
                                      env=env, cwd=FIRMWARE)
         self._buf = b""
+        self.keep_going = keep_going
         self.sent = 0  # lines written so far (the driver numbers its input lines the same way)
 
     def send(self, line):
@@ -99,15 +101,28 @@ class SimProcess:
         raise SimProcessError("the simulated table stopped: %s" % last, crash=True)
 
     def state(self):
-        """Ask for a snapshot and return it (a dict)."""
+        """Ask for a snapshot and return it (a dict). An error answer to a statement sent before raises
+        SimProcessError; with keep_going the driver goes on and still answers this `state`, and that
+        snapshot is read here too (the error's .snapshot) -- left unread, it would be taken for the
+        answer to the next `state`, and every later snapshot would be one step behind (issue 18 item 4)."""
         self.send("state")
+        asked = self.sent  # the driver's line number of this `state`
+        refused = None
         while True:
             text = self._readline()
             if not text.startswith("{"):
                 continue  # a log line (`# ...`) -- not a snapshot
             obj = json.loads(text)
             if "error" in obj:
-                raise SimProcessError(obj["error"], obj.get("line"), bool(obj.get("crash")))
+                err = SimProcessError(obj["error"], obj.get("line"), bool(obj.get("crash")))
+                if err.crash or not self.keep_going or err.line == asked:
+                    raise err  # no snapshot follows: the driver stopped, or this `state` itself failed
+                if refused is None:
+                    refused = err  # the first refusal is the one to tell; read on to this state's answer
+                continue
+            if refused is not None:
+                refused.snapshot = obj
+                raise refused
             return obj
 
     def close(self):
