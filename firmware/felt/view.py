@@ -74,8 +74,8 @@ def _fit(*forms):
 
 def lines(table, now_ms=None):
     """Up to 8 lines of at most WIDTH characters for the SSD1306: game, street, pot, to call, the
-    clock on the seat to act (TOUR-6, given the loop's now_ms), then the newest alert (rule IDs
-    first) or the result."""
+    raise range, the clock on the seat to act (TOUR-6, given the loop's now_ms), the board, or the
+    result; then the newest alert (rule IDs first) in the lines left (_with_alert)."""
     cfg = table.config
     game = _SHORT.get(cfg.game, "?")
     n = table.hand_no
@@ -124,14 +124,33 @@ def lines(table, now_ms=None):
             out.append(_award_line(table, a))
     live = [a for a in table.alerts if a.level != "info"]
     if live:
-        a = live[-1]
-        tail = _rule_lines(a)
-        room = 8 - 2 - len(tail) - (1 if a.status == "proposed" else 0)
-        tail.extend(_wrap(a.text, room if room < 3 else 3))
-        if a.status == "proposed":
-            tail.append(_fit("CONFIRM #%d?" % a.id, "OK #%d?" % a.id))
-        out = out[:8 - len(tail)] + tail
+        return _with_alert(out, live[-1], live[-1].status == "proposed" or live[-1].mark == table.progress())
     return out[:8]
+
+
+def _with_alert(out, a, fresh):
+    """The hand's lines with the newest alert below them (issue 18 item 7). The alert never takes the
+    board or the raise range away: a fresh one -- a proposal waiting for the dealer, or a note raised
+    by the last thing that happened -- gets the free lines (at least one; a proposal two, for its
+    CONFIRM line), the game line and then the street line giving way when there are none; once the
+    hand has moved on, a note keeps one free line with its rule IDs and number, and none when the
+    display is full."""
+    room = 8 - len(out)
+    if not fresh:
+        if room < 1:
+            return out[:8]
+        return out + [_fit("%s #%d" % (_rule_lines(a)[0], a.id), _rule_lines(a)[0])]
+    confirm = 1 if a.status == "proposed" else 0
+    short = 1 + confirm - room
+    if short > 0:
+        out = out[short if short < 2 else 2:]  # the game line, then the street line give way
+        room = 1 + confirm
+    tail = _rule_lines(a)[:room - confirm]
+    rows = room - len(tail) - confirm
+    tail.extend(_wrap(a.text, rows if rows < 3 else 3))
+    if confirm:
+        tail.append(_fit("CONFIRM #%d?" % a.id, "OK #%d?" % a.id))
+    return out[:8 - len(tail)] + tail
 
 
 def _rule_lines(a):

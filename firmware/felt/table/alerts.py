@@ -28,6 +28,7 @@ class Alert:
         self.device = device
         self.finding = finding
         self.status = status
+        self.mark = None  # Table.progress() when raised: the display shows a note in full until the hand moves on
 
     def line(self):
         """One log line: '#3 warn DEAL-8/DEAL-12: text -> remedy [proposed]'."""

@@ -164,9 +164,16 @@ class Table:
         i = list(held).index(card)
         return bool(pattern[i]) if i < len(pattern) else False
 
+    def progress(self):
+        """How far this hand has gone: (state, engine inputs, cards seen). It changes with every action,
+        card and end of a hand; the display reads it to tell a fresh alert from one the hand has moved
+        past (view.lines)."""
+        return (self.state, len(self.hand_inputs), len(self.where))
+
     def alert(self, level, rules, text, remedy="", seat=None, device=None, finding=None, status=NOTE):
         self.seq += 1
         a = Alert(self.seq, level, rules, self._redact(text), self._redact(remedy), seat, device, finding, status)
+        a.mark = self.progress()
         self.alerts.append(a)
         self.log("alert " + a.line())
         if self.notify is not None:

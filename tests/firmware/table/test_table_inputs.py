@@ -20,6 +20,7 @@ NOT_INPUTS = {
     "rule_alert": "raises an alert through alert(), which is journaled",
     "pot_count": "BET-26: a count a player asks for, shown until the next action; changes no chips",
     "stack_count": "BET-48: as pot_count",
+    "progress": "query: how far the hand has gone (the display tells a fresh alert from an old one)",
 }
 
 

@@ -85,3 +85,68 @@ def test_snapshot_is_json_ready():
     eq(s["stacks"], [95, 90])
     eq(s["indicators"], [["button", "sb"], ["bb"]])  # heads-up: the button posts the small blind
     eq(parse_card("Ah"), 50)
+
+
+FLOP = ("table holdem no_limit seats=3 sb=50 bb=100 button=1", "seat 1 1000", "seat 2 1000", "seat 3 1000", "hand",
+        "draw Ah to seat 2", "draw Kd to seat 3", "draw Qs to seat 1", "draw Qh to seat 2", "draw Kc to seat 3",
+        "draw 2s to seat 1", "act 1 call", "act 2 call", "act 3 check", "draw 3c to burn", "draw 7h to board",
+        "draw 8h to board", "draw 9c to board")
+ON_THE_FLOP = ["NL HOLDEM H1", "FLOP", "POT 300", "S2 CHECK", "MIN 100 MAX 900", "7H8H9C"]
+
+
+def _frame(sim):
+    # the display as the panel shows it: text read back from the SSD1306's pixels (upper case:
+    # CPython's fallback font draws lower case as upper case)
+    lines = [line.upper() for line in sim.oled.text_lines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def test_BET_6_a_refused_bet_leaves_board_and_raise_range_on_the_frame():
+    # issue 18 item 7: an alert took the lines below the pot for the rest of the hand
+    sim = Sim()
+    for line in FLOP:
+        sim.run(line)
+    eq(_frame(sim), ON_THE_FLOP)
+    sim.run("act 2 bet 50")  # below the minimum bet: refused, an alert citing the rule
+    frame = _frame(sim)
+    eq(len(frame), 8)
+    eq(frame[:6], ON_THE_FLOP)  # board and raise range stay
+    assert frame[6].startswith("!"), frame  # the rule, and the first words of what was refused
+    assert frame[7].startswith("BET BY SEAT 2"), frame
+    sim.run("act 2 check")  # the hand moves on: the alert keeps one line with its number
+    frame = _frame(sim)
+    eq(frame[:3], ["NL HOLDEM H1", "FLOP", "POT 300"])
+    eq(frame[3:6], ["S3 CHECK", "MIN 100 MAX 900", "7H8H9C"])
+    eq(len(frame), 7)
+    assert frame[6].startswith("!") and frame[6].endswith(" #1"), frame
+
+
+def test_BET_39_a_proposal_keeps_board_and_range_and_asks_to_confirm():
+    sim = Sim()
+    for line in FLOP:
+        sim.run(line)
+    sim.run("act 1 bet 200")  # out of turn: held as a proposal (BET-39) while seat 2 is to act
+    pending = sim.table.pending()
+    eq(len(pending), 1)
+    frame = _frame(sim)
+    eq(len(frame), 8)
+    for line in ON_THE_FLOP[2:]:
+        assert line in frame, (line, frame)
+    eq(frame[-1], "CONFIRM #%d?" % pending[0].id)
+    assert frame[-2].startswith("!"), frame
+
+
+def test_a_note_shows_in_full_while_it_is_news_when_there_is_room():
+    # before the deal the display has room: the note's text is there until the hand moves on
+    sim = Sim()
+    for line in FLOP[:5]:
+        sim.run(line)
+    sim.run("act 1 raise 500")  # no betting before the cards are out
+    frame = _frame(sim)
+    eq(frame[:3], ["NL HOLDEM H1", "PREFLOP", "POT 150"])
+    eq(frame[3], "!GAME-2")
+    eq(len(frame), 7)  # the rule line and three lines of text
+    sim.run("draw Ah to seat 2")
+    eq(_frame(sim), ["NL HOLDEM H1", "PREFLOP", "POT 150", "!GAME-2 #1"])
