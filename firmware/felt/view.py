@@ -76,6 +76,8 @@ def lines(table, now_ms=None):
     """Up to 8 lines of at most WIDTH characters for the SSD1306: game, street, pot, to call, the
     raise range, the clock on the seat to act (TOUR-6, given the loop's now_ms), the board, or the
     result; then the newest alert (rule IDs first) in the lines left (_with_alert)."""
+    if getattr(table, "tilted", None) is not None:  # issue 16 item 3: play is locked, say why
+        return (["TILT", "PLAY LOCKED"] + _wrap(table.tilted, 4) + ["CALL THE FLOOR"])[:8]
     cfg = table.config
     game = _SHORT.get(cfg.game, "?")
     n = table.hand_no

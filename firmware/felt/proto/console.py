@@ -26,7 +26,8 @@ PULLED = ("none", "part", "all")  # earlier bet chips left, partly or fully pull
 MARKS = ("exposed", "boxed", "tabled", "mucked", "absent", "string_bet", "dealer_error", "pulled_back", "undercall")
 LEVELS = ("info", "warn", "error")
 CONFIG_KEYS = ("game", "structure", "mode", "sb", "bb", "ante", "bringin", "small_bet", "big_bet", "straddle",
-               "unit", "seats", "level", "players_left", "hand_for_hand", "level_clock", "jackpot", "dispute")
+               "unit", "seats", "level", "players_left", "hand_for_hand", "level_clock", "jackpot", "dispute",
+               "audit_free")  # get audit_free: the event log's room (issue 16 item 4, security/eventlog.py)
 
 
 class ConsoleError(FrameError):

@@ -233,7 +233,8 @@ def table_snapshot(table):
             "moved": [list(m) for m in table.moved], "undo": undo, "results": list(table.results),
             "config": _config_dict(table.config), "staged": dict(getattr(table, "staged", {})),
             "penalties": _penalties_data(table), "jackpot": getattr(table, "jackpot", 0),
-            "level_clock": _level_clock_data(table), "decks": _decks_data(table)}
+            "level_clock": _level_clock_data(table), "decks": _decks_data(table),
+            "tilt": getattr(table, "tilted", None)}
 
 
 def _decks_data(table):
@@ -302,6 +303,7 @@ def table_restore(table, snap):
         _config_restore(table.config, snap["config"])
         table.staged = dict(snap["staged"])
     _level_clock_restore(table, snap)
+    table.tilted = snap.get("tilt")  # issue 16 item 3: a tilt outlives hands and power cuts
     decks = snap.get("decks") or {}
     for deck_id in sorted(decks):  # (snapshots written before floor-registered decks have none)
         table.register_deck(deck_id, decks[deck_id])

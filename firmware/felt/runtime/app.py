@@ -11,9 +11,11 @@ from felt.runtime import loop as looplib
 from felt.recovery import antennas as antenna_check
 from felt.recovery import restore as recovery
 from felt.errors import ConfigError, FeltError
-from felt.security import KeyFileError, ManifestError
+from felt.security import AuditError, KeyFileError, ManifestError
 from felt.security import audit as auditlib
 from felt.security import bootcheck, keys as keylib, secrecy
+from felt.security import eventlog
+from felt.security import tilt as tiltlib
 from felt.security.floordesk import FloorDesk, StackGuard
 
 VERSION = "felt app 1"
@@ -105,6 +107,7 @@ class App:
         self.journal = self.handlog = self.table = self.recorder = self.report = None
         self.runtime = self.feed = self.desk = self.antennas = None
         self.halted = None  # reason text when the running tree was refused (the table does not run)
+        self.tilt = None  # security.tilt.TiltLock: integrity failures lock play (issue 16 item 3)
 
 
 def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
@@ -138,6 +141,13 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         if app.table is not None:
             app.table.device_alert("audit", "warn", text, "export the audit log (feltctl audit verify --port)")
     app.audit = auditlib.AuditLog(store, key=key, intake=auditlib.Intake(), on_full=audit_full)
+    last_boot = None
+    try:  # issue 16 item 3: the records written since the last boot's check must verify, or the table tilts
+        last_boot = tiltlib.check_audit(store, key)
+        audit_broken = None
+    except AuditError as e:
+        audit_broken = "audit log does not verify: %s" % e
+    power = eventlog.power_up(app.audit)  # issue 16 item 4: after a clean stop or not (in the boot record)
     if pressed is None:
         pressed = read_control(hal, board)
     control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
@@ -149,11 +159,16 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         app.halted = str(e)
         app.mode = bootcheck.MAINTENANCE if pressed else bootcheck.PRODUCTION
         app.audit.append("boot", "running tree refused: %s" % e, who="board", t_ms=clock())
+        # issue 16 item 3: a tilt no floor command can clear -- the code that would check the
+        # command is the code refused; a signed deploy in maintenance mode ends it
+        app.audit.append("tilt", "not started (needs a signed deploy): %s" % e, who="board", t_ms=clock())
         say("felt: refusing to run the table: %s" % e)
         _show_alone(hal, board, "NOT STARTED: %s" % e, say)
         return app
     signed = ("signed, manifest %s" % app.manifest.hash()) if app.manifest is not None else "unsigned"
-    app.audit.append("boot", "%s mode, %s tree, data %s" % (app.mode, signed, root), who="board", t_ms=clock())
+    app.audit.append("boot", "%s mode, %s tree, data %s; %s" % (app.mode, signed, root, power), who="board",
+                     t_ms=clock())
+    eventlog.firmware_change(app.audit, last_boot, signed, clock())  # issue 16 item 4
     say("felt: %s mode (%s), %s tree" % (app.mode, "console open" if app.mode == bootcheck.MAINTENANCE
                                          else "console closed during play", signed))
     app.journal, app.handlog = open_journal(hal, board, root, say)
@@ -177,6 +192,7 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
 
     def fresh_table(history):
         built[:] = [make_table(history, table_log)]
+        built[0].tilt_on_foreign = app.keys is not None  # issue 16 item 3: a foreign deck tilts a provisioned table
         return built[0]
     app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say,
                                                                  history=files)
@@ -197,12 +213,58 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         app.antennas = antenna_check.AntennaCheck(app.table, drivers.poller, hooks=after_step)
         after_step.append(app.antennas)
     after_step.append(feed_hooks.observer)
+    # the tilt lock answers a locked table's console first (a refused entry is not journaled) and
+    # records each tilt after the step that raised it
+    app.tilt = tiltlib.TiltLock(app.table, drivers.link, app.audit, clock)
+    after_step.append(app.tilt.watch)
+    if app.desk is not None:
+        app.desk.tilt = app.tilt
     rt = looplib.build(hal, board, app.table, shoe, log=table_log, drivers=drivers, desk=app.desk, after_step=after_step,
-                       console_filters=[app.recorder.console_entry, StackGuard(app.table, drivers.link)],
+                       console_filters=[app.tilt, eventlog.SpaceQuery(app.audit, drivers.link),
+                                        app.recorder.console_entry, StackGuard(app.table, drivers.link)],
                        alert_sinks=[feed_hooks.auditor], text_filters=text_filters)
     app.runtime = rt
+    _boot_tilts(app, audit_broken, clock)
+
+    def audit_low(text):  # issue 16 item 4: before the log fills, not when it has
+        app.table.device_alert("audit", "warn", text, "export the event log (feltctl audit verify --port)")
+    app.audit.on_low = audit_low
+    app.audit.check_space(clock())
     app.recorder.seed_console(rt.link)
     return app
+
+
+def stop(app, why, clock=None):
+    """A clean stop (issue 16 item 4): the event log's last record of this run says so, so the
+    next power-up can tell it from a power cut."""
+    if app is not None and app.audit is not None:
+        eventlog.power_down(app.audit, why, (clock or (lambda: 0))())
+
+
+def _stop_on_sigterm():
+    # CPython (the Raspberry Pi service): systemd stops it with SIGTERM, which would end the process
+    # without a word; as SystemExit it reaches run()'s clean stop. No signal module: nothing to do
+    try:
+        import signal
+    except ImportError:
+        return
+
+    def term(signum, frame):
+        raise SystemExit("stopped by SIGTERM")
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, term)
+
+
+def _boot_tilts(app, audit_broken, clock):
+    # issue 16 item 3: what the boot found that the table must not play through
+    t = app.table
+    if t.tilted is not None:
+        app.audit.append("tilt", "still locked after a restart: %s" % t.tilted, who="board", t_ms=clock())
+    if audit_broken is not None:
+        app.tilt.enter(audit_broken)
+    r = app.report
+    if r.level == "error":  # flash damage with records after it: the journal does not verify
+        app.tilt.enter("journal does not verify: %s" % r.message)
 
 
 def open_journal(hal, board, root, say):
@@ -250,7 +312,7 @@ def start(app):
     if r.level in ("warn", "error"):
         app.table.device_alert("journal", r.level, r.message, "see hardware/journal.md section 8")
         rt.apply()
-    elif rt.display is not None:
+    elif rt.display is not None and app.table.tilted is None:  # a tilt stays on the panel (issue 16 item 3)
         rt.show(_wrap(r.message, 16))  # stays until the table's view changes
 
 
@@ -391,9 +453,13 @@ def run(hal, board, root, log=print, steps=None):
                 counter_path=getenv("FELT_COUNTER"))
     if app.halted is not None:
         return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
+    _stop_on_sigterm()
     try:
         start(app)
         looplib.run_forever(app.runtime, _sleeper(hal), steps=steps, start=False)
+    except (KeyboardInterrupt, SystemExit) as e:  # a clean stop: recorded (issue 16 item 4)
+        stop(app, "%s %s" % (type(e).__name__, e), hal.ticks_ms)
+        raise
     except Exception as e:  # the last line of defence: never end in the REPL in production
         if app.mode == bootcheck.PRODUCTION:
             try:

@@ -26,7 +26,7 @@ _CONSOLE = 1
 _BUTTON = 2
 _ANTENNA = 3
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
-_NEEDS_KEY = ("void", "stack", "level", "structure", "delay", "deck")  # floor commands: challenge + auth
+_NEEDS_KEY = ("void", "stack", "level", "structure", "delay", "deck", "clear", "time")  # floor commands: challenge + auth
 _FLOOR_WIRE = ("challenge", "auth", "deckline")  # FELT1 1.1 floor-key verbs (hardware/protocols/console.md)
 
 
@@ -208,6 +208,8 @@ class Runtime:
 
     def _timers(self, now):
         t = self.table
+        if t.tilted is not None:
+            return  # issue 16 item 3: no clock acts on a locked table (an expiry would fold a hand)
         lc = t.level_clock
         if t.action_clock is not None or (t.state == PLAYING and t.config.mode == CASH
                                           and t.config.house.cash_action_timer != "off"):
@@ -263,10 +265,12 @@ class Runtime:
                     return  # the filter answered it
             self._console(e)
         elif kind == _BUTTON:
-            if e[0] == "button":
-                t.button(e[1], e[2])
-            else:
+            if e[0] != "button":
                 t.button_fault(e[1], e[2], e[0] == "button-fault-cleared")
+            elif t.tilted is None:
+                t.button(e[1], e[2])
+            elif self.log is not None:  # issue 16 item 3: play is locked; the press is logged, not taken
+                self.log("tilt: seat %s button ignored (play locked)" % (e[1],))
         else:
             t.antenna(e)
 

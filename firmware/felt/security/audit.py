@@ -22,7 +22,10 @@ _CONT = "continues from "  # text of the record that opens every file after the 
 GAP = "gap: "  # text of the record that says unauthenticated records were refused before it
 # Kinds the board writes for itself or for an authenticated command; every other record (alerts,
 # refused floor commands) comes from input anyone at the table can make: issue 12 item 7 limits those
-TRUSTED_KINDS = ("boot", "maintenance", "floor", "delay", "audit")
+# issue 16 items 3-4: tilts, the wall clock set by the floor, power up/down and firmware changes too
+TRUSTED_KINDS = ("boot", "maintenance", "floor", "delay", "audit", "tilt", "clock", "power", "firmware")
+WALL_MIN = 1577836800  # 2020-01-01 UTC: a floor `time` below it is a mistake (seconds typed as ms, ...)
+LOW_PERCENT = 75  # the event log warns once records not yet exported fill this much of its room
 EXPORTED = ".exported"  # <live path>.exported: "SEQ HASH" of the last record exported (feltctl)
 
 
@@ -42,9 +45,10 @@ def line_hash(line):
 
 
 class Record:
-    def __init__(self, seq, t_ms, who, kind, text, prev, mac, line):
+    def __init__(self, seq, t_ms, who, kind, text, prev, mac, line, wall=None):
         self.seq = seq
-        self.t_ms = t_ms
+        self.t_ms = t_ms  # the board's monotonic ms since it started
+        self.wall = wall  # wall clock, UTC seconds, once the floor set it (issue 16 item 4); else None
         self.who = who
         self.kind = kind
         self.text = text
@@ -60,11 +64,11 @@ def parse_line(line, n):
     w = line.split("\t")
     if len(w) != _FIELDS:
         raise AuditError("audit record %d: %d fields, not %d (damaged line)" % (n, len(w), _FIELDS))
-    if not (is_digits(w[0]) and is_digits(w[1])):
+    # the time field: board ms, then "@" and the wall clock (UTC seconds) once the floor set it
+    t, at, wall = w[1].partition("@")
+    if not (is_digits(w[0]) and is_digits(t)) or (at and not is_digits(wall)):
         raise AuditError("audit record %d: sequence or time is not a number" % n)
-    seq = int(w[0])
-    t_ms = int(w[1])
-    return Record(seq, t_ms, w[2], w[3], w[4], w[5], w[6], line)
+    return Record(int(w[0]), int(t), w[2], w[3], w[4], w[5], w[6], line, int(wall) if at else None)
 
 
 class Rotation:
@@ -247,6 +251,18 @@ class FileStore:
         nxt = file_number(names[i + 1]) if i + 1 < len(names) else self.first
         return nxt is not None and nxt - 1 <= self.exported_seq()
 
+    def unexported_bytes(self):
+        """Bytes of the files that hold records not yet exported (the live one always)."""
+        names = self.rotated()
+        out = self.size
+        for name in names:
+            if not self._exported(name, names):
+                try:
+                    out += os.stat(self.folder.rstrip("/") + "/" + name)[6]
+                except OSError:
+                    pass
+        return out
+
     def blocked(self):
         """True when the next rotation would have to delete a record not yet exported, or one
         already kept them over the quota (authenticated records go on being written)."""
@@ -292,6 +308,10 @@ class AuditLog:
         self._drop_span = None  # (first, last) t_ms of those
         self._why = {}  # reasons for those: "rate limit", "log full"
         self._full_told = False
+        self.on_low = None  # callable(text): told once when unexported records pass LOW_PERCENT of the room
+        self._low_told = False
+        self.wall = None  # (UTC seconds, board ms) the floor's `time` set (issue 16 item 4)
+        self.last = None  # the newest record when the log was opened (the previous run's last word)
         if intake is not None and hasattr(store, "protect"):
             store.protect = True
         self.seq = 0
@@ -306,6 +326,7 @@ class AuditLog:
                 last = gone[1]
         if last is not None:
             r = parse_line(last, 0)
+            self.last = r
             self.seq = r.seq
             self.head = line_hash(r.line)
         if torn:
@@ -364,10 +385,56 @@ class AuditLog:
         due = getattr(self.store, "due", None)
         if due is not None and due():
             self._opening(self.store.rotate(), t_ms)
+            self.check_space(t_ms)  # the room changes a file at a time
         return self._write(kind, text, who, t_ms)
 
+    # -- issue 16 item 4: the wall clock and the room left -------------------------------------------
+    def set_wall(self, unix_s, now_ms):
+        """The wall clock (UTC seconds) from an authenticated floor `time`: every later record
+        carries it beside the board's ms. A board has no battery clock: unset after each start."""
+        if type(unix_s) is not int or unix_s < WALL_MIN:
+            raise ConfigError("time takes the UTC time in whole seconds since 1970 (after 2020), got %r" % (unix_s,))
+        was = self.wall_at(now_ms)
+        self.wall = (unix_s, now_ms)
+        self._append("clock", "wall clock set to %d UTC s at board %d ms (%s)" % (
+            unix_s, now_ms, "it read %d" % was if was is not None else "it was not set"), "board", now_ms)
+        return "wall clock set to %d" % unix_s
+
+    def wall_at(self, t_ms):
+        w = self.wall
+        return None if w is None else w[0] + (t_ms - w[1]) // 1000
+
+    def space(self):
+        """(free, room) in bytes for records not yet exported, or None for a store that does not
+        rotate: room = (audit_keep + 1) files of audit_max_bytes."""
+        size = getattr(self.store, "unexported_bytes", None)
+        if size is None:
+            return None
+        room = (self.store.rotation.keep + 1) * self.store.rotation.max_bytes
+        return max(0, room - size()), room
+
+    def check_space(self, t_ms):
+        """Tell on_low once when unexported records fill LOW_PERCENT of the room (again after an
+        export freed it); returns (free, room) or None."""
+        got = self.space()
+        if got is None:
+            return None
+        free, room = got
+        if (room - free) * 100 < LOW_PERCENT * room:
+            self._low_told = False
+        elif not self._low_told:
+            self._low_told = True
+            text = ("event log %d%% full: %d of %d bytes free for records not yet exported"
+                    % ((room - free) * 100 // room, free, room))
+            self._write("audit", text, "board", t_ms)
+            if self.on_low is not None:
+                self.on_low(text)
+        return got
+
     def _write(self, kind, text, who, t_ms):
-        body = "%d\t%d\t%s\t%s\t%s\t%s" % (self.seq + 1, t_ms, _clean(who, 32) or "-", _clean(kind, 24),
+        wall = self.wall_at(t_ms)
+        when = ("%d" % t_ms) if wall is None else ("%d@%d" % (t_ms, wall))
+        body = "%d\t%s\t%s\t%s\t%s\t%s" % (self.seq + 1, when, _clean(who, 32) or "-", _clean(kind, 24),
                                            _clean(text), self.head)
         mac = hmac_hex(self._key, body) if self._key is not None else "-"
         line = body + "\t" + mac

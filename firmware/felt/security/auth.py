@@ -21,6 +21,9 @@ VERBS = {
     "structure": (1, "change the betting structure: structure no_limit|pot_limit|limit"),
     "delay": (1, "change the broadcast hole-card delay: delay MS"),
     "deck": (2, "register a deck map: deck ID MAP-SHA256"),
+    # issue 16: end a tilt after inspection (item 3); set the wall clock the event log carries (item 4)
+    "clear": (0, "clear a tilt (integrity failure) once the floor has inspected the table"),
+    "time": (1, "set the wall clock: time UNIX-SECONDS (UTC)"),
 }
 
 

@@ -26,6 +26,7 @@ class FloorDesk:
         self._decks = {}  # sha256 hex -> deck record text, waiting for its floor command
         self._order = []  # their hashes, oldest first (MicroPython dicts keep no order)
         self._lines = None  # deck record lines arriving over the console (deck_line)
+        self.tilt = None  # felt.security.tilt.TiltLock (felt.runtime.app sets it): `clear` goes through it
 
     MAX_STAGED = 2  # deck records held at once (each ~2.5 KB of heap until registered)
 
@@ -136,6 +137,19 @@ class FloorDesk:
         del self._decks[digest]
         self._order.remove(digest)
         return done
+
+    def _do_clear(self, cmd, now_ms):
+        # issue 16 item 3: the floor has inspected the table; the tilt lock records the clear
+        if self.tilt is not None:
+            return self.tilt.clear(cmd.who, now_ms)
+        return self.table.clear_tilt()
+
+    def _do_time(self, cmd, now_ms):
+        # issue 16 item 4: the wall clock every later audit record carries beside the board's ms
+        audit = self.gate.audit
+        if audit is None:
+            raise SecurityError("this table keeps no event log to stamp")
+        return audit.set_wall(cmd.args[0], now_ms)
 
     def _do_stack(self, cmd, now_ms):
         return self.table.adjust_stack(cmd.args[0], cmd.args[1])  # CASH-1, CASH-4: between hands

@@ -82,6 +82,8 @@ class Table:
         "configure": "console", "mark": "console", "kill": "console", "misdeal": "console", "post": "console",
         "floor_decision": "console", "void_hand": "console", "adjust_stack": "console", "set_level": "console",
         "set_structure": "console", "register_deck": "console",
+        # integrity: a tilt entered by the board (felt.security.tilt), cleared by floor command
+        "tilt": "alert", "clear_tilt": "console",
     }
 
     def __init__(self, config, registry, log=None, history=None, notify=None):
@@ -122,6 +124,11 @@ class Table:
         self.awarded = None
         self.jackpot = 0  # the bad-beat fund of a jackpot table, across hands (CASH-12, table_jackpot)
         self.floor_decks = []  # decks the floor registered (register_deck): in the snapshot, not a file
+        # issue 16 item 3: the reason of an integrity failure that locked play (felt.security.tilt;
+        # None: no tilt), and whether a tag not of the deck in play tilts the table (the assembled
+        # board sets it: felt.runtime.app; a bench table keeps the DECK-5 alert alone)
+        self.tilted = None
+        self.tilt_on_foreign = False
         self.public = None  # (text, hand, log length): a count published at a player's request (table_counts)
         self.hand_inputs = []  # this hand's engine inputs other than cards, in order (_rebuild replays them)
         self._dc_discards = []  # [(seat, cards)] draws not yet told to the dealing check
@@ -444,6 +451,8 @@ class Table:
             return
         if card == FOREIGN:
             self.strangers.append(place)  # not one of the 52
+            if self.tilt_on_foreign and self.tilted is None:  # issue 16 item 3: a foreign deck tilts
+                self.tilt("a tag not of deck %s was read at %s" % (self.config.deck, place_text(place)))
             self._dc(self.dc.foreign, _dc_place(place))
             return
         if card not in self.where or card in self.off:  # a card still in play read again: fouled (dc)
@@ -1301,6 +1310,25 @@ class Table:
         if deck_id not in self.floor_decks:
             self.floor_decks.append(deck_id)
         return "deck %s registered (%d tags)" % (deck_id, len(uids))
+
+
+    # integrity (issue 16 item 3, felt.security.tilt): the loop refuses play while tilted
+    def tilt(self, reason):
+        """An integrity failure locks play: shown (display, console alert), journaled like any
+        input, kept in the snapshot; only clear_tilt (an authenticated floor command) ends it."""
+        self.tilted = str(reason)[:120]
+        self.alert(ERROR, (), "TILT: %s" % self.tilted, "play is locked: the floor inspects, then clears it by "
+                   "floor command (floor key)", device="tilt")
+        return self.tilted
+
+    def clear_tilt(self):
+        """The floor's authenticated `clear` (FloorDesk): play resumes. ConfigError when not tilted."""
+        if self.tilted is None:
+            raise ConfigError("the table is not in tilt: nothing to clear")
+        was = self.tilted
+        self.tilted = None
+        self.alert(INFO, (), "tilt cleared by the floor (was: %s)" % was, device="tilt")
+        return "tilt cleared (was: %s)" % was
 
 
 def _unhex(hexu):

@@ -116,6 +116,14 @@ def _when(t_ms):
     return "%d:%02d:%02d.%03d" % (s // 3600, s // 60 % 60, s % 60, t_ms % 1000)
 
 
+def _wall(wall):
+    # the wall clock the floor's `time` command set (issue 16 item 4); '-' before it was set
+    if wall is None:
+        return "-"
+    import time
+    return time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(wall))
+
+
 def run(args):
     if args.action != "verify":
         print("feltctl audit: say `feltctl audit verify LOG --device NAME`", file=sys.stderr)
@@ -143,9 +151,10 @@ def run(args):
         print("feltctl audit: TAMPERED or damaged: %s" % e, file=sys.stderr)
         return 1
     if not args.quiet:
-        print("%5s  %-14s %-10s %-13s %s" % ("#", "board time", "who", "what", "detail"))
+        print("%5s  %-14s %-20s %-10s %-13s %s" % ("#", "board time", "wall clock (UTC)", "who", "what", "detail"))
         for r in records:
-            print("%5d  %-14s %-10s %-13s %s" % (r.seq, _when(r.t_ms), r.who, r.kind, r.text))
+            print("%5d  %-14s %-20s %-10s %-13s %s" % (r.seq, _when(r.t_ms), _wall(getattr(r, "wall", None)), r.who,
+                                                        r.kind, r.text))
     if len(files) > 1 or (files and al.file_number(files[0][0]) is not None):
         for name, lines in files:
             if lines:

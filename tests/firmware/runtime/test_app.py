@@ -141,10 +141,19 @@ def test_boot_wires_the_audit_rotation_and_the_antenna_check():
     sim.run(HEAD)
     for _ in range(12):
         sim.boot()  # a boot record each time: the small log rotates
-    names = sorted([n for n in os.listdir(root) if n.startswith("audit.log")])
+    names = auditlib.order(os.listdir(root), "audit.log")
     assert len(names) > 1 and "audit.log" in names, names
-    assert len(names) <= 4, names  # keep=3 rotated files beside the live one
-    files = [(n, _lines(root + "/" + n)) for n in auditlib.order(names, "audit.log")]
+    # nothing exported: every file stays (issue 12 item 7); once exported, rotation keeps keep=3
+    # rotated files beside the live one
+    files = [(n, _lines(root + "/" + n)) for n in names]
+    last = auditlib.verify_files(files, None, None)[-1]
+    with open(root + "/audit.log" + auditlib.EXPORTED, "w") as f:
+        f.write("%d %s\n" % (last.seq, auditlib.line_hash(last.line)))
+    for _ in range(6):
+        sim.boot()
+    names = auditlib.order(os.listdir(root), "audit.log")
+    assert len(names) <= 4, names
+    files = [(n, _lines(root + "/" + n)) for n in names]
     recs = auditlib.verify_files(files, None, None)
     assert [r for r in recs if r.kind == "boot"], recs
     # felt.recovery.antennas is attached at boot and finishes once every antenna has answered
@@ -267,8 +276,9 @@ def test_provisioned_board_refuses_an_unsigned_running_tree_and_says_why():
     eq(oled.text_lines()[0].upper(), "NOT STARTED:")
     from felt.security import keys as keylib
     recs = auditlib.verify(_lines(root + "/audit.log"), key=auditlib.audit_key(keylib.load(root + "/felt.keys").owner))
-    eq(recs[-1].kind, "boot")
-    assert "running tree refused" in recs[-1].text, recs[-1].text
+    eq([r.kind for r in recs[-2:]], ["boot", "tilt"])  # the refusal, then the tilt it is (issue 16 item 3)
+    assert "running tree refused" in recs[-2].text, recs[-2].text
+    assert "needs a signed deploy" in recs[-1].text, recs[-1].text
 
 
 def test_provisioned_board_with_a_signed_tree_runs_keyed_and_with_the_floor_desk():
