@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 WASM_MPY   := @micropython/micropython-webassembly-pyscript@1.29.0-6
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: all venv demo selfplay test test-cpython test-micropython test-wasm bench soak fuzz diff-long flash-sweep clean
+.PHONY: all venv sysdeps demo demo-floor selfplay test test-cpython test-micropython test-wasm bench soak fuzz diff-long flash-sweep clean
 
 all: test
 
@@ -25,7 +25,24 @@ $(NODE_STAMP): $(STAMP) Makefile
 	cd $(VENV)/node && npm install --no-audit --no-fund --no-save --loglevel=error --prefix . $(WASM_MPY)
 	touch $(NODE_STAMP)
 
-venv: $(STAMP) $(NODE_STAMP)
+venv: $(STAMP) $(NODE_STAMP) sysdeps
+
+# Debian packages of the room (issue 15, hardware/floor.md): the Mosquitto broker the room tests and
+# the demo's floor mode start on a local port, and Chromium for the dashboard's browser tests.
+# Installed here when missing (as root, apt-get); when that is impossible it says so loudly and the
+# tests that need them SKIP with the same words.
+SYSPKGS := mosquitto:/usr/sbin/mosquitto chromium:/usr/bin/chromium
+sysdeps:
+	@missing=""; for p in $(SYSPKGS); do [ -x "$${p#*:}" ] || missing="$$missing $${p%%:*}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "== installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "!!!!!!!!!! NOT INSTALLED:$$missing -- not root or no apt-get; run: sudo apt-get install$$missing" >&2; \
+	    echo "!!!!!!!!!! the room's broker and browser tests will SKIP until then" >&2; \
+	  fi; \
+	fi
 
 # The main job (README.md): a simulated table plays a series of hands on the real firmware,
 # inside the MicroPython interpreter, shown live, and writes its hand histories to out/hands/.
@@ -40,7 +57,7 @@ selfplay: $(STAMP)
 # the MicroPython interpreter, 64-bit unix port and 32-bit WebAssembly port.
 test: test-cpython test-micropython test-wasm
 
-test-cpython: $(STAMP) $(NODE_STAMP)
+test-cpython: $(STAMP) $(NODE_STAMP) sysdeps
 	$(PY) -m pytest -n 2 tests
 
 test-micropython: $(STAMP) $(NODE_STAMP)

@@ -11,6 +11,7 @@ import sys
 COMMANDS = {
     "audit": "feltctl.commands.audit",
     "bench": "feltctl.commands.bench",
+    "bridge": "feltctl.commands.bridge",
     "deck": "feltctl.commands.deck",
     "demo": "feltctl.commands.demo",
     "export": "feltctl.commands.export",

@@ -8,7 +8,7 @@ import re
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(TESTS, "firmware")
-LAYERS = {"engine", "proto", "drivers", "hal", "table", "recovery", "security", "e2e", "runtime", "history"}
+LAYERS = {"engine", "proto", "drivers", "hal", "table", "recovery", "security", "e2e", "runtime", "history", "room"}
 PREFIXES = "BET|BJ|BLIND|CASH|DEAL|DECK|GAME|POT|RANK|RP|SHOW|TOUR"  # the rule families of RULES.md and BJ (hardware/rules-blackjack.md)
 RULE_ID = re.compile(r"(?<![A-Za-z0-9])(%s)_(\d+)(?=_|$)" % PREFIXES, re.I)
 ONE_FORM = re.compile(r"^test_(%s)_\d+(_|$)" % PREFIXES)

@@ -24,6 +24,11 @@ VERBS = {
     # issue 16: end a tilt after inspection (item 3); set the wall clock the event log carries (item 4)
     "clear": (0, "clear a tilt (integrity failure) once the floor has inspected the table"),
     "time": (1, "set the wall clock: time UNIX-SECONDS (UTC)"),
+    # the floor's answers from the room (issue 15 item 2; hardware/floor.md): a proposal ruled on
+    # from the floor's desk, the level clock and hand-for-hand set from there
+    "ruling": (2, "confirm or reject a proposed ruling: ruling ALERT-ID confirm|reject"),
+    "clock": (1, "the level clock: clock start|pause|resume|off|M:SS"),
+    "h4h": (1, "hand-for-hand: h4h on|off|M:SS|MINUTES"),
 }
 
 

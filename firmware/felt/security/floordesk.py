@@ -163,6 +163,34 @@ class FloorDesk:
     def _do_structure(self, cmd, now_ms):
         return self.table.set_structure(cmd.args[0])
 
+    def _do_ruling(self, cmd, now_ms):
+        # a proposal (DEAL-15 ASSIST, SHOW-16, BET-39/41, CASH-13) ruled on from the floor's desk:
+        # the same table input as the dealer's confirm / reject (journaled, replayed after a cut)
+        aid, what = cmd.args
+        if not isinstance(aid, int) or what not in ("confirm", "reject"):
+            raise SecurityError("ruling takes an alert number and confirm|reject, not %r" % cmd.text[:40])
+        pending = [a.id for a in self.table.pending()]
+        if aid not in pending:
+            raise RuleError("DEAL-15", "no pending proposal #%d (pending: %s)" % (
+                aid, " ".join(["#%d" % i for i in pending]) or "none"))
+        self.table.ruling(aid, what == "confirm")
+        return "proposal #%d %sed" % (aid, "confirm" if what == "confirm" else "reject")
+
+    def _do_clock(self, cmd, now_ms):
+        return self._setting("level_clock", cmd, now_ms, "TOUR-1")  # TOUR-1: the level clock
+
+    def _do_h4h(self, cmd, now_ms):
+        return self._setting("hand_for_hand", cmd, now_ms, "TOUR-8")  # TOUR-8/10: hand-for-hand
+
+    def _setting(self, key, cmd, now_ms, rule):
+        value = cmd.args[0]  # as the console's `set` passes it (digits: an int)
+        seq = self.table.seq
+        if not self.table.configure(key, value, now_ms=now_ms):
+            # the table raised an alert naming the rule; the floor is told the same
+            text = self.table.alerts[-1].text if self.table.seq != seq else "refused"
+            raise RuleError(rule, text)
+        return "%s %s" % (key, value)
+
 
 def _rule_of(text):
     # "TOUR-1: ..." -> "TOUR-1" (ConfigError texts open with the rule they break), else None

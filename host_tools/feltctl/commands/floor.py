@@ -16,12 +16,14 @@ from feltctl.board.signing import KeyStore, answer_challenge
 from feltctl.board.transport import Transport
 
 HELP = "run an authenticated floor command (void, stack, level, structure, delay, deck) on a table"
-COMMANDS = "void | stack SEAT CHIPS | level N | structure no_limit|pot_limit|limit | delay MS | deck RECORD_FILE"
+COMMANDS = ("void | stack SEAT CHIPS | level N | structure no_limit|pot_limit|limit | delay MS | deck RECORD_FILE | "
+            "ruling ALERT-ID confirm|reject | clock start|pause|resume|off|M:SS | h4h on|off|M:SS")
 TRIES = 3  # sends of one line before giving up (the same bytes: a retransmission)
 
 
 def add_arguments(p):
-    p.add_argument("port", help="the table's console serial port (e.g. /dev/ttyUSB0)")
+    p.add_argument("port", help="the table's console serial port (e.g. /dev/ttyUSB0), or "
+                   "mqtt://HOST:PORT/ROOM/TABLE for a table in the room (hardware/floor.md)")
     p.add_argument("words", nargs="+", metavar="COMMAND", help=COMMANDS)
     p.add_argument("--device", required=True, help="the board's name in the key store")
     p.add_argument("--floor", required=True, help="your floor key's name (floor-NAME.key in the key store)")
@@ -126,6 +128,17 @@ def _deck_command(path):
     return record, "deck %s %s" % (deck_id, digest), digest
 
 
+def _open(args):
+    """The table's console port, or its cmd/reply topics for mqtt://HOST:PORT/ROOM/TABLE
+    (hardware/floor.md section 6: the same lines over the room's broker)."""
+    if args.port.startswith("mqtt://"):
+        from feltctl.room.mqtt import MqttPort, parse_table_url
+
+        url, room, table = parse_table_url(args.port)
+        return MqttPort(url, room, table, connect_timeout_s=args.timeout)
+    return Transport(args.port, baud=args.baud, timeout_s=args.timeout)
+
+
 def run(args):
     words = args.words
     try:
@@ -138,7 +151,7 @@ def run(args):
         else:
             text = " ".join(words)
         auth.parse_command(text)  # a command the table would refuse is refused before the port opens
-        with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
+        with _open(args) as t:
             client = FloorClient(t, args.device, args.floor, key, timeout_s=args.timeout)
             if record is not None:
                 staged = client.send_deck(record)

@@ -1,0 +1,195 @@
+# Tables on a real MQTT broker (issue 15 items 1-2 and the broker/power-cut faults of item 5): a
+# simulated table publishes through paho-mqtt (the Pi path) to a Mosquitto of the test's own on a
+# free local port; a Pico table's console goes through `feltctl bridge`; floor commands come back
+# over MQTT by challenge + HMAC; a broker restart mid-hand and a table power cut lose nothing, and
+# duplicates are dropped by seq. Few and quick: each test runs a hand or two.
+import socket
+import threading
+import time
+
+import pytest
+import serial
+
+from felt.room import message, wire
+from felt.room.desk_link import RoomDesk
+from felt.room.outbox import Outbox
+from felt.security.auth import FloorGate
+from felt.security.floordesk import FloorDesk
+from feltctl.commands.floor import FloorClient
+from feltctl.room import keys
+from feltctl.room.broker import BrokerError, Mosquitto, find_mosquitto
+from feltctl.room.bridge import Bridge
+from feltctl.room.mqtt import MqttPort, TableLink
+
+from room_kit import FLOOR, HAND, OWNER, Collector, SimTable, nonces
+
+try:
+    find_mosquitto()
+except BrokerError as e:  # make test installs it (Makefile `broker`); said loudly, not hidden
+    pytest.skip("MOSQUITTO MISSING: %s" % e, allow_module_level=True)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Mosquitto(persistence=True)
+    b.start()
+    yield b
+    b.close()
+
+
+def _drive(t, link, desk=None):
+    def pump():
+        t.sim.run("wait 5")
+        if desk is not None:
+            desk.step(t.sim.hal.ticks_ms())
+        link.pump()
+    return pump
+
+
+def test_pi_table_publishes_signed_messages_and_takes_a_floor_ruling(broker, tmp_path):
+    col = Collector(broker.url, client_id="floor-a")
+    t = SimTable(folder=str(tmp_path / "outbox"))
+    gate = FloorGate("t1", {"alice": FLOOR}, nonces())
+    desk = RoomDesk(FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "t1"))
+    link = TableLink(broker.url, t.box, "room1", "t1", inbox=desk.inbox)
+    desk.reply = link.reply
+    pump = _drive(t, link, desk)
+    assert link.connected.wait(5)
+    for line in HAND:
+        t.sim.run(line)
+        link.pump()
+    assert col.wait_for(lambda: len(col.msgs) >= t.box.last_seq, pump=pump), (len(col.msgs), t.box.last_seq)
+    seqs = col.seqs()
+    assert seqs == list(range(1, t.box.last_seq + 1))
+    pk = message.public_key(OWNER)
+    assert all(message.verify(pk, m, keys.check) for m in col.msgs.values())
+    kinds = set(m["kind"] for m in col.msgs.values())
+    assert {"state", "event", "hand", "health", "feed"} <= kinds
+    assert col.wait_for(lambda: t.box.count() == 0, pump=pump)  # every PUBACK came: the outbox is empty
+    # a late subscriber gets the table's state at once (retained)
+    late = Collector(broker.url, clean=True)
+    assert late.wait_for(lambda: any(m["kind"] == "state" for m in late.retained))
+    assert [m for m in late.retained if m["kind"] == "state"][-1]["body"]["phase"] == "over"
+    late.close()
+    # DEAL-15 from the floor over MQTT: a proposal on the next hand, confirmed by challenge + HMAC
+    t.sim.run("hand")
+    t.sim.run("draw Ah to seat %d" % t.sim.table.setup.seats[1])  # first card to the wrong seat: DEAL-8
+    aid = t.sim.table.pending()[0].id
+    done = {}
+
+    def floor():
+        with MqttPort(broker.url, "room1", "t1") as port:
+            fc = FloorClient(port, "t1", "alice", FLOOR, timeout_s=5)
+            done["reply"] = fc.command("ruling %d confirm" % aid)
+    th = threading.Thread(target=floor)
+    th.start()
+    while th.is_alive():
+        pump()
+    assert done["reply"].opts["cmd"] == "ruling"
+    assert t.sim.table.pending() == []
+    col.close()
+    link.close()
+
+
+def test_broker_restart_mid_hand_and_table_power_cut_lose_nothing(broker, tmp_path):
+    col = Collector(broker.url, client_id="floor-b")
+    folder = str(tmp_path / "outbox")
+    t = SimTable(folder=folder)
+    link = TableLink(broker.url, t.box, "room1", "t1")
+    assert link.connected.wait(5)
+    for line in HAND[:10]:
+        t.sim.run(line)
+        link.pump()
+    broker.stop()  # the broker goes away mid-hand ...
+    for line in HAND[10:18]:
+        t.sim.run(line)
+        link.pump()
+    broker.start()  # ... and comes back (its persistence keeps the floor's session)
+    for line in HAND[18:]:
+        t.sim.run(line)
+        link.pump()
+    n = t.box.last_seq
+    assert col.wait_for(lambda: len(col.seqs()) >= n, timeout_s=15, pump=link.pump), (len(col.seqs()), n)
+    assert col.seqs() == list(range(1, n + 1))
+    link.close()
+    # a power cut with messages not yet sent: they wait in the outbox file; the restarted table
+    # sends them with their old numbers and numbers on from there
+    t.pub.event("written just before the power cut")
+    t.pub.event("and this one too")
+    again = Outbox(folder)
+    assert [s for s, _k, _p in again.pending()][-2:] == [n + 1, n + 2]
+    link2 = TableLink(broker.url, again, "room1", "t1")
+    assert col.wait_for(lambda: col.seqs()[-1:] == [n + 2], pump=link2.pump)
+    assert col.seqs() == list(range(1, n + 3))
+    assert col.wait_for(lambda: again.count() == 0, pump=link2.pump)
+    link2.close()
+    col.close()
+
+
+class _PicoOnSocket:
+    """A Pico table whose console is a TCP socket (pyserial socket:// on the bridge's side): the
+    simulated board runs in this thread; bytes go between the socket and its console UART."""
+
+    def __init__(self, t, desk):
+        self.t = t
+        self.sender = wire.ConsoleSender(t.sim.rt.link, t.box)
+        t.sim.rt.console_filters.insert(0, self.sender)
+        t.sim.rt.after_step.append(self.sender.step)
+        t.sim.rt.desk = desk
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(1)
+        self.url = "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
+        self.stop = False
+        self.todo = list(HAND)
+        self.th = threading.Thread(target=self._run, daemon=True)
+        self.th.start()
+
+    def _run(self):
+        conn, _a = self.srv.accept()
+        conn.settimeout(0.005)
+        sim = self.t.sim
+        while not self.stop:
+            try:
+                data = conn.recv(4096)
+                if data:
+                    sim.console.feed(data)
+            except socket.timeout:
+                pass
+            sim.replies = []
+            sim.run(self.todo.pop(0) if self.todo else "wait 5")
+            # what the board wrote to its console (the sim keeps it as lines once it settles)
+            out = "".join([r + "\r\n" for r in sim.replies]).encode() + bytes(sim.console.sent)
+            sim.console.sent = bytearray()
+            if out:
+                conn.sendall(out)
+        conn.close()
+
+
+def test_pico_table_through_feltctl_bridge(broker):
+    col = Collector(broker.url, client_id="floor-c")
+    t = SimTable(name="p1")
+    gate = FloorGate("p1", {"alice": FLOOR}, nonces())
+    pico = _PicoOnSocket(t, FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "p1"))
+    port = serial.serial_for_url(pico.url, timeout=0.01)
+    bridge = Bridge(port, broker.url, "room1", "p1")
+    stop = []
+    th = threading.Thread(target=lambda: [bridge.step() for _ in iter(lambda: bool(stop), True)], daemon=True)
+    th.start()
+    try:
+        assert col.wait_for(lambda: not pico.todo and len(col.seqs("p1")) >= t.box.last_seq > 0, timeout_s=30)
+        assert col.seqs("p1") == list(range(1, t.box.last_seq + 1))
+        pk = message.public_key(OWNER)
+        assert all(message.verify(pk, m, keys.check) for m in col.msgs.values())
+        assert col.wait_for(lambda: t.box.count() == 0, timeout_s=10)  # pubacks came back over the console
+        with MqttPort(broker.url, "room1", "p1") as mp:
+            fc = FloorClient(mp, "p1", "alice", FLOOR, timeout_s=5)
+            assert fc.command("stack 3 1500").opts["cmd"] == "stack"
+        assert t.sim.table.stacks[2] == 1500
+    finally:
+        stop.append(1)
+        pico.stop = True
+        th.join(5)
+        bridge.close()
+        port.close()
+        col.close()
