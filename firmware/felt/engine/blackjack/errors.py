@@ -64,3 +64,7 @@ class MissedHoleCard(WrongBox):
 class CardOwed(IllegalDecision):
     """A decision while the acting hand still waits for the card it asked for: a card once taken
     cannot be refused (BJ-7)."""
+
+
+class ShoeError(BlackjackError):
+    """A shoe that cannot be used: wrong number of decks, a deck not registered, a finished shoe (BJ-22, BJ-23)."""
