@@ -78,3 +78,40 @@ def test_mpremote_sees_a_full_filesystem_as_an_error(board, tmp_path):
     src.write_bytes(bytes(40 * 1024))
     out = mpremote(board, "fs", "cp", str(src), ":more.bin")
     assert out.returncode != 0 and "No space left on device" in out.stderr
+
+
+def test_mpremote_ls_shows_file_sizes_as_on_a_board(board, tmp_path):
+    # issue 18 item 10: littlefs lists (name, type, inode, size); the simulated flash listed no
+    # size and `mpremote fs ls` printed 0 for every file
+    (tmp_path / "flash" / "data.bin").write_bytes(bytes(1234))
+    (tmp_path / "flash" / "sub").mkdir()
+    (tmp_path / "flash" / "sub" / "x.py").write_text("X = 1\n")
+    root = mpremote(board, "fs", "ls", ":/")
+    assert root.returncode == 0, root.stderr
+    sizes = dict(reversed(line.split()) for line in root.stdout.splitlines()[1:] if line.strip())
+    assert sizes["data.bin"] == "1234" and sizes["boot.py"] == str(len("print('boot ran')\n")), root.stdout
+    assert sizes["sub/"] == "0", root.stdout
+    sub = mpremote(board, "fs", "ls", ":sub")
+    assert sub.returncode == 0 and sub.stdout.split("\n")[1].split() == ["6", "x.py"], sub.stdout
+
+
+def test_mpremote_rtc_reads_and_sets_the_clock_as_on_a_pico(board):
+    # issue 18 item 10: `mpremote rtc` failed (the simulated machine module had no RTC). A Pico's
+    # RTC starts at 2021-01-01 (a Friday: weekday 4) at power-on and keeps time across a soft reset.
+    import ast
+    import datetime
+
+    got = mpremote(board, "rtc")
+    assert got.returncode == 0, got.stderr
+    y, mo, d, wd, h, mi, s, sub = ast.literal_eval(got.stdout.strip())
+    assert (y, mo, d, wd, h, sub) == (2021, 1, 1, 4, 0, 0) and mi * 60 + s < 60, got.stdout
+    assert mpremote(board, "rtc", "--set").returncode == 0
+    after_set = datetime.datetime.now()
+    assert mpremote(board, "soft-reset").returncode == 0
+    got = mpremote(board, "rtc")
+    y, mo, d, wd, h, mi, s, sub = ast.literal_eval(got.stdout.strip())
+    board_now = datetime.datetime(y, mo, d, h, mi, s)
+    assert abs((board_now - after_set).total_seconds()) < 30 and wd == board_now.weekday(), got.stdout
+    board.power_cycle()
+    board.wait_idle()
+    assert ast.literal_eval(mpremote(board, "rtc").stdout.strip())[:3] == (2021, 1, 1)

@@ -23,6 +23,7 @@ BANNER = (b"MicroPython v1.29.0 on 2026-01-01; Felt simboard (MicroPython unix p
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 CTRL_A, CTRL_B, CTRL_C, CTRL_D, CTRL_E = 1, 2, 3, 4, 5
+RTC_COLD = 1609459200  # 2021-01-01 00:00:00 UTC: where the rp2 port's RTC starts after a power-on
 TX_LIMIT = 64 * 1024   # bytes kept for a host that is not reading (USB CDC drops the rest)
 VM_BACKPRESSURE = 4096  # stop draining the interpreter's stdout while this much waits to be sent
 
@@ -75,6 +76,7 @@ class SimBoard:
         # the table's maintenance key switch (hardware/security.md section 4), read by main.py at
         # boot through the sim HAL (felt.runtime.app.bare_sim): set it, then power_cycle()
         self.key_switch = False
+        self.rtc_offset_s = 0  # machine.RTC minus the host clock, seconds; set at power-on, kept by a soft reset
         self.window = stdin_buffer // 2
         self.log = log
         self.rx = Pacer(baud)
@@ -300,7 +302,7 @@ class SimBoard:
         self._vm = subprocess.Popen(
             [micropython_binary(), "-X", "heapsize=" + self.heap, VM_SCRIPT, self.flash_dir,
              str(cmd_r), str(ctl_w), str(self.capacity or 0), str(self.faults.powercut_at_op or 0),
-             "1" if self.key_switch else "0"],
+             "1" if self.key_switch else "0", str(self.rtc_offset_s)],
             stdin=in_r, stdout=out_w, stderr=out_w, pass_fds=(cmd_r, ctl_w),
             cwd=self.flash_dir, env={"PATH": os.environ.get("PATH", "/usr/bin")},
         )
@@ -388,6 +390,8 @@ class SimBoard:
                 os.write(self._vm_cmd, b"ack\n")  # the program waits for it (simboard_vm.kbd_intr)
             except BrokenPipeError:
                 pass
+        elif word.startswith(b"rtc "):
+            self.rtc_offset_s = int(word[4:])  # machine.RTC().datetime(t): survives a soft reset
         elif word == b"armed":
             self._armed = True
         elif word == b"ready":
@@ -435,6 +439,7 @@ class SimBoard:
     # ---- resets and boot -------------------------------------------------------------------
     def _hard_reset(self, power_on=False):
         self._kill_vm()
+        self.rtc_offset_s = RTC_COLD - int(time.time())
         if not power_on:
             self.resets += 1
         self._mode = "friendly"

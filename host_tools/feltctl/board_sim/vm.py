@@ -75,7 +75,14 @@ class Flash:
         return total
 
     def ilistdir(self, path):
-        return self.v.ilistdir(path)
+        # (name, type, inode, size) as littlefs on a board gives them (VfsPosix gives no size):
+        # `mpremote fs ls` prints that size
+        base = path.rstrip("/")
+        for entry in self.v.ilistdir(path):
+            if entry[1] & 0x4000:
+                yield (entry[0], entry[1], 0, 0)
+            else:
+                yield (entry[0], entry[1], 0, self.v.stat(base + "/" + entry[0])[6])
 
     def stat(self, path):
         return self.v.stat(path)
@@ -200,6 +207,40 @@ class Machine:
     def freq(self, *args):
         return 125000000
 
+    def RTC(self):  # noqa: N802 -- machine.RTC as on a board
+        return RTC()
+
+
+def _days(y, m, d):
+    """Days from 1970-01-01 to a date (proleptic Gregorian): the RTC's calendar arithmetic."""
+    y -= m <= 2
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+class RTC:
+    """machine.RTC as on a Pico: datetime() -> (year, month, day, weekday 0=Monday, hours, minutes,
+    seconds, subseconds 0); datetime(tuple) sets it. It keeps time across a soft reset and starts at
+    2021-01-01 00:00:00 after a power cut or hard reset, like the rp2 port; simboard.py holds the
+    offset from the host clock (argv[7]) so it outlives this interpreter."""
+
+    def datetime(self, when=None):
+        if when is None:
+            t = int(time.time()) + RTC_OFFSET[0]
+            days = t // 86400
+            y, m, d = time.gmtime(days * 86400)[:3]
+            rest = t - days * 86400
+            return (y, m, d, (days + 3) % 7, rest // 3600, rest // 60 % 60, rest % 60, 0)
+        y, m, d = when[0], when[1], when[2]
+        secs = _days(y, m, d) * 86400 + when[4] * 3600 + when[5] * 60 + when[6]
+        RTC_OFFSET[0] = secs - int(time.time())
+        tell(("rtc %d\n" % RTC_OFFSET[0]).encode())
+
+
+RTC_OFFSET = [0]
+
 
 class MicroPython:
     """`micropython` as a board has it, except kbd_intr(): the simboard process owns the console,
@@ -266,6 +307,7 @@ def main():
     # the maintenance key switch held at power-on (SimBoard.key_switch); the sim HAL reads it
     sys.modules["machine"].sim_key_switch = len(sys.argv) > 6 and sys.argv[6] == "1"
     sys.modules["micropython"] = MicroPython(micropython)
+    RTC_OFFSET[0] = int(sys.argv[7]) if len(sys.argv) > 7 else 0
     os.umount("/")
     FS.append(Flash(root, capacity, cut_at_op))
     os.mount(FS[0], "/")

@@ -35,6 +35,9 @@ def add_arguments(p):
     p.add_argument("--reset-at", type=int, help="hard-reset the board after this many received bytes")
     p.add_argument("--powercut-at-op", type=int, default=0,
                    help="lose power at the Nth mutating flash operation, then boot again")
+    p.add_argument("--maintenance", action="store_true",
+                   help="power on with the maintenance key switch held (hardware/security.md section 4): "
+                        "main.py leaves Ctrl-C on, so flash/info/mpremote reach the REPL while the table runs")
 
 
 def run(args):
@@ -43,10 +46,15 @@ def run(args):
     try:  # SimBoard() makes the flash folder: a file in the way is the user's mistake, not a crash
         board = SimBoard(flash, link=link, baud=args.baud, capacity=args.capacity, heap=args.heap,
                          faults=Faults(args.cut_at, args.reset_at, args.powercut_at_op))
+        board.key_switch = args.maintenance  # read at every boot, as a real key switch held at power-on
         device = board.start(thread=False)
     except OSError as e:
         print("feltctl simboard: error: %s" % e, file=sys.stderr)
         return 1
     print(device, flush=True)
-    print("flash: %s  baud: %s" % (board.flash_dir, args.baud or "unthrottled"), file=sys.stderr, flush=True)
+    print("flash: %s  baud: %s  key switch: %s" % (
+        board.flash_dir, args.baud or "unthrottled",
+        "maintenance (console open)" if args.maintenance else
+        "production (once main.py runs the table the console is closed: start again with --maintenance "
+        "on the same --flash to reach the REPL)"), file=sys.stderr, flush=True)
     return run_forever(board)
