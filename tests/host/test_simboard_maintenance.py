@@ -68,7 +68,7 @@ def test_documented_board_json_step_then_the_maintenance_switch_reopens_the_simu
         assert wait_for(flash, "maintenance mode, unsigned tree")
         assert "maintenance mode entered at boot (GP28 key switch held)" in audit_text(flash)
         capsys.readouterr()
-        assert feltctl(["info", device, "--timeout", "5"]) == 0
+        assert feltctl(["info", device, "--timeout", "15"]) == 0
         out = capsys.readouterr().out
         assert "active slot  a" in out and "firmware     " in out, out
         assert feltctl(["flash", device, "--timeout", "10"]) == 0  # and a deploy goes through
