@@ -68,9 +68,25 @@ root_only() {  # $1: a path under /etc/felt; no-op in a staged (non-root) instal
     fi
 }
 
+# Secret files (issue 16 item 5): the keys and the deck maps (every tag UID -> its card) are
+# owner-only. One that others on this Pi could read may have been read: the install stops rather
+# than use it -- replace it (re-provision, re-enroll the deck), make it 0600, install again.
+private_files() {  # $@: files; absent ones are skipped
+    for f in "$@"; do
+        [ -e "$f" ] || continue
+        mode=$(stat -c %a "$f")
+        case "$mode" in
+            *00) ;;
+            *) die "$f is readable by others (mode $mode): a key or deck file must be owner-only (0600); it may have been read -- replace it, chmod 0600, then install again" ;;
+        esac
+    done
+}
+
 # The key folder: created root-only; keys left by an older install in the service's writable data
 # folder are moved here; --keys FILE installs the board's key file once (never overwritten).
 setup_keys() {
+    private_files ${NEW_KEYS:+"$NEW_KEYS"} "$DATA/felt.keys" "$DATA/decks.json" "$DATA"/*.deck "$DATA"/deck*.txt \
+        "$REPO/firmware/decks.json" "$REPO/firmware/felt.keys"
     mkdir -p "$KEYS_DIR"
     chmod 0700 "$KEYS_DIR"
     root_only "$KEYS_DIR"
@@ -166,6 +182,7 @@ fi
 release=$(cd "$REPO" && find firmware hardware -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
           | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)
 mkdir -p "$PREFIX/releases" "$UNIT_DIR" "$DATA"
+chmod 0700 "$DATA"  # the service's private data folder (journal, audit log, hands; felt.service StateDirectoryMode)
 if [ -e "$PREFIX/current" ] && [ "$(basename "$(readlink "$PREFIX/current")")" = "$release" ]; then
     checked check "$PREFIX/releases/$release/firmware" "release $release (current)"
     say "release $release is already current"

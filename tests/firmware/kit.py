@@ -300,9 +300,23 @@ def plain_run(lines):
     return outcome(sim, hist, trace)
 
 
-def killed_run(lines, every, phase=0, ring=False):
-    flash = KillBlockDevice(every, phase) if ring else KillFlash(every, phase)
+class CountingNonces:
+    """A nonce source for tests (the wasm port has no os.urandom): distinct, not secret."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, k):
+        self.n += 1
+        return bytes([(self.n >> (8 * (i % 4))) & 255 for i in range(k)])
+
+
+def killed_run(lines, every, phase=0, ring=False, sealed=False, blocks=24):
+    flash = KillBlockDevice(every, phase, blocks=blocks) if ring else KillFlash(every, phase)
     sim = PowerSim(flash)
+    if sealed:  # issue 16 item 5: CARD/ANTENNA records sealed with a per-hand key
+        from felt.recovery.seal import JournalSeal
+        sim.seal = JournalSeal(b"\x55" * 32, CountingNonces())
     log = []
     total = None
     trace = []
@@ -317,14 +331,14 @@ def killed_run(lines, every, phase=0, ring=False):
     return outcome(sim, sim.handlog.histories(), trace), flash, log
 
 
-def check_game(game, seed, everies, ring=False):
+def check_game(game, seed, everies, ring=False, sealed=False, blocks=24):
     lines = script_game(game, HANDS, seed)
     want = plain_run(lines)
-    got, flash, _log = killed_run(lines, None, ring=ring)
+    got, flash, _log = killed_run(lines, None, ring=ring, sealed=sealed, blocks=blocks)
     eq(got, want, "%s journaled, no kill" % game)
     kills = 0
     for every, phase in everies:
-        got, flash, log = killed_run(lines, every, phase, ring)
+        got, flash, log = killed_run(lines, every, phase, ring, sealed, blocks)
         eq(got, want, "%s killed every %d appends (phase %d)" % (game, every, phase))
         kills += flash.kills
     return kills

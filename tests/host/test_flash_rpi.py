@@ -8,6 +8,8 @@ import stat
 import subprocess
 import sys
 
+import pytest
+
 from feltctl.cli import main as feltctl
 from feltctl.paths import FIRMWARE, REPO
 from feltctl.board.signing import KeyStore
@@ -208,9 +210,77 @@ def test_keys_left_in_the_data_folder_by_an_older_install_are_moved_root_only(tm
     data = root / "var" / "lib" / "felt"
     data.mkdir(parents=True)
     shutil.copyfile(keyfile, data / "felt.keys")
+    os.chmod(data / "felt.keys", 0o600)  # owner-only (a world-readable one is refused: below)
     repo = signed_repo(tmp_path, "print('v1')\n", store)
     out = install(repo, root)
     assert out.returncode == 0, out.stderr
     assert "moved the keys" in out.stdout
     assert not (data / "felt.keys").exists()
     assert stat.S_IMODE(os.stat(root / "etc" / "felt" / "felt.keys").st_mode) == 0o600
+
+
+# ---- issue 16 item 5 on the Raspberry Pi ----------------------------------------------------------
+# The service runs as its own user with a private data folder (systemd StateDirectory mode 0700,
+# UMask 0077), and install.sh refuses a key or deck file that others on the Pi can read.
+
+
+def _unit():
+    with open(os.path.join(PI, "felt.service")) as f:
+        return [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+
+
+def test_the_service_runs_as_its_own_user_with_a_private_data_folder():
+    unit = _unit()
+    for line in ("User=felt", "Group=felt", "StateDirectory=felt", "StateDirectoryMode=0700", "UMask=0077"):
+        assert line in unit, line  # before: no StateDirectoryMode (systemd's default 0755) and no UMask
+
+
+def test_install_makes_the_data_folder_private(tmp_path):
+    root = tmp_path / "root"
+    data = root / "var" / "lib" / "felt"
+    data.mkdir(parents=True)
+    os.chmod(data, 0o755)  # as an older install (or systemd's default) left it
+    out = install(fake_repo(tmp_path, "print('v1')\n"), root)
+    assert out.returncode == 0, out.stderr
+    assert stat.S_IMODE(os.stat(data).st_mode) == 0o700
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604])
+def test_a_key_file_others_can_read_is_refused(tmp_path, mode):
+    store, keyfile = provisioned(tmp_path)
+    os.chmod(keyfile, mode)  # copied around with the usual umask
+    root = tmp_path / "root"
+    repo = signed_repo(tmp_path, "print('v1')\n", store)
+    out = install(repo, root, "--keys", str(keyfile))
+    assert out.returncode == 1, out.stdout  # before the fix: installed (as 0600, after being exposed)
+    assert "readable by others" in out.stderr and str(keyfile) in out.stderr, out.stderr
+    assert not (root / "etc" / "felt" / "felt.keys").exists()
+    os.chmod(keyfile, 0o600)  # owner-only: accepted
+    assert install(repo, root, "--keys", str(keyfile)).returncode == 0
+
+
+@pytest.mark.parametrize("name", ["decks.json", "felt.keys", "A.deck", "deckA.txt"])
+def test_a_deck_or_key_file_others_can_read_in_the_data_folder_is_refused(tmp_path, name):
+    root = tmp_path / "root"
+    data = root / "var" / "lib" / "felt"
+    data.mkdir(parents=True)
+    secret = data / name
+    secret.write_text("felt-deck 1\n")
+    os.chmod(secret, 0o644)
+    repo = fake_repo(tmp_path, "print('v1')\n")
+    out = install(repo, root)
+    assert out.returncode == 1 and "readable by others" in out.stderr, (out.stdout, out.stderr)
+    assert not (root / "opt" / "felt" / "current").exists()  # nothing installed
+    os.chmod(secret, 0o600)
+    if name == "felt.keys":
+        return  # a real key file is moved to /etc/felt (test_flash_rpi.py); this one is not one
+    assert install(repo, root).returncode == 0
+
+
+def test_a_world_readable_deck_map_in_the_release_is_refused(tmp_path):
+    repo = fake_repo(tmp_path, "print('v1')\n")
+    deck = repo / "firmware" / "decks.json"
+    deck.write_text("{}")
+    os.chmod(deck, 0o644)
+    out = install(repo, tmp_path / "root")
+    assert out.returncode == 1 and "decks.json is readable by others" in out.stderr, out.stderr

@@ -59,6 +59,11 @@ class JournalError(FormatError):
     """The journal cannot be used (no valid generation, a payload too long, a bad kind)."""
 
 
+class Unverified(JournalError):
+    """A record whose CRC is right but which does not verify (a sealed record that does not open:
+    felt.recovery.seal): recovery leaves it out, says so (level error) and the table tilts."""
+
+
 # -- storage --------------------------------------------------------------------------------------
 
 

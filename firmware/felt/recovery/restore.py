@@ -39,6 +39,7 @@ class Report:
         self.discarded = []
         self.message = ""
         self.level = "info"
+        self.unverified = []  # [(seq, why)] records that do not verify (sealed): not replayed, the table tilts
 
     def as_dict(self):
         lost = None
@@ -79,6 +80,12 @@ def restore(journal, controller_factory, apply=None, log=None):
     for r in records:
         try:
             step(controller, r)
+        except jr.Unverified as e:
+            # issue 16 item 5: what it held cannot be known. Stopping here would lose every input
+            # journaled after it at the next cut too (new records go behind it), so it is left out,
+            # said, and the table tilts (felt.runtime.app): the floor decides (typically `void`)
+            report.unverified.append((r.seq, str(e)))
+            continue
         except FeltError as e:
             report.rejected.append((r.seq, str(e)))
         report.replayed += 1
@@ -86,6 +93,10 @@ def restore(journal, controller_factory, apply=None, log=None):
     report.message = lost_message(report.last_seq, report.lost)
     if report.lost is not None:
         report.level = "warn" if report.lost.reason == "torn" else "error"
+    if report.unverified:
+        report.level = "error"
+        report.message = "recovered to event %s; %s (%d such record(s) left out) -- call the floor" % (
+            thousands(report.last_seq), report.unverified[0][1], len(report.unverified))
     if log is not None:
         log(report.message)
     return controller, report
@@ -362,9 +373,10 @@ class TableRecorder:
     data): between-hands state (default: the table's own snapshot()/restore() if it has them, else
     table_snapshot / table_restore)."""
 
-    def __init__(self, table, journal, handlog=None, snapshot=None):
+    def __init__(self, table, journal, handlog=None, snapshot=None, seal=None):
         self.table = table
         self.journal = journal
+        self.seal = seal  # felt.recovery.seal.JournalSeal: tag UIDs never on flash in the clear (issue 16 item 5)
         self.handlog = handlog
         self.snapshot = snapshot or _snapshot_for(table)
         self.depth = 0
@@ -398,7 +410,10 @@ class TableRecorder:
                 line = self._line
                 self._line = None  # on the entry's first console record only
             payload = encode_call(name, args, kwargs, line)
-            self.journal.append(kind, payload)  # flushed: durable before it takes effect
+            j = self.journal
+            if self.seal is not None:
+                payload = self.seal.seal(j.snapshot.seq, j.next_seq, kind, payload)
+            j.append(kind, payload)  # flushed: durable before it takes effect
             self.depth += 1
             try:
                 out = fn(*live, **kwargs)
@@ -460,18 +475,19 @@ def _snapshot_for(table):
     return (lambda t: t.snapshot()) if own is not None else table_snapshot
 
 
-def restore_table(journal, make_table, handlog=None, log=None, history=None):
+def restore_table(journal, make_table, handlog=None, log=None, history=None, seal=None):
     """Boot: the journaled Table. make_table(history_sink) builds a fresh felt.table.controller.Table
     (config, registry, log) with that history sink (a HandHistory: the hand log, then `history`);
     the last snapshot is put into it, the inputs after it replayed, and the recorder attached so
     new inputs are journaled. Returns (table, recorder, Report); show report.message on the display
-    and log it. The recorder's console_entry goes into the runtime's console filters."""
+    and log it. The recorder's console_entry goes into the runtime's console filters. seal: a
+    felt.recovery.seal.JournalSeal (CARD and ANTENNA records sealed on flash, opened here)."""
     holder = {}
     sink = HandHistory(handlog, history)
 
     def factory(snap):
         t = make_table(sink)
-        holder["rec"] = TableRecorder(t, journal, handlog)
+        holder["rec"] = TableRecorder(t, journal, handlog, seal=seal)
         sink.replaying = True
         if snap is not None:
             if hasattr(t, "restore"):
@@ -481,6 +497,8 @@ def restore_table(journal, make_table, handlog=None, log=None, history=None):
         return t
 
     def apply(t, record):
+        if seal is not None:
+            record = seal.open(journal.snapshot.seq, record)  # journal.Unverified: replay stops
         line = console_line_of(record) if record.kind == jr.CONSOLE else None
         if line is not None:
             holder["rec"].console_outcome = (line, False)  # refused unless it returns normally

@@ -194,8 +194,13 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         built[:] = [make_table(history, table_log)]
         built[0].tilt_on_foreign = app.keys is not None  # issue 16 item 3: a foreign deck tilts a provisioned table
         return built[0]
+    seal = None
+    if app.keys is not None:  # issue 16 item 5: no live tag UID on flash in the clear (hardware/journal.md section 9)
+        from felt.recovery.seal import JournalSeal
+        from felt.security.hmac import derive
+        seal = JournalSeal(derive(app.keys.owner, "journal-seal"), _nonce)
     app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say,
-                                                                 history=files)
+                                                                 history=files, seal=seal)
     if app.keys is not None:
         from felt.security.auth import FloorGate
         gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)

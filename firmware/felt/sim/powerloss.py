@@ -81,6 +81,7 @@ class PowerSim(Sim):
         self.flash = flash
         self.reports = []
         self.restarts = 0
+        self.seal = None  # felt.recovery.seal.JournalSeal: the journal's tag UIDs sealed (issue 16 item 5)
 
     def build(self, config):
         Sim.build(self, config)  # devices and board map (and a plain table, dropped here) ...
@@ -94,7 +95,8 @@ class PowerSim(Sim):
     def _boot(self):
         self.flash.armed = False
         journal, self.handlog = self.flash.open_journal()
-        table, rec, report = recovery.restore_table(journal, self._make_table, self.handlog, history=self.history)
+        table, rec, report = recovery.restore_table(journal, self._make_table, self.handlog, history=self.history,
+                                                     seal=self.seal)
         self.reports.append(report)
         self.table = table
         self.recorder = rec
