@@ -1,4 +1,4 @@
-# Command-line entry for replaying PHH files (`feltctl replay`); the same module runs under
+# Command-line entry for replaying PHH files and blackjack histories (.bjh) (`feltctl replay`); the same module runs under
 # CPython and inside the MicroPython unix port, so both print byte-identical lines.
 # usage: micropython -m felt.history.replay_main [--json|--jsonl] FILE...   (directories are expanded by
 # the host tool; this module only reads the files it is given)
@@ -21,8 +21,36 @@ def read_text(path):
         return None, {"file": path, "error": "the file is not UTF-8 text"}
 
 
+def _blackjack(path, write=None):
+    # a blackjack history (hardware/blackjack-history.md; loaded only here), read a line at a time;
+    # with `write` each result is written as it comes (--jsonl: a long history never whole in RAM)
+    from felt.history import blackjack
+
+    out = []
+    bad = 0
+    try:
+        with open(path, "rb") as f:
+            for r in blackjack.iter_lines(f):
+                r["file"] = path
+                if "error" in r:
+                    bad = 1
+                if write is None:
+                    out.append(r)
+                else:
+                    write(replay.dumps(r) + "\n")
+    except OSError as e:
+        code = e.args[0] if e.args and isinstance(e.args[0], int) else 0
+        return None, {"file": path, "error": "cannot read the file (errno %d)" % code}
+    except UnicodeError:
+        return None, {"file": path, "error": "the file is not UTF-8 text"}
+    return (out if write is None else bad), None
+
+
 def results_for(path):
-    """[result dict] for one file: one per hand; each carries `file` (and `hand` in a .phhs)."""
+    """[result dict] for one file: one per hand (per round in a .bjh); each carries `file` (and `hand` in a .phhs)."""
+    if path.endswith(".bjh"):
+        out, err = _blackjack(path)
+        return [err] if err is not None else out
     text, err = read_text(path)
     if err is not None:
         return [err]
@@ -40,6 +68,12 @@ def run(paths, mode, write):
     0 when every hand replayed, 1 when any result is an error."""
     bad = 0
     for path in paths:
+        if mode == "--jsonl" and path.endswith(".bjh"):
+            some, err = _blackjack(path, write)
+            if err is not None:
+                write(replay.dumps(err) + "\n")
+            bad = max(bad, 1 if err is not None else some)
+            continue
         results = results_for(path)
         for r in results:
             if "error" in r:

@@ -16,8 +16,8 @@ from feltctl.board import romfs
 from feltctl.paths import FIRMWARE, micropython_binary, mpy_cross_binary
 from feltctl.paths import expand as paths_expand
 
-HELP = "replay PHH hand histories with the Felt engine (JSON out)"
-SUFFIXES = (".phh", ".phhs")
+HELP = "replay PHH hand histories and blackjack round histories (.bjh) with the Felt engine (JSON out)"
+SUFFIXES = (".phh", ".phhs", ".bjh")
 # Files per run of the emulated board: one, as a table replays one history at a time. Measured on
 # the PHH corpus: every file alone fits 138 KB, but 4 or 16 files in one run fragment the heap so
 # that some need more (hardware/memory.md); a fresh board per file costs ~70 ms.
@@ -40,7 +40,7 @@ def heap_size(text):
 
 
 def add_arguments(parser):
-    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help=".phh/.phhs files or folders of them")
+    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help=".phh/.phhs/.bjh files or folders of them")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--json", action="store_true", help="one file, one JSON object (the default)")
     mode.add_argument("--jsonl", action="store_true", help="many files, one JSON object a line, each with `file`")
@@ -51,6 +51,8 @@ def add_arguments(parser):
     parser.add_argument("--ram", default="128K", type=heap_size,
                         help="micropython: the emulated board's RAM beside the firmware's ROMFS image (default 128K); "
                              "wasm: the heap it starts with (it grows: the port collects only between calls)")
+    parser.add_argument("--write", metavar="OUT.bjh", default=None,
+                        help="blackjack: write the history again from the replayed rounds (hardware/blackjack-history.md)")
     parser.add_argument("--heapsize", default=None, type=heap_size,
                         help="micropython: load plain .mpy files into a heap of this size instead (code in RAM)")
 
@@ -145,9 +147,28 @@ def run_wasm(files, mode, heap, timeout_s=600):
     return rc
 
 
+def write_blackjack(files, out):
+    """--write: the one .bjh file re-written by the engine (felt.history.blackjack.rewrite_text)."""
+    from felt.history import blackjack, replay_main
+
+    if len(files) != 1 or not files[0].endswith(".bjh"):
+        sys.stdout.write('{"error":"--write re-writes exactly one .bjh file"}\n')
+        return 2
+    text, err = replay_main.read_text(files[0])
+    if err is not None:
+        sys.stdout.write(json.dumps(err, sort_keys=True, separators=(",", ":")) + "\n")
+        return 1
+    again = blackjack.rewrite_text(text)
+    with open(out, "w") as f:
+        f.write(again)
+    return 1 if "\n# error: " in again else 0
+
+
 def run(args):
     mode = "--jsonl" if args.jsonl else "--json"
     files = expand(args.paths)
+    if args.write:
+        return write_blackjack(files, args.write)
     if mode == "--json" and len(files) != 1:
         sys.stdout.write('{"error":"--json replays exactly one file; use --jsonl for %d"}\n' % len(files))
         return 2
