@@ -8,6 +8,10 @@ STAMP  := $(VENV)/.installed
 # The second MicroPython runtime: the 32-bit WebAssembly port from npm, run under node
 # (host_tools/feltctl/wasm_micropython; the version also in its VERSION). Project-local, never committed.
 WASM_MPY   := @micropython/micropython-webassembly-pyscript@1.29.0-6
+# playwright-core drives Debian's Chromium in the dashboard's browser tests (issue 15; its own
+# browser download is never used: executablePath /usr/bin/chromium). One npm install for both:
+# an install of one package alone removes the other (--no-save)
+PLAYWRIGHT := playwright-core@1.65.1
 NODE_STAMP := $(VENV)/node/.installed
 
 .PHONY: all venv sysdeps demo demo-floor selfplay test test-cpython test-micropython test-wasm bench soak fuzz diff-long flash-sweep clean
@@ -22,7 +26,7 @@ $(STAMP): pyproject.toml
 
 $(NODE_STAMP): $(STAMP) Makefile
 	mkdir -p $(VENV)/node
-	cd $(VENV)/node && npm install --no-audit --no-fund --no-save --loglevel=error --prefix . $(WASM_MPY)
+	cd $(VENV)/node && npm install --no-audit --no-fund --no-save --loglevel=error --prefix . $(WASM_MPY) $(PLAYWRIGHT)
 	touch $(NODE_STAMP)
 
 venv: $(STAMP) $(NODE_STAMP) sysdeps

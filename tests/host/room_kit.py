@@ -41,6 +41,13 @@ class SimTable:
                                        signer=secrecy.feed_signer(owner))
         secrecy.install(self.sim.rt, self.feed)
         self.box = Outbox(folder)
+        self.sent = []  # (seq, kind, payload) of every message made (a replay test publishes one again)
+        put = self.box.put
+
+        def keep(seq, kind, payload):
+            self.sent.append((seq, kind, payload))
+            put(seq, kind, payload)
+        self.box.put = keep
         self.pub = publisher.Publisher(name, room, name, self.sim.table, signer or message.signer(owner), self.box)
         publisher.install(self.sim.rt, self.pub, self.feed)
         for s in (1, 2, 3):

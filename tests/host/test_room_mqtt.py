@@ -174,7 +174,15 @@ def test_pico_table_through_feltctl_bridge(broker):
     port = serial.serial_for_url(pico.url, timeout=0.01)
     bridge = Bridge(port, broker.url, "room1", "p1")
     stop = []
-    th = threading.Thread(target=lambda: [bridge.step() for _ in iter(lambda: bool(stop), True)], daemon=True)
+    errors = []
+
+    def run_bridge():
+        try:
+            while not stop:
+                bridge.step()
+        except Exception as e:  # said by the test, not lost in a thread
+            errors.append(repr(e))
+    th = threading.Thread(target=run_bridge, daemon=True)
     th.start()
     try:
         assert col.wait_for(lambda: not pico.todo and len(col.seqs("p1")) >= t.box.last_seq > 0, timeout_s=30)
@@ -188,8 +196,9 @@ def test_pico_table_through_feltctl_bridge(broker):
         assert t.sim.table.stacks[2] == 1500
     finally:
         stop.append(1)
+        th.join(5)  # the bridge stops reading before the table's end of the line goes away
         pico.stop = True
-        th.join(5)
+        assert errors == []
         bridge.close()
         port.close()
         col.close()

@@ -15,10 +15,11 @@ from felt.room import message
 from feltctl.room.broker import parse_url
 
 
-def client(client_id, url):
-    """A paho client (MQTT 3.1.1) that reconnects by itself within 2 s of a broker coming back."""
+def client(client_id, url, clean=True):
+    """A paho client (MQTT 3.1.1) that reconnects by itself within 2 s of a broker coming back;
+    clean=False: a persistent session (the broker keeps QoS 1 messages for it while it is away)."""
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or "felt-" + uuid.uuid4().hex[:10],
-                    protocol=mqtt.MQTTv311, clean_session=True)
+                    protocol=mqtt.MQTTv311, clean_session=clean)
     c.reconnect_delay_set(min_delay=0.1, max_delay=2)
     c.max_inflight_messages_set(200)
     c.max_queued_messages_set(0)  # unlimited: the outbox bounds what waits

@@ -1,0 +1,321 @@
+# `feltctl floor serve` (host tools): the floor server. It subscribes to a room on the broker with a
+# persistent session, accepts only messages whose signature checks against the table's public key
+# and whose seq is new (duplicates dropped, gaps and forgeries raised as floor alerts), stores them
+# (store.Store; SQLite by default), and serves the dashboard (every table live, lights as drawn,
+# proposals with confirm/reject, reader health, level and blinds, chip counts, hand search and
+# replay) and the broadcast overlay, with live updates by server-sent events. Confirm/reject go
+# to the table as floor commands over MQTT (challenge + HMAC, feltctl.commands.floor.FloorClient).
+import json
+import os
+import queue
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+from felt.engine.cards import parse_cards
+from felt.engine.rank import evaluate
+from felt.room import message
+from feltctl.room import keys
+from feltctl.room.broker import parse_url
+from feltctl.room.mqtt import MqttPort, client
+
+WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
+CLIENT_QUEUE = 2000  # SSE events held for one browser; a slower one is resynchronised, never waited for
+REPLAY_S = 30.0  # a copy of a message taken longer ago than this is a replay, not a QoS 1 resend
+
+
+class Floor:
+    """url/room: the broker and room; public_keys: {table: 32-byte key}; store: a store.Store;
+    floor_name/floor_key: this desk's floor key name and key_for(table) -> its key on that table
+    (floor keys are per board; for confirm/reject)."""
+
+    def __init__(self, url, room, public_keys, store, floor_name=None, floor_key=None, client_id=None,
+                 replay_s=REPLAY_S):
+        self.url = url
+        self.room = room
+        self.public_keys = dict(public_keys)
+        self.store = store
+        self.floor_name = floor_name
+        self.floor_key = floor_key
+        self.replay_s = replay_s
+        self.lock = threading.Lock()
+        self.tables = {}  # table -> {"state":, "health":, "seq":, "alerts": [...], "reveal":, "events": [...]}
+        self.clients = []  # SSE queues
+        self.stats = {"accepted": 0, "duplicates": 0, "refused": 0, "replayed": 0, "gaps": 0, "lagged": 0}
+        # a persistent session: what the tables published while the server was away waits for it
+        self.c = client(client_id or "felt-floor-%s" % room, url, clean=False)
+        self.c.on_connect = lambda c, u, f, rc, p: c.subscribe("felt/%s/+/+" % room, qos=1)
+        self.c.on_message = self._on_message
+        self.connected = False
+
+    def start(self):
+        host, port = parse_url(self.url)
+        self.c.connect_async(host, port, keepalive=10)
+        self.c.loop_start()
+        return self
+
+    def close(self):
+        self.c.disconnect()
+        self.c.loop_stop()
+
+    # ---- intake -------------------------------------------------------------------------------
+    def _on_message(self, c, userdata, m):
+        parts = message.parse_topic(m.topic)
+        if parts is None or parts[2] not in message.KINDS:
+            return  # cmd / reply lines: not ours to store
+        self.take(parts, m.payload, time.time(), retained=bool(m.retain))
+
+    def take(self, parts, payload, now_s, retained=False):
+        """One message off the broker: 'refused' (a floor alert: malformed, on another table's
+        topic, unknown table, signature does not check), 'replayed' (a copy of one taken more than
+        replay_s ago: dropped and alerted), 'duplicate' (a QoS 1 resend or a retained copy: dropped)
+        or 'accepted'."""
+        room, table, kind = parts
+        try:
+            msg = message.decode(payload)
+        except message.RoomError as e:
+            return self._refuse(table, "malformed message on %s: %s" % (kind, e), now_s)
+        if (msg["room"], msg["table"], msg["kind"]) != (room, table, kind):
+            return self._refuse(table, "message %s/%s/%s seq %s arrived on the topic of %s/%s/%s" % (
+                msg["room"], msg["table"], msg["kind"], msg["seq"], room, table, kind), now_s)
+        pk = self.public_keys.get(table)
+        if pk is None:
+            return self._refuse(table, "message from unknown table %s (no public key)" % table, now_s)
+        if msg.get("dev") != table or not message.verify(pk, msg, keys.check):
+            return self._refuse(table, "forged or altered message refused: seq %s %s (signature does not check)"
+                                % (msg["seq"], kind), now_s)
+        with self.lock:
+            t = self.tables.setdefault(table, {"state": None, "health": None, "seq": 0, "alerts": [],
+                                               "reveal": None, "events": [], "taken": {}})
+            dup = msg["seq"] <= t["seq"]
+            if dup:
+                first = t["taken"].get(msg["seq"])
+                replayed = not retained and (first is None or now_s - first > self.replay_s)
+                self.stats["replayed" if replayed else "duplicates"] += 1
+            else:
+                if t["seq"] and msg["seq"] > t["seq"] + 1:
+                    self.stats["gaps"] += 1
+                t["seq"] = msg["seq"]
+                t["taken"][msg["seq"]] = now_s
+                if len(t["taken"]) > 4096:  # older ones count as replays anyway
+                    for s in sorted(t["taken"])[:1024]:
+                        del t["taken"][s]
+                self.stats["accepted"] += 1
+                self._apply(t, msg)
+        if dup:
+            if replayed:
+                self._refuse(table, "replayed message refused: seq %d %s was taken %s" % (
+                    msg["seq"], kind, "long ago" if first is None else "%.0f s ago" % (now_s - first)), now_s)
+                return "replayed"
+            return "duplicate"
+        self.store.add_message(msg, now_s)
+        body = msg["body"]
+        if kind == "hand":
+            self.store.add_hand(table, body["hand"], body["phh"], body.get("sealed", 1))
+        elif kind == "feed" and body.get("kind") == "reveal":
+            self.store.reveal_hand(table, body["hand"], body["seats"])
+        self._push({"type": "msg", "table": table, "kind": kind, "seq": msg["seq"], "t_ms": msg["t_ms"],
+                    "body": body, "received": now_s})
+        return "accepted"
+
+    def _apply(self, t, msg):
+        kind = msg["kind"]
+        body = msg["body"]
+        if kind == "state":
+            t["state"] = body
+        elif kind == "health":
+            t["health"] = body
+        elif kind == "alert":
+            t["alerts"] = (t["alerts"] + [body])[-20:]
+        elif kind == "event":
+            t["events"] = (t["events"] + [body["text"]])[-30:]
+        elif kind == "feed" and body.get("kind") == "reveal":
+            t["reveal"] = overlay_reveal(body)
+
+    def _refuse(self, table, text, now_s):
+        with self.lock:
+            self.stats["refused"] += 1
+        self.store.add_floor_alert(table, text, now_s)
+        self._push({"type": "floor-alert", "table": table, "text": text, "received": now_s})
+        return "refused"
+
+    # ---- live updates -------------------------------------------------------------------------
+    def subscribe(self):
+        q = queue.Queue(CLIENT_QUEUE)
+        with self.lock:
+            self.clients.append(q)
+        return q
+
+    def unsubscribe(self, q):
+        with self.lock:
+            if q in self.clients:
+                self.clients.remove(q)
+
+    def _push(self, event):
+        data = json.dumps(event)
+        with self.lock:
+            clients = list(self.clients)
+        for q in clients:
+            try:
+                q.put_nowait(data)
+            except queue.Full:
+                # a slow subscriber: its backlog is dropped and it is told to reload the snapshot
+                with self.lock:
+                    self.stats["lagged"] += 1
+                while True:
+                    try:
+                        q.get_nowait()
+                    except queue.Empty:
+                        break
+                q.put_nowait(json.dumps({"type": "resync"}))
+
+    def snapshot(self):
+        with self.lock:
+            tables = {}
+            for name in self.tables:
+                t = dict(self.tables[name])
+                del t["taken"]
+                tables[name] = t
+            return {"room": self.room, "tables": json.loads(json.dumps(tables)), "stats": dict(self.stats),
+                    "floor_alerts": self.store.floor_alerts(20)}
+
+    # ---- floor commands -------------------------------------------------------------------------
+    def command(self, table, text, timeout_s=5.0):
+        """Run one floor command on `table` over MQTT (challenge + HMAC); returns the ok Message."""
+        from feltctl.commands.floor import FloorClient
+
+        if self.floor_key is None:
+            raise PermissionError("this floor server has no floor key (--floor NAME --keys DIR)")
+        with MqttPort(self.url, self.room, table) as port:
+            key = self.floor_key(table) if callable(self.floor_key) else self.floor_key
+            return FloorClient(port, table, self.floor_name, key, timeout_s=timeout_s).command(text)
+
+
+def overlay_reveal(body):
+    """The overlay's view of a reveal: each seat's cards, hand strength and (with a board of 3-4
+    cards, two hole cards a seat) equity by enumeration, from the engine's evaluator."""
+    board = parse_cards(body.get("board", "")) if body.get("board") else []
+    seats = {}
+    holes = {}
+    for place in sorted(body.get("seats", {})):
+        cards = parse_cards(body["seats"][place])
+        holes[place] = cards
+        strength = ""
+        if len(cards) + len(board) >= 5 and len(cards) == 2:
+            strength = evaluate.describe(evaluate.high(cards + board))
+        seats[place] = {"cards": body["seats"][place], "strength": strength}
+    if 3 <= len(board) <= 5 and len(holes) >= 2 and all(len(h) == 2 for h in holes.values()):
+        for place, share in equity(holes, board).items():
+            seats[place]["equity"] = share
+    return {"hand": body["hand"], "board": body.get("board", ""), "seats": seats}
+
+
+def equity(holes, board):
+    """{place: percent} of the pot each hand wins over every completion of the board (ties split)."""
+    used = set(board)
+    for h in holes.values():
+        used.update(h)
+    rest = [c for c in range(52) if c not in used]
+    need = 5 - len(board)
+    runs = [[]]
+    for _ in range(need):
+        runs = [r + [c] for r in runs for c in rest if not r or c > r[-1]]
+    won = dict((p, 0.0) for p in holes)
+    for r in runs:
+        vals = dict((p, evaluate.high(holes[p] + board + r)) for p in holes)
+        best = max(vals.values())
+        winners = [p for p in vals if vals[p] == best]
+        for p in winners:
+            won[p] += 1.0 / len(winners)
+    return dict((p, round(100.0 * won[p] / len(runs), 1)) for p in won)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    floor = None  # set on the class made per server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def _send(self, code, body, ctype="application/json"):
+        data = body if isinstance(body, bytes) else (json.dumps(body) if ctype == "application/json" else body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", ctype + "; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        u = urlparse(self.path)
+        q = parse_qs(u.query)
+        f = self.floor
+        if u.path in ("/", "/index.html"):
+            return self._page("dashboard.html")
+        if u.path == "/overlay":
+            return self._page("overlay.html")
+        if u.path == "/api/snapshot":
+            return self._send(200, f.snapshot())
+        if u.path == "/api/hands":
+            return self._send(200, f.store.hands(q.get("table", [None])[0], q.get("q", [None])[0]))
+        if u.path.startswith("/api/hand/"):
+            h = f.store.hand(int(u.path.rsplit("/", 1)[1]) if u.path.rsplit("/", 1)[1].isdigit() else -1)
+            return self._send(200 if h else 404, h or {"error": "no such hand"})
+        if u.path == "/events":
+            return self._events()
+        self._send(404, {"error": "not found"})
+
+    def do_POST(self):
+        u = urlparse(self.path)
+        n = int(self.headers.get("Content-Length") or 0)
+        try:
+            req = json.loads(self.rfile.read(n) or b"{}")
+        except ValueError:
+            return self._send(400, {"error": "JSON body expected"})
+        if u.path != "/api/ruling":
+            return self._send(404, {"error": "not found"})
+        table, aid, decision = req.get("table"), req.get("alert"), req.get("decision")
+        if decision not in ("confirm", "reject") or not isinstance(aid, int) or not table:
+            return self._send(400, {"error": "table, alert (a number) and decision confirm|reject"})
+        try:
+            reply = self.floor.command(table, "ruling %d %s" % (aid, decision))
+        except Exception as e:  # refused by the table, no answer, no floor key: said to the desk
+            return self._send(409, {"error": str(e)})
+        self._send(200, {"ok": True, "cmd": reply.opts.get("cmd"), "audit": reply.opts.get("audit")})
+
+    def _page(self, name):
+        with open(os.path.join(WEB, name), "rb") as fh:
+            self._send(200, fh.read(), "text/html")
+
+    def _events(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        q = self.floor.subscribe()
+        try:
+            self.wfile.write(b"retry: 1000\n\n")
+            self.wfile.flush()
+            while True:
+                try:
+                    data = q.get(timeout=15)
+                except queue.Empty:
+                    data = None
+                self.wfile.write((": keepalive\n\n" if data is None else "data: %s\n\n" % data).encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+        finally:
+            self.floor.unsubscribe(q)
+            self.close_connection = True
+
+
+def serve_http(floor, port=0, host="127.0.0.1"):
+    """Start the dashboard's HTTP server in a thread; returns the server (server.server_port)."""
+    handler = type("FloorHandler", (_Handler,), {"floor": floor})
+    srv = ThreadingHTTPServer((host, port), handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
