@@ -15,7 +15,7 @@
 #     port and the 32-bit WebAssembly port (feltctl.wasm_micropython, issue 19): engine after import and
 #     after a hand, the whole firmware after import and with the table built, live RAM after each of N
 #     hands in a large heap, and with --find-ram HANDS the smallest heap (bisected) that plays HANDS hands.
-# usage: python tests/benchmarks/bench_memory.py [--ports unix,wasm] [--table-only] [--table-hands N] [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
+# usage: python tests/benchmarks/bench_memory.py [--ports unix,wasm] [--step-alloc N] [--table-only] [--table-hands N] [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
 #        python tests/benchmarks/bench_memory.py --engine-only   (part 3 alone)
 import argparse
 import os
@@ -119,6 +119,29 @@ def parts(label, obj, out, depth):
         if b:
             out.append((b, label + "." + n))
 
+def _stepped(steps, hand, mode, image, live):
+    """Runs the main-loop steps of `steps` (a generator that yields after each), yielding after
+    each. mode "steps": live[0] = the highest live heap between steps (collected at the yield on
+    wasm); "alloc": prints each step's live heap before it and the heap in use at its end (on the
+    WebAssembly port nothing is collected inside a step: the difference is all it allocated)."""
+    n = 0
+    while True:
+        if mode in ("steps", "alloc"):
+            gc.collect()
+            yield
+        m0 = gc.mem_alloc()
+        if m0 > live[0] and mode == "steps":
+            live[0] = m0
+        try:
+            next(steps)
+        except StopIteration:
+            return
+        n += 1
+        if mode == "alloc":
+            print("STEPALLOC %d %d %d %d" % (hand, n, m0 - image, gc.mem_alloc() - image))
+        elif mode != "steps":
+            yield  # one main-loop step
+
 def main(argv):
     """A generator: each `yield` is a point where the WebAssembly port collects (it cannot collect
     inside a call; feltctl/wasm_micropython/launcher.mjs); on the unix port they cost nothing."""
@@ -196,21 +219,16 @@ def main(argv):
     t = sim.table
     for i in range(hands):
         HAND[0] = i + 1
-        live = 0
-        for _s in autoplay.calling_hand(sim, autoplay.shuffled(rng)):
-            if argv[1] == "steps":  # the live heap between main-loop steps (collected at the yield on wasm)
-                gc.collect()
-                yield
-                m = gc.mem_alloc()
-                if m > live:
-                    live = m
-            else:
-                yield  # one main-loop step
-        if live:
-            print("STEPLIVE %d %d" % (i + 1, live - image))
+        live = [0]
+        # the hand, then the clear that ends it, one main-loop step at a time: a board collects
+        # while a step runs, the WebAssembly port only between steps (run whole, the clear's settle
+        # steps made ~110 KB of garbage in one step there, which no board ever holds at once)
+        yield from _stepped(autoplay.calling_hand(sim, autoplay.shuffled(rng)), i + 1, argv[1], image, live)
         if t.state != "over" or t.alerts:
             raise SystemExit("BROKEN %s %r" % (t.state, t.alerts[:2]))
-        sim.run("clear")
+        yield from _stepped(sim.run_steps("clear"), i + 1, argv[1], image, live)
+        if live[0]:
+            print("STEPLIVE %d %d" % (i + 1, live[0] - image))
         gc.collect()
         yield
         print("HAND %d %d" % (i + 1, gc.mem_alloc() - image))
@@ -273,6 +291,8 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix"):
             out["hands"].append(int(w[2]))
         elif w[0] == "STEPLIVE":
             out.setdefault("steplive", []).append(int(w[2]))
+        elif w[0] == "STEPALLOC":
+            out.setdefault("alloc", []).append(tuple(int(x) for x in w[1:5]))
         elif w[0] == "PEAK":
             out.setdefault("peaks", []).append((int(w[2]), int(w[3])))
         elif w[0] == "PART":
@@ -314,13 +334,19 @@ def main():
     ap.add_argument("--table-hands", type=int, default=20, metavar="N",
                     help="hands of the side-by-side table's large-heap run (default 20: the live figure is flat "
                          "from hand to hand; --find-ram HANDS sets the bisection's)")
+    ap.add_argument("--step-alloc", type=int, default=0, metavar="N",
+                    help="also play N hands on the WebAssembly port and list the main-loop steps that end with the "
+                         "most heap in use (live before the step + all it allocated: that port collects only between "
+                         "steps), the bound a fixed heap there must hold")
     ap.add_argument("--table-only", action="store_true",
                     help="only the side-by-side table (and --find-ram); not the unix port's detail runs")
     a = ap.parse_args()
+    if a.step_alloc:
+        step_alloc(a.step_alloc, a.top)
     if a.ports:
         side_by_side([x for x in a.ports.split(",") if x], a.table_hands, a.find_ram)
-        if a.table_only:
-            return 0
+    if a.table_only:
+        return 0
     if a.engine_only:
         return _engine_report()
     ram = a.ram * 1024
@@ -387,6 +413,22 @@ def main():
           "and %d bytes of state (sim.* parts other than sim.rt, sim.table, sim.board)" % (sim_code, sim_state))
     # a figure over its target is printed as such (FAILED above), like every bench's target; the exit
     # status says only whether the bench itself could run (`make bench` runs the others after it)
+    return 0
+
+
+def step_alloc(hands, top):
+    """The steps of `hands` hands on the WebAssembly port that end with the most heap in use."""
+    got, p = run_board(hands, "alloc", ram=2048 * 1024, port="wasm")
+    if not got["done"]:
+        print("step-alloc run failed: %s" % (p.stdout + p.stderr).strip().splitlines()[-3:])
+        return 1
+    rows = sorted(got["alloc"], key=lambda r: -r[3])
+    print("WebAssembly port, %d hands, %d main-loop steps (the clear's numbered from 1 after the hand's): live "
+          "between steps at most %d bytes; the steps ending with the most heap in use:" % (
+              hands, len(rows), max(r[2] for r in rows)))
+    print("  hand  step    live before   in use at end   allocated")
+    for h, n, live, end in rows[:top]:
+        print("  %4d %5d %14d %15d %11d" % (h, n, live, end, end - live))
     return 0
 
 
