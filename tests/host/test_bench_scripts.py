@@ -83,6 +83,15 @@ def test_expectation_checked_against_the_state_after_the_stimulus():
     ("table holdem no_limit seats=3 bb=100\npush 1 500 declared=fold\n", 2, "push options"),
     ("table holdem no_limit seats=3 bb=100\nmark 1 marked\n", 2, "boxed|exposed"),
     ("table holdem no_limit seats=3 bb=100\nfault noisy nowhere\n", 2, "an antenna"),
+    # issue 18 item 8: settings the rules forbid, refused before anything runs, with the rule
+    ("table holdem no_limit seats=6 sb=200 bb=100\nhand\n", 1, "BLIND-2: the small blind (200) is above"),
+    ("table holdem limit seats=6 bb=100 small_bet=100 big_bet=50\n", 1, "BET-1: the big bet (50) is below"),
+    ("table stud7 limit seats=9 small_bet=100 big_bet=200 ante=10 bring_in=25\n", 1, "GAME-1"),
+    ("table stud7_8 limit seats=10 small_bet=100 big_bet=200 ante=10 bring_in=25\n", 1, "at most 8 players"),
+    ("table holdem no_limit seats=3 bb=100 mode=tournament levels=50/100/0/20,300/200/0/20\n", 1, "BLIND-2: level 2"),
+    ("table holdem no_limit seats=3 bb=100 levels=50/100\n", 1, "levels=SB/BB/ANTE/MINUTES"),
+    ("table holdem no_limit seats=3 bb=100 hr.no_such_rule=1\n", 1, "hr.no_such_rule"),
+    ("table holdem no_limit seats=3 bb=100\nset level_clock\n", 2, "set KEY VALUE"),
 ])
 def test_malformed_script_is_an_error_with_its_line(script, line, words):
     with pytest.raises(bench.BenchError) as e:
@@ -166,3 +175,34 @@ def test_a_script_that_is_not_text_is_an_error_and_the_other_scripts_still_run(t
     assert "blob.felt:?: error: not a text file" in out.stdout
     assert "deal17_card_to_no_seat.felt: ok" in out.stdout
     assert out.stdout.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_cli_refuses_a_table_the_rules_forbid_by_rule(tmp_path):
+    # the real command: a script with the blinds crossed is an error naming BLIND-2, never a pass
+    bad = tmp_path / "crossed.felt"
+    bad.write_text("table holdem no_limit seats=6 sb=200 bb=100 button=1\nseat 1 1000\nseat 2 1000\nhand\n"
+                   "expect street preflop\n")
+    stud = tmp_path / "stud9.felt"
+    stud.write_text("table stud7 limit seats=9 small_bet=100 big_bet=200 ante=10 bring_in=25\n")
+    out = _feltctl("bench", str(bad), str(stud))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "%s:1: error: BLIND-2: the small blind (200) is above the big blind (100)" % bad in out.stdout
+    assert "%s:1: error: GAME-1: fixed-limit 7-card stud takes at most 8 players, not a 9-seat table" % stud \
+        in out.stdout
+    assert out.stdout.splitlines()[-1] == "0 passed, 2 failed"
+
+
+def test_cli_parallel_scripts_build_the_firmware_cache_once_without_a_traceback(tmp_path):
+    # -j 3 on an empty temp folder: three threads compiled the firmware into one "<cache>.<pid>" folder
+    # and one renamed it away under the others (CalledProcessError traceback, issue 18 item 9)
+    for name in ("a", "b", "c"):
+        (tmp_path / ("%s.felt" % name)).write_text(HEAD + "expect button 1\n")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=os.path.join(REPO, "host_tools"))
+    out = subprocess.run([sys.executable, "-m", "feltctl", "bench", "-j", "3", str(tmp_path)], capture_output=True,
+                         text=True, env=env, cwd=REPO, timeout=600)
+    assert "Traceback" not in out.stderr, out.stderr[-3000:]
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.splitlines()[-1] == "3 passed, 0 failed"
+    assert [n for n in os.listdir(str(tmp)) if n.startswith("felt-mpy-")] != []

@@ -30,6 +30,23 @@ NUMBERS = ("sb", "bb", "ante", "small_bet", "big_bet", "bring_in", "unit", "butt
 # change at all was 60 % of what a hand allocates (32 -> 14 MB a hand without it).
 PIN_HISTORY = 0
 MAX_STEPS = 20000  # per statement: a firmware that never settles is reported, not looped on
+WAIT_SLICE_MS = 10000  # `wait` settles in slices of this much table time (each within MAX_STEPS)
+
+
+def parse_levels(text):
+    """`levels=` of the table statement: rows SB/BB/ANTE/MINUTES (or `break/MINUTES`) separated by
+    commas -> TableConfig levels (the floor's `level N` rows, the level clock's table, TOUR-1)."""
+    rows = []
+    for row in text.split(","):
+        f = row.split("/")
+        if len(f) == 2 and f[0] == "break":
+            rows.append({"is_break": True, "minutes": parse_uint(f[1], "break minutes")})
+        elif len(f) == 4:
+            rows.append({"sb": parse_uint(f[0], "level sb"), "bb": parse_uint(f[1], "level bb"),
+                         "ante": parse_uint(f[2], "level ante"), "minutes": parse_uint(f[3], "level minutes")})
+        else:
+            raise FormatError("levels=SB/BB/ANTE/MINUTES,... (or break/MINUTES), got %r" % row)
+    return rows
 
 
 def card_uid(card, deck="A"):
@@ -253,6 +270,8 @@ class Sim:
                 seats = parse_uint(v, "seats")
             elif k == "mode":
                 mode = v
+            elif k == "levels":
+                kw["levels"] = parse_levels(v)
             elif k in NUMBERS:
                 kw[k] = parse_uint(v, k)
             elif k.startswith("hr."):
@@ -421,7 +440,24 @@ class Sim:
         self.settle(sweeps=0, min_ms=100)
 
     def _s_wait(self, args):
-        self.settle(sweeps=0, min_ms=int(args[0]))
+        # a long wait (a level clock's 20 minutes) in slices, each settled on its own: MAX_STEPS
+        # bounds one slice (the loop steps every POLL_MS at most; 20000 steps were ~60 s of table
+        # time, so `wait 600000` failed as a firmware that never settles) and the device traces are
+        # trimmed after each (issue 18 item 8)
+        left = parse_uint(args[0], "wait MS")
+        while True:
+            ms = left if left < WAIT_SLICE_MS else WAIT_SLICE_MS
+            self.settle(sweeps=0, min_ms=ms)
+            left -= ms
+            if left <= 0:
+                break
+
+    def _s_set(self, args):
+        # a console `set KEY VALUE` (FELT1): a house rule, blinds between hands, `level_clock start`
+        if len(args) != 2:
+            raise ValueError("set KEY VALUE")
+        self._send("set", [args[0], int(args[1]) if is_digits(args[1]) else args[1]])
+        self.settle(sweeps=0)
 
     def _s_fault(self, args):
         kind = args[0]

@@ -59,6 +59,25 @@ class TableConfig:
             self.big_bet = 2 * self.small_bet
         if self.record.forced == "blinds" and bb <= 0:
             raise ConfigError("BLIND-12: %s needs a big blind (bb=)" % self.record.name)
+        self.check()
+
+    def check(self):
+        """Stakes and seats the rules forbid raise ConfigError naming the rule (issue 18 item 8):
+        GAME-1 a game's most players (stud 8, draw 6: a table with more seats cannot deal them),
+        BLIND-2 a small blind above the big blind, BET-1 a big bet below the small bet (B = 2S)."""
+        g = self.record
+        if self.seats > g.max_players:
+            raise ConfigError("GAME-1: %s takes at most %d players, not a %d-seat table" % (
+                g.name, g.max_players, self.seats))
+        if g.forced == "blinds" and self.sb > self.bb:
+            raise ConfigError("BLIND-2: the small blind (%d) is above the big blind (%d)" % (self.sb, self.bb))
+        if g.structure == "limit" and self.big_bet < self.small_bet:
+            raise ConfigError("BET-1: the big bet (%d) is below the small bet (%d)" % (self.big_bet, self.small_bet))
+        rows = self.levels or ()
+        for i in range(len(rows)):  # the level table (TOUR-1): a row's blinds as BLIND-2 wants them
+            if rows[i].get("sb", 0) > rows[i].get("bb", 0):
+                raise ConfigError("BLIND-2: level %d: the small blind (%d) is above the big blind (%d)" % (
+                    i + 1, rows[i]["sb"], rows[i].get("bb", 0)))
 
 
 class Table:
@@ -973,7 +992,13 @@ class Table:
             elif key in CONFIG_NUMBERS:
                 if not isinstance(value, int) or value < 0:
                     raise ConfigError("BET-1: %s must be a whole number of chips, got %r" % (key, value))
+                old = getattr(cfg, key)
                 setattr(cfg, key, value)
+                try:
+                    cfg.check()  # BLIND-2 / BET-1: nothing changes when the new value breaks one
+                except ConfigError:
+                    setattr(cfg, key, old)
+                    raise
             elif key == "players_left":
                 # TOUR-13: the console supplies the players left in the event; at two, a heads-up
                 # limit hand has no raise cap (BET-5 event_heads_up_only), from the next hand

@@ -58,6 +58,35 @@ def _int(tok, what, line, low=0):
     return v
 
 
+def _table_config(game, structure, seen, line):
+    """The table statement's settings as the firmware takes them (felt.table.controller.TableConfig,
+    through the sim runner's own parsing): what the rules forbid -- a small blind above the big blind
+    (BLIND-2), a big bet below the small bet (BET-1), more seats than the game has players (GAME-1:
+    stud 8), an unknown house rule or value -- is refused here, before anything runs."""
+    from felt.errors import FeltError
+    from felt.sim.runner import NUMBERS, parse_levels
+    from felt.table.controller import TableConfig
+    from felt.textnum import is_digits
+
+    kw = {}
+    rules = {}
+    for k in seen:
+        v = seen[k]
+        if k in NUMBERS:
+            kw[k] = int(v)
+        elif k == "levels":
+            kw["levels"] = v
+        elif k.startswith("hr."):
+            rules[k] = int(v) if is_digits(v) else (v == "true" if v in ("true", "false") else v)
+    try:
+        if "levels" in kw:
+            kw["levels"] = parse_levels(kw["levels"])
+        TableConfig(game=game, structure=structure, seats=int(seen["seats"]), mode=seen.get("mode", "cash"),
+                    rules=rules, **kw)
+    except FeltError as e:
+        raise BenchError(getattr(e, "message", None) or str(e), line)
+
+
 class Validator:
     """Checks statements one at a time (the table statement sets the seat range); statement()
     raises BenchError naming the line. Used by parse() and by the interactive `feltctl sim`."""
@@ -115,13 +144,15 @@ class Validator:
             elif k == "shoe":
                 if v not in ("pn532", "ascii"):
                     raise BenchError("shoe is pn532 or ascii, got %r" % v, line)
-            elif not (k.startswith("hr.") and len(k) > 3):
+            elif k != "levels" and not (k.startswith("hr.") and len(k) > 3):
                 raise BenchError("unknown table setting %r" % k, line)
         if "seats" not in seen:
             raise BenchError("table needs seats=N", line)
-        self.seats = int(seen["seats"])
-        if not 2 <= self.seats <= 10:
-            raise BenchError("seats=N is 2..10 (GAME-1), got %d" % self.seats, line)
+        seats = int(seen["seats"])
+        if not 2 <= seats <= 10:
+            raise BenchError("seats=N is 2..10 (GAME-1), got %d" % seats, line)
+        _table_config(a[0], a[1], seen, line)
+        self.seats = seats
         if "button" in seen:
             self.seat(seen["button"], line)
 
@@ -208,6 +239,9 @@ class Validator:
             if len(a) != 1:
                 raise BenchError("wait MS", line)
             _int(a[0], "MS", line, 1)
+        elif verb == "set":
+            if len(a) != 2:
+                raise BenchError("set KEY VALUE (a console `set`: hr.NAME, sb, bb, ..., level_clock start)", line)
         elif verb == "fault":
             self.fault(a, line)
         elif verb == "expect":

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 from feltctl import tmpcache
 from feltctl.board import romfs
@@ -62,6 +63,9 @@ def expand(paths):
     return paths_expand(paths, SUFFIXES)
 
 
+_COMPILING = threading.Lock()
+
+
 def compiled_firmware():
     """The felt package precompiled with mpy-cross into a cache folder (keyed by the sources'
     hash), so the MicroPython heap holds bytecode, not the compiler's work. Returns its path."""
@@ -79,7 +83,18 @@ def compiled_firmware():
     if os.path.isdir(out):
         tmpcache.touch(out)
         return out
-    tmp = out + ".%d" % os.getpid()
+    with _COMPILING:  # threads of one process (feltctl bench -j) build it once
+        if not os.path.isdir(out):
+            _compile(sources, out)
+    tmpcache.prune(tempfile.gettempdir(), "felt-mpy-")  # trees of older sources
+    return out
+
+
+def _compile(sources, out):
+    # into a folder of this process and thread, renamed into place: the half-built tree of one
+    # builder is never another's (two threads shared "<out>.<pid>" and one renamed it away while
+    # the other wrote into it: a CalledProcessError traceback from `feltctl bench -j 3`)
+    tmp = out + ".%d.%d" % (os.getpid(), threading.get_ident())
     try:
         for path in sources:
             rel = os.path.relpath(path, FIRMWARE)
@@ -93,8 +108,6 @@ def compiled_firmware():
             pass
     finally:  # the loser's (or an interrupted) half-built copy never stays in /tmp
         shutil.rmtree(tmp, ignore_errors=True)
-    tmpcache.prune(tempfile.gettempdir(), "felt-mpy-")  # trees of older sources
-    return out
 
 
 def run_micropython(module, argv, heapsize="128K", timeout_s=600, stream=False):
