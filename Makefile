@@ -84,6 +84,13 @@ fuzz: $(STAMP) ; FELT_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q -n 2 --timeout=0 te
 diff-long: $(STAMP)
 	FELT_DIFF_HANDS=3000 $(PY) -m pytest -q -n 2 --timeout=0 tests/host/test_differential_pokerkit.py
 
+# Blackjack reference check (issue 17 item 6): a basic-strategy player, 1 million rounds a rule set on
+# the firmware engine and shoe, against the published house edge (H17 and S17), then the paired effect of
+# each rule change (200,000 rounds each). Several minutes; `make test` runs a short version.
+blackjack-edge: $(STAMP)
+	$(PY) -m feltctl.blackjack.edge --rounds 1000000 --rules soft17=hit --effects 200000
+	$(PY) -m feltctl.blackjack.edge --rounds 1000000 --rules ''
+
 flash-sweep: $(STAMP)
 	FELT_LONG_SWEEP=1 $(PY) -m pytest -q --timeout=0 tests/host/test_flash_interrupt.py
 

@@ -79,7 +79,7 @@ def decide(cards, up_card, legal, rules):
     h17 = rules.soft17 == "hit"
     t, soft = totals.total(cards)
     pair = len(cards) == 2 and totals.value(cards[0]) == totals.value(cards[1])
-    if SURRENDER in legal and _surrender(t, up, pair and totals.value(cards[0]) == 8, h17):
+    if SURRENDER in legal and not soft and _surrender(t, up, pair and totals.value(cards[0]) == 8, h17):
         return SURRENDER
     if SPLIT in legal and pair and _split(totals.value(cards[0]), up, rules.double_after_split):
         return SPLIT

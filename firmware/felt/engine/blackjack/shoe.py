@@ -62,12 +62,16 @@ class Shoe:
     def identify(self, uid):
         """The card of tag `uid` if it is in this shoe (BJ-27: a foreign or unknown tag raises
         ForeignDeckCard / UnknownTag); no accounting."""
+        return self._index(uid) % DECK_SIZE
+
+    def _index(self, uid):
+        # the tag's index in the shoe (deck position * 52 + card), or the BJ-27 error
         if not isinstance(uid, (bytes, bytearray)) or len(uid) not in (4, 7):
             raise UnknownTag("BJ-27: %r is not a tag UID" % (uid,))
         uid = bytes(uid)
         i = self._find(uid)
         if i >= 0:
-            return i % DECK_SIZE
+            return i
         try:
             self.registry.lookup(uid, self.decks[0])
         except ForeignDeckCard:
@@ -85,8 +89,8 @@ class Shoe:
         if self.cut_uid is not None and bytes(uid) == self.cut_uid:
             self.cut_out = True
             return CUT
-        card = self.identify(uid)
-        i = self._find(bytes(uid))
+        i = self._index(uid)
+        card = i % DECK_SIZE
         if self._out[i]:
             raise DuplicateCard("BJ-24: %s (deck %s) is already out of this shoe, draw %s"
                                 % (card_text(card), self.decks[i // DECK_SIZE], self._out[i] if self._out[i] < 255 else "255+"))
