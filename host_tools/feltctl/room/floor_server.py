@@ -19,6 +19,7 @@ from felt.room import message
 from feltctl.room import keys
 from feltctl.room.broker import parse_url
 from feltctl.room.mqtt import MqttPort, client
+from feltctl.room.store import folded_seats
 
 WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
 CLIENT_QUEUE = 2000  # SSE events held for one browser; a slower one is resynchronised, never waited for
@@ -115,6 +116,9 @@ class Floor:
             self.store.add_hand(table, body["hand"], body["phh"], body.get("sealed", 1))
         elif kind == "feed" and body.get("kind") == "reveal":
             self.store.reveal_hand(table, body["hand"], body["seats"])
+            phh = self.store.hand_phh(table, body["hand"])
+            with self.lock:  # the overlay's view, with who folded (from the stored hand)
+                self.tables[table]["reveal"] = overlay_reveal(body, folded_seats(phh) if phh else ())
         self._push({"type": "msg", "table": table, "kind": kind, "seq": msg["seq"], "t_ms": msg["t_ms"],
                     "body": body, "received": now_s})
         return "accepted"
@@ -130,8 +134,6 @@ class Floor:
             t["alerts"] = (t["alerts"] + [body])[-20:]
         elif kind == "event":
             t["events"] = (t["events"] + [body["text"]])[-30:]
-        elif kind == "feed" and body.get("kind") == "reveal":
-            t["reveal"] = overlay_reveal(body)
 
     def _refuse(self, table, text, now_s):
         with self.lock:
@@ -192,19 +194,22 @@ class Floor:
             return FloorClient(port, table, self.floor_name, key, timeout_s=timeout_s).command(text)
 
 
-def overlay_reveal(body):
-    """The overlay's view of a reveal: each seat's cards, hand strength and (with a board of 3-4
-    cards, two hole cards a seat) equity by enumeration, from the engine's evaluator."""
+def overlay_reveal(body, folded=()):
+    """The overlay's view of a reveal: each seat's cards, hand strength and (a board of 3-5 cards,
+    two hole cards a seat) equity by enumeration over the hands still in, from the engine's
+    evaluator; folded seats are marked and left out of the equity."""
     board = parse_cards(body.get("board", "")) if body.get("board") else []
     seats = {}
     holes = {}
     for place in sorted(body.get("seats", {})):
         cards = parse_cards(body["seats"][place])
-        holes[place] = cards
+        out = place[4:].isdigit() and int(place[4:]) in folded
+        if not out:
+            holes[place] = cards
         strength = ""
         if len(cards) + len(board) >= 5 and len(cards) == 2:
             strength = evaluate.describe(evaluate.high(cards + board))
-        seats[place] = {"cards": body["seats"][place], "strength": strength}
+        seats[place] = {"cards": body["seats"][place], "strength": strength, "folded": 1 if out else 0}
     if 3 <= len(board) <= 5 and len(holes) >= 2 and all(len(h) == 2 for h in holes.values()):
         for place, share in equity(holes, board).items():
             seats[place]["equity"] = share

@@ -25,6 +25,10 @@ class Store:
     def add_floor_alert(self, table, text, received_s):
         raise NotImplementedError
 
+    def hand_phh(self, table, hand):
+        """The stored PHH of `table`'s hand number `hand`, or None."""
+        raise NotImplementedError
+
     def hands(self, table=None, text=None, limit=50):
         raise NotImplementedError
 
@@ -87,6 +91,11 @@ class SqliteStore(Store):
             self._commit(force=True)
             return True
 
+    def hand_phh(self, table, hand):
+        with self.lock:
+            row = self.db.execute("SELECT phh FROM hands WHERE tbl=? AND hand=?", (table, hand)).fetchone()
+        return row[0] if row else None
+
     def add_floor_alert(self, table, text, received_s):
         with self.lock:
             self.db.execute("INSERT INTO floor_alerts (tbl, text, received) VALUES (?,?,?)", (table, text, received_s))
@@ -146,6 +155,20 @@ def phh_actions(phh):
                 break
             out.append(s.strip(",").strip("'"))
     return out
+
+
+def folded_seats(phh):
+    """The seats whose player folded in a PHH hand (`pN f`), by its `seats = [...]` line."""
+    order = []
+    for line in phh.split("\n"):
+        if line.startswith("seats = ["):
+            order = [int(x) for x in line[9:].rstrip("]").split(",") if x.strip()]
+    out = []
+    for a in phh_actions(phh):
+        w = a.split()
+        if len(w) == 2 and w[1] == "f" and w[0][1:].isdigit() and 0 < int(w[0][1:]) <= len(order):
+            out.append(order[int(w[0][1:]) - 1])
+    return sorted(out)
 
 
 def _players(phh):
