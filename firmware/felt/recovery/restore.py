@@ -178,10 +178,11 @@ def console_line_of(record):
     return v.get("c") if isinstance(v, dict) else None
 
 
-def decode_call(record):
-    """(method, args tuple, kwargs dict) of a recorded call; JournalError if it is not one."""
+def decode_call(record, inputs=None):
+    """(method, args tuple, kwargs dict) of a recorded call; JournalError if it is not one of
+    `inputs` (the controller's INPUTS; default the poker Table's)."""
     v = record.value()
-    if not isinstance(v, dict) or v.get("m") not in Table.INPUTS or not isinstance(v.get("a"), list):
+    if not isinstance(v, dict) or v.get("m") not in (inputs or Table.INPUTS) or not isinstance(v.get("a"), list):
         raise jr.JournalError("record %d is not a controller call" % record.seq)
     kwargs = _unplain(v.get("k") or {})
     return v["m"], _unplain(v["a"]), kwargs
@@ -195,7 +196,7 @@ def _answering(answers):
 
 def replay_call(table, record):
     """Recovery's apply(): run one recorded call on an unwrapped controller."""
-    method, args, kwargs = decode_call(record)
+    method, args, kwargs = decode_call(record, getattr(table, "INPUTS", None))
     if method == "check_moves":
         args = (_answering(args[0]),)
     return getattr(table, method)(*args, **kwargs)
@@ -504,7 +505,7 @@ def restore_table(journal, make_table, handlog=None, log=None, history=None, sea
             holder["rec"].console_outcome = (line, False)  # refused unless it returns normally
         result = replay_call(t, record)
         if line is not None:
-            holder["rec"].console_outcome = (line, _accepted(decode_call(record)[0], result))
+            holder["rec"].console_outcome = (line, _accepted(decode_call(record, t.INPUTS)[0], result))
         return result
 
     if handlog is not None:

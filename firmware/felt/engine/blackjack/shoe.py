@@ -107,6 +107,23 @@ class Shoe:
             self.finished = True
         return self.finished
 
+    def save(self):
+        """The shoe's accounting as plain data (a journal snapshot between rounds)."""
+        return {"out": "".join(["%02x" % b for b in self._out]), "dealt": self.dealt, "cut_out": self.cut_out,
+                "finished": self.finished, "left": list(self._left)}
+
+    def load(self, d):
+        """Put back what save() gave (the same decks and rules)."""
+        h = d["out"]
+        out = bytearray([int(h[i:i + 2], 16) for i in range(0, len(h), 2)])
+        if len(out) != len(self._out):
+            raise ShoeError("BJ-24: the saved shoe has %d cards, this one %d" % (len(out), len(self._out)))
+        self._out = out
+        self.dealt = d["dealt"]
+        self.cut_out = d["cut_out"]
+        self.finished = d["finished"]
+        self._left = list(d["left"])
+
     def left(self):
         """Cards not yet out, in all."""
         return len(self.decks) * DECK_SIZE - self.dealt
