@@ -62,15 +62,29 @@ def _provisioned():
     return False
 
 
-def _halt(why):
-    """Production: say why on the console and the display, then wait for a power cycle (with
-    the key switch held for maintenance, or after a deploy) -- never the REPL."""
+def _say(why):
     text = "felt: NOT STARTED: %s" % why
     print(text)
     try:
         app._show_alone(hal, board, text[6:], print)
     except BaseException:  # noqa: B036 -- no display, or no app to drive it: the console line stays
         pass
+
+
+def _named(e):
+    # an error Felt raises on purpose (StorageFull, ConfigError, ...) says what is wrong in its line
+    try:
+        from felt.errors import FeltError
+
+        return isinstance(e, FeltError)
+    except BaseException:  # noqa: B036
+        return False
+
+
+def _halt(why):
+    """Production: say why on the console and the display, then wait for a power cycle (with
+    the key switch held for maintenance, or after a deploy) -- never the REPL."""
+    _say(why)
     import time
 
     while True:
@@ -85,5 +99,7 @@ if micropython is not None and _provisioned() and not _maintenance():
     if isinstance(stopped, BaseException):
         _halt("%s: %s" % (type(stopped).__name__, stopped))
     _halt(getattr(stopped, "halted", None) or "the table stopped")
-if isinstance(stopped, BaseException):
+if micropython is not None and _named(stopped):
+    _say("%s: %s" % (type(stopped).__name__, stopped))  # one line, not a traceback; the REPL follows
+elif isinstance(stopped, BaseException):
     raise stopped  # maintenance or unprovisioned (the REPL follows, for a fix), or CPython (systemd restarts it)

@@ -337,6 +337,42 @@ def _read_exact(inp, mv):
             have += n
 
 
+def _rmtree(path):
+    for entry in list(os.ilistdir(path)):
+        sub = path + "/" + entry[0]
+        if entry[1] & _IS_DIR:
+            _rmtree(sub)
+        else:
+            os.remove(sub)
+    os.rmdir(path)
+
+
+def reclaim():
+    """Free what an unfinished deploy left (issue 18 item 1): every slot the board would not
+    boot (no marker: stage() removed it first, commit() writes it last) and the loader's and the
+    pointer's temporary files. A slot with its marker stays (the rollback target). Returns
+    [[folder, bytes freed], ...]. Called by the host when a deploy fails, and by the firmware at
+    boot (felt.runtime.app.run) before it writes anything, so a half-written slot never fills
+    the flash under the table."""
+    cur = active()
+    out = []
+    for name in SLOTS:
+        folder = slot_dir(name)
+        if name == cur or valid(name) or not _is_dir(folder):
+            continue
+        before = free_bytes()
+        _rmtree(folder)
+        out.append([folder, free_bytes() - before])
+    for leftover in ("/boot.py" + ZTMP, "/boot.py" + TMP, POINTER + TMP):
+        _remove(leftover)
+    return out
+
+
+def abandon():
+    """The host gives up a deploy: free its staging slot (reclaim); the board boots what it booted."""
+    answer({"freed": reclaim(), "active": active(), "free": free_bytes()})
+
+
 def _write_atomic(path, text):
     with open(path + TMP, "w") as f:
         f.write(text)

@@ -62,3 +62,12 @@ class FormatError(FeltError):
         super().__init__(message if line is None else "line %d: %s" % (line, message))
         self.message = message
         self.line = line
+
+
+class StorageFull(FeltError):
+    """The board's flash has no room left (ENOSPC) for what it must write (audit log, journal,
+    hand files); `free` is the bytes left, -1 when unknown."""
+
+    def __init__(self, message, free=-1):
+        super().__init__(message)
+        self.free = free

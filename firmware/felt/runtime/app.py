@@ -10,7 +10,7 @@ from felt.recovery import journal as jr
 from felt.runtime import loop as looplib
 from felt.recovery import antennas as antenna_check
 from felt.recovery import restore as recovery
-from felt.errors import ConfigError, FeltError
+from felt.errors import ConfigError, FeltError, StorageFull
 from felt.security import AuditError, KeyFileError, ManifestError
 from felt.security import audit as auditlib
 from felt.security import bootcheck, keys as keylib, secrecy
@@ -435,15 +435,63 @@ def _sleeper(hal):
     return sleep
 
 
+_ENOSPC = 28
+
+
+def reclaim_deploy(root, log):
+    """Before the table writes anything at boot: free a firmware slot an interrupted `feltctl
+    flash` left half-written (felt.deploy_agent.reclaim), or it fills the flash under the audit
+    log and the journal (issue 18 item 1). Only on a board's own flash (data root "/", MicroPython);
+    the module is dropped again, its code is not kept in RAM."""
+    import sys
+
+    if root != "/" or sys.implementation.name != "micropython":
+        return []
+    try:
+        from felt import deploy_agent
+    except ImportError:
+        return []
+    try:
+        freed = deploy_agent.reclaim()
+    finally:
+        sys.modules.pop("felt.deploy_agent", None)
+    for folder, n in freed:
+        log("felt: freed the unfinished deploy in %s (%d bytes)" % (folder, n))
+    return freed
+
+
+def storage_full(root):
+    """StorageFull for an ENOSPC at boot: the free bytes, and what to do -- a named error on the
+    console and the display instead of a traceback (issue 18 item 1)."""
+    try:
+        st = os.statvfs(root)
+        free = st[0] * st[3]
+    except (OSError, AttributeError):
+        free = -1
+    return StorageFull("the flash is full (%d bytes free): copy the hand histories and the audit log off "
+                       "(feltctl export / audit verify --port) and remove them, or deploy a smaller "
+                       "firmware (feltctl flash)" % free, free)
+
+
 def run(hal, board, root, log=print, steps=None):
     """Boot and run the table: banner, build (in boot order), start, loop. In production an
     unexpected error resets a MicroPython board (never the REPL); elsewhere it propagates
-    (systemd restarts the Raspberry Pi service)."""
+    (systemd restarts the Raspberry Pi service). A full flash (ENOSPC) is StorageFull."""
+    try:
+        return _run(hal, board, root, log, steps)
+    except OSError as e:
+        if not e.args or e.args[0] != _ENOSPC:
+            raise
+        raise storage_full(root)
+
+
+def _run(hal, board, root, log, steps):
     from felt.runtime import heap
     from felt.table.controller import Table, TableConfig
 
     heap.collect_early()  # before the table's state exists: collect every few KB, not on failure
     log("%s: board %s (%s), hal %s, data %s" % (VERSION, board.name, board.board, type(hal).__name__, root))
+    reclaim_deploy(root, log)
     bare_sim(hal, board, root)
     settings = _read_json(config_paths(root, "table.json"), {"game": "holdem", "structure": "no_limit",
                                                              "seats": board.seats, "sb": 1, "bb": 2})

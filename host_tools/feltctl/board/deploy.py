@@ -242,15 +242,18 @@ class Deployer:
             return report
         if not hello["active"]:
             plan = report.plan = Plan(tree, [])
-        staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]), _paths_blob(plan.kept)),
-                           self.work_timeout_s)
         uploads = [(rel, tree.files[rel]) for rel in plan.added + plan.changed]
         if not loader_ok:
             # Last: on a board not yet flashed by feltctl its own boot.py stays until the commit.
             uploads.append(("/boot.py", loader_bytes))
             report.loader_updated = True
-        self._upload(uploads)
-        done = self.call("commit(%r)" % tree.hash, self.work_timeout_s)
+        try:
+            staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]),
+                                                  _paths_blob(plan.kept)), self.work_timeout_s)
+            self._upload(uploads)
+            done = self.call("commit(%r)" % tree.hash, self.work_timeout_s)
+        except (DeployError, DeviceError) as e:  # the board answered (full flash, hash mismatch, refusal)
+            raise self._abandon(e)
         report.active, report.previous = done["active"], done["previous"]
         report.copied = staged["copied"]
         if reset:
@@ -258,6 +261,19 @@ class Deployer:
         report.bytes_sent = self.t.bytes_out - sent0
         report.seconds = time.monotonic() - start
         return report
+
+    def _abandon(self, e):
+        """A deploy failed while the board still answers: free its half-written staging slot
+        (deploy_agent.abandon), or it would fill the flash under the old firmware (issue 18 item
+        1). Returns the error to raise, saying what was freed."""
+        try:
+            r = self.call("abandon()", self.work_timeout_s)
+        except FeltError as again:
+            return type(e)("%s; the unfinished slot could not be freed (%s): the board frees it at its next "
+                           "boot" % (e, again)) if isinstance(e, DeployError) else e
+        freed = ", ".join("%s (%d bytes)" % (folder, n) for folder, n in r["freed"]) or "nothing"
+        text = "%s; freed the unfinished deploy: %s; the board still boots slot %s" % (e, freed, r["active"])
+        return type(e)(text) if isinstance(e, DeployError) else DeployError(text)
 
     def _upload(self, uploads):
         """One command per file; its compressed bytes follow raw (see deploy_agent.putb)."""

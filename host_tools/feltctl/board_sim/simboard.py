@@ -100,6 +100,7 @@ class SimBoard:
         self._vm = None
         self._vm_out = self._vm_ctl = self._vm_cmd = self._vm_in = None
         self._kbd_intr = True
+        self._interrupted = False     # a Ctrl-C was sent as SIGINT to the command that runs
         self._armed = False           # pyexec armed Ctrl-C: the program's code runs (not its compile)
         self._ctl_buf = b""
         self._err_pending = None
@@ -260,6 +261,7 @@ class SimBoard:
             for b in head:
                 if b == CTRL_C and self._armed and self._kbd_intr and self._busy in ("boot", "raw", "friendly"):
                     self._vm.send_signal(signal.SIGINT)  # the RX interrupt: nothing is queued
+                    self._interrupted = True
                 else:
                     self._inq.append(b)
         if f.cut_at is not None and self.rx_count >= f.cut_at:
@@ -328,6 +330,7 @@ class SimBoard:
 
     def _run(self, kind, payload, busy):
         self._busy = busy
+        self._interrupted = False  # a SIGINT sent to this command (see _revive)
         # pyexec.c parse_compile_execute reads and compiles with the interrupt char off and arms
         # Ctrl-C just before it calls the code ("armed" from the interpreter): a Ctrl-C before
         # that waits in the input buffer like any byte
@@ -354,6 +357,9 @@ class SimBoard:
         except BlockingIOError:
             return
         if not data:
+            if self._interrupted:
+                self._revive()
+                return
             self._out(b"\r\n[simboard: interpreter died]\r\n")
             self._hard_reset()
             return
@@ -371,6 +377,21 @@ class SimBoard:
                 self._control(line)
             if self._vm is None:
                 return
+
+    def _revive(self):
+        """The interpreter died of the host's Ctrl-C: the unix port can raise KeyboardInterrupt in
+        the middle of a garbage collection, which leaves its heap locked, and the report of the
+        exception then fails ("MemoryError: heap is locked"). A board stops the program and gives
+        the REPL; so does the simulated board: a new interpreter, boot.py again (the slot's folder),
+        then the REPL -- not main.py, which would run the table again and leave the host's Ctrl-A
+        waiting for ever (issue 18: `feltctl flash` right after boot timed out)."""
+        self._kill_vm()
+        self._out(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
+        self._line.clear()
+        self._paste = self._fpaste = None
+        self._cont = False
+        self._steps = [b"boot.py"]
+        self._start_vm()
 
     def _to_program(self, data):
         # A program that stops reading loses what does not fit, as a UART overruns.
