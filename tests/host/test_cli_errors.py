@@ -78,3 +78,48 @@ def test_romfs_deploy_to_a_port_where_nothing_answers_is_one_error_line(tmp_path
     assert "Traceback" not in out.stderr, out.stderr
     assert out.stderr.strip().splitlines()[-1].startswith("feltctl romfs: error: "), out.stderr
     assert "no MicroPython REPL answered" in out.stderr
+
+
+def test_ctrl_c_in_bench_drops_the_scripts_not_started(monkeypatch, tmp_path):
+    # feltctl bench queued every script on a thread pool and its `with` block, on Ctrl-C, waited for
+    # all of them: a minute and more before the one line, the test above timing out on a loaded
+    # machine. Now the scripts not started are dropped: with one job, the interrupted run starts
+    # at most the script running and the one queued behind it.
+    import argparse
+    import threading
+
+    from feltctl.commands import bench as command
+
+    started = []
+    pressed = threading.Event()
+
+    def run_file(path, runtime):
+        started.append(path)
+        if len(started) > 1:
+            pressed.wait(10)  # the second script runs until the user has pressed Ctrl-C
+        return command.bench.Result(path)
+
+    monkeypatch.setattr(command.bench, "run_file", run_file)
+    files = []
+    for i in range(30):
+        f = tmp_path / ("s%02d.felt" % i)
+        f.write_text("")
+        files.append(str(f))
+
+    class Out:
+        def write(self, text):
+            if text.endswith(": ok\n"):
+                pressed.set()
+                raise KeyboardInterrupt  # the user's Ctrl-C while the first report is written
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(command.sys, "stdout", Out())
+    args = argparse.Namespace(paths=files, json=False, runtime="cpython", jobs=1)
+    try:
+        command.run(args)
+        raise AssertionError("the interrupt did not end the run")
+    except KeyboardInterrupt:
+        pass
+    assert 1 <= len(started) <= 3, len(started)

@@ -240,7 +240,11 @@ def test_without_the_guard_the_scan_finds_the_tags_the_shoe_names():
     sim, feed, oracle, public, bcast = play_evening(EVENINGS[0][0], 4, seed=3, guard=False)
     found = leaks(sim, oracle, public)
     assert found, "the scan found nothing to catch"
-    assert set(f[2] for f in found) >= {"log", "display", "console"}
+    assert set(f[2] for f in found) >= {"log", "console"}
+    # the display names a past alert by its rule and number only ("!DECK-5 #1", issue 18 item 7):
+    # the shoe's alert reaches it without the tag, guard or no guard
+    assert "display" not in set(f[2] for f in found)
+    assert any(text.startswith("!DECK-5 #") for _s, _t, ch, text in sim.items if ch == "display")
     sim, feed, oracle, public, bcast = play_evening(EVENINGS[0][0], 4, seed=3, guard=True)
     assert leaks(sim, oracle, public) == []
     assert feed.redactions > 0

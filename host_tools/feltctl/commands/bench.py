@@ -37,7 +37,8 @@ def _one(path, runtime):
 def run(args):
     files = expand(args.paths)
     passed = failed = 0
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
+    try:
         # each script has its own child interpreter; reports come back in the order given
         results = pool.map(lambda p: _one(p, args.runtime), files)
         for path, result in zip(files, results):
@@ -53,6 +54,10 @@ def run(args):
                 if result.passed:
                     sys.stdout.write("%s: ok\n" % path)
             sys.stdout.flush()
+    finally:
+        # Ctrl-C (or a closed pipe) ends the run: the scripts not started yet are dropped, the
+        # running ones finish (a `with` block waited for every queued script, a minute and more)
+        pool.shutdown(wait=True, cancel_futures=True)
     if not files:
         failed += 1
         sys.stderr.write("no bench scripts found\n")

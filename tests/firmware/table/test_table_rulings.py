@@ -280,7 +280,9 @@ def test_every_console_verb_of_the_protocol_is_handled():
               "auth": ["alice", "0a" * 16, "5a" * 32], "deckline": [1],
               "pot": [], "count": [1]}
     text = {"auth": "void", "deckline": "felt-deck 1"}
-    verbs = [v for v in proto.verb_names() if proto.verb(v).sender == proto.CONSOLE]
+    # `puback` is the room bridge's answer, taken by the runtime's console filter (felt.room.wire,
+    # tests/firmware/room/test_room_publisher.py) before the table; a table with no bridge names it
+    verbs = [v for v in proto.verb_names() if proto.verb(v).sender == proto.CONSOLE and v != "puback"]
     eq(sorted(verbs), sorted(sample))
     sim = table()
     for v in sorted(verbs):
