@@ -53,6 +53,12 @@ sysdeps:
 demo: $(STAMP)
 	$(VENV)/bin/feltctl sim --demo
 
+# The room (issue 15, hardware/floor.md): a local Mosquitto, four tables publishing to it and the
+# floor server's dashboard on http://127.0.0.1:8080/ for a minute (FLOOR_SECONDS=0: until Ctrl-C).
+FLOOR_SECONDS ?= 60
+demo-floor: $(STAMP) sysdeps
+	$(VENV)/bin/feltctl floor demo --seconds $(FLOOR_SECONDS)
+
 # The engine alone plays seeded hands of every PHH game, writes and replays them.
 selfplay: $(STAMP)
 	$(VENV)/bin/feltctl demo

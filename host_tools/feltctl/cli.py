@@ -17,6 +17,7 @@ COMMANDS = {
     "export": "feltctl.commands.export",
     "flash": "feltctl.commands.flash",
     "floor": "feltctl.commands.floor",
+    "floor-demo": "feltctl.commands.floor_demo",  # also spelled `feltctl floor demo`
     "floor-serve": "feltctl.commands.floor_serve",  # also spelled `feltctl floor serve`
     "info": "feltctl.commands.info",
     "monitor": "feltctl.commands.monitor",
@@ -49,8 +50,8 @@ def unknown(name):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:2] == ["floor", "serve"]:
-        argv = ["floor-serve"] + argv[2:]  # the floor server, beside `feltctl floor PORT COMMAND`
+    if argv[:2] in (["floor", "serve"], ["floor", "demo"]):
+        argv = ["floor-" + argv[1]] + argv[2:]  # the floor server and demo, beside `feltctl floor PORT COMMAND`
     name = argv[0] if argv and not argv[0].startswith("-") else None
     if name is not None and name not in COMMANDS:
         sys.stderr.write(unknown(name) + "\n")

@@ -191,3 +191,11 @@ def test_overlay_equity_from_the_engine_evaluator():
 def test_fill_phh_puts_revealed_cards_in_deal_order():
     phh = "actions = [\n  'd dh p1 ??',\n  'd dh p2 Kd',\n  'd dh p1 ??',\n]\nseats = [3, 1]\n"
     assert "'d dh p1 As'" in fill_phh(phh, {"seat3": "As2c"}) and "'d dh p1 2c'" in fill_phh(phh, {"seat3": "As2c"})
+
+
+def test_floor_demo_every_message_reaches_the_floor(capsys):
+    from feltctl import cli
+
+    assert cli.main(["floor", "demo", "--tables", "2", "--seconds", "3", "--http", "0", "--every-ms", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "dashboard: http://127.0.0.1:" in out and "0 refused" in out, out
