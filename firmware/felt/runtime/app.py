@@ -58,16 +58,22 @@ def _nonce(n):
     return bytes([random.getrandbits(8) for _ in range(n)])
 
 
-def read_control(hal, board):
-    """True when the maintenance control is held at boot (read once)."""
+def control_pin(hal, board):
+    """The maintenance control's input pin, or None (no control on this board, the pin map uses it
+    for something else, or a backend that cannot open it)."""
     pin = MAINTENANCE_PINS.get(board.board)
-    if pin is None or pin in board.pins:  # absent, or the pin map uses it for something else
-        return False
+    if pin is None or pin in board.pins:
+        return None
     try:
-        p = hal.input_pin(pin, pull="up")
+        return hal.input_pin(pin, pull="up")
     except (FeltError, OSError):
-        return False  # a backend that cannot open it: production
-    return p.value() == 0
+        return None
+
+
+def read_control(hal, board, pin=None):
+    """True when the maintenance control is held at boot (read once)."""
+    p = pin if pin is not None else control_pin(hal, board)
+    return p is not None and p.value() == 0  # no control: production
 
 
 class HandFiles:
@@ -148,8 +154,9 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     except AuditError as e:
         audit_broken = "audit log does not verify: %s" % e
     power = eventlog.power_up(app.audit)  # issue 16 item 4: after a clean stop or not (in the boot record)
+    switch = control_pin(hal, board)  # read at boot, then watched (issue 16 item 4)
     if pressed is None:
-        pressed = read_control(hal, board)
+        pressed = read_control(hal, board, switch)
     control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
     try:
         app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=control, t_ms=clock(),
@@ -222,6 +229,8 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     # records each tilt after the step that raised it
     app.tilt = tiltlib.TiltLock(app.table, drivers.link, app.audit, clock)
     after_step.append(app.tilt.watch)
+    if switch is not None:  # issue 16 item 4: the key switch turned while the table runs is an event
+        after_step.append(eventlog.SwitchWatch(switch, app.audit, app.table, switch.value() == 0, control))
     if app.desk is not None:
         app.desk.tilt = app.tilt
     rt = looplib.build(hal, board, app.table, shoe, log=table_log, drivers=drivers, desk=app.desk, after_step=after_step,

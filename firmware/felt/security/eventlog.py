@@ -2,8 +2,9 @@
 # hardware/security.md section 13). The audit log is that record: signed/MACed and chained, never
 # rotated away before an acknowledged export (audit.FileStore.protect), the board's own records
 # never rate-limited (audit.TRUSTED_KINDS). This module adds the events the boot and the stop
-# see -- power up (after a clean stop or not), power down, a firmware change -- and the console
-# query of the room the log has left (`get audit_free`).
+# see -- power up (after a clean stop or not), power down, a firmware change, the maintenance key
+# switch turned while the table runs -- and the console query of the room the log has left
+# (`get audit_free`).
 POWER = "power"
 FIRMWARE = "firmware"
 _DOWN = "power down"
@@ -62,3 +63,31 @@ class SpaceQuery:
         self.link.reply_ok(msg.seq, free=got[0], room=got[1], exported=self.audit.store.exported_seq(),
                            seq=self.audit.seq)
         return True
+
+
+class SwitchWatch:
+    """After-step hook: the maintenance key switch (read once at boot to choose the mode) looked at
+    every `every_ms` while the table runs; each turn is recorded (`maintenance`, the board's own
+    record) and shown as a device alert. The mode itself changes only at the next boot."""
+
+    def __init__(self, pin, audit, table, held, control, every_ms=500):
+        self.pin = pin
+        self.audit = audit
+        self.table = table
+        self.held = held
+        self.control = control
+        self.every_ms = every_ms
+        self._due = 0
+
+    def __call__(self, now_ms):
+        if now_ms < self._due:
+            return
+        self._due = now_ms + self.every_ms
+        held = self.pin.value() == 0
+        if held == self.held:
+            return
+        self.held = held
+        text = "%s turned to %s while the table runs (the mode changes at the next boot)" % (
+            self.control, "maintenance" if held else "production")
+        self.audit.append("maintenance", text, "board", now_ms)
+        self.table.device_alert("maintenance", "warn", text, "if nobody with the key did this, call the floor")

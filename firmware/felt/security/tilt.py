@@ -36,6 +36,8 @@ class TiltLock:
             return False
         self.link.reply_error(msg.seq, "TILT: play is locked (%s); the floor clears it by floor command"
                               % t.tilted[:60], code="tilt")
+        # a refused input is an event (issue 16 item 4); rate-limited like any record anyone can cause
+        self.audit.append("refused", "console %s refused: the table is in tilt" % msg.verb, "console", self.clock())
         return True
 
     def enter(self, reason):

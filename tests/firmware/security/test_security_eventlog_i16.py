@@ -118,3 +118,20 @@ def test_item4_a_firmware_change_is_recorded():
     sim.boot()  # the same tree again: no new record
     eq(len([x for x in _recs(root) if x.kind == "firmware"]), 1)
     kit.rm_tree(root)
+
+
+def test_item4_the_maintenance_switch_turned_while_the_table_runs_is_recorded():
+    root, sim = kit.seated_board("i16_switch")
+    sim.hal.pin(28).set(0)  # someone turns the key (GP28 to GND) while the table runs
+    sim.run("wait 1000")
+    recs = [x for x in _recs(root) if x.kind == "maintenance"]
+    eq(len(recs), 1)  # before the fix: the switch was read once at boot, a later turn went unseen
+    assert "turned to maintenance while the table runs" in recs[0].text, recs[0].text
+    assert [a for a in sim.table.alerts if a.device == "maintenance"], sim.table.alerts
+    eq(sim.app.mode, "production")  # the mode changes only at the next boot
+    sim.hal.pin(28).set(1)
+    sim.run("wait 1000")
+    recs = [x for x in _recs(root) if x.kind == "maintenance"]
+    eq(len(recs), 2)
+    assert "turned to production" in recs[1].text, recs[1].text
+    kit.rm_tree(root)

@@ -83,6 +83,8 @@ def test_item3_a_foreign_deck_tilts_mid_hand_and_the_tilt_survives_a_power_cut()
     _locked(sim, "a tag not of deck A was read at seat 3")
     r = kit.decoded_wire(sim, "fold", [2])
     eq((r.verb, r.opts.get("code")), ("error", "tilt"))
+    refused = [x for x in _records(root) if x.kind == "refused"]  # a refused input is an event (item 4)
+    assert [x for x in refused if x.text == "console fold refused: the table is in tilt"], [x.text for x in refused]
     eq(len([x for x in _tilt_records(root) if x.startswith("tilt: a tag not of deck A")]), 1)
     _cut(sim)  # the journal replays the foreign read: still locked, recorded once
     _locked(sim, "a tag not of deck A")
