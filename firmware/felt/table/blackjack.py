@@ -101,6 +101,7 @@ class BlackjackTable:
         self.round_no += 1
         self.drawn = []
         self.spot = {}
+        self.alerts = []  # the display shows this round's alerts only (the log keeps them all)
         self.state = PLAYING
         self.log("round %d: place your bets" % self.round_no)
         return True

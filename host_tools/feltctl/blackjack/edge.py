@@ -125,6 +125,40 @@ def check(rules_text, rounds, seed, sigmas):
     return ok, lines, f
 
 
+def paired(rules_a, rules_b, rounds, seed, decks=6, cut_percent=75):
+    """Common random numbers: each round is played twice, under `rules_a` and `rules_b`, from the
+    same position of the same shuffled shoe (the shoe then moves on by the larger number of cards
+    used). Returns (mean net difference b - a in % of the bet, its standard error in %, rounds): a
+    rule's effect measured far more precisely than two separate runs would."""
+    rng = random.Random(seed)
+    cards = list(range(52)) * decks
+    cut = len(cards) * cut_percent // 100
+    diffs = diffs_sq = 0
+    pos = len(cards)
+    for _ in range(rounds):
+        if pos >= cut:
+            rng.shuffle(cards)
+            pos = 0
+        used = []
+        nets = []
+        for rules in (rules_a, rules_b):
+            at = [pos]
+
+            def draw():
+                at[0] += 1
+                return cards[at[0] - 1]
+
+            nets.append(play_round(rules, draw))
+            used.append(at[0])
+        pos = max(used)
+        d = nets[1] - nets[0]
+        diffs += d
+        diffs_sq += d * d
+    mean = diffs / rounds
+    var = diffs_sq / rounds - mean * mean
+    return 100.0 * mean / BET, 100.0 * math.sqrt(var / rounds) / BET, rounds
+
+
 # Published effects of one rule change on the house edge (% of the bet, + = better for the player),
 # from thecolorofblackjack.com's rule-variation table (its "solution one" page): the paired check.
 EFFECTS = {
@@ -173,36 +207,3 @@ def main(argv=None):
 if __name__ == "__main__":
     sys.exit(main())
 
-
-def paired(rules_a, rules_b, rounds, seed, decks=6, cut_percent=75):
-    """Common random numbers: each round is played twice, under `rules_a` and `rules_b`, from the
-    same position of the same shuffled shoe (the shoe then moves on by the larger number of cards
-    used). Returns (mean net difference b - a in % of the bet, its standard error in %, rounds): a
-    rule's effect measured far more precisely than two separate runs would."""
-    rng = random.Random(seed)
-    cards = list(range(52)) * decks
-    cut = len(cards) * cut_percent // 100
-    diffs = diffs_sq = 0
-    pos = len(cards)
-    for _ in range(rounds):
-        if pos >= cut:
-            rng.shuffle(cards)
-            pos = 0
-        used = []
-        nets = []
-        for rules in (rules_a, rules_b):
-            at = [pos]
-
-            def draw():
-                at[0] += 1
-                return cards[at[0] - 1]
-
-            nets.append(play_round(rules, draw))
-            used.append(at[0])
-        pos = max(used)
-        d = nets[1] - nets[0]
-        diffs += d
-        diffs_sq += d * d
-    mean = diffs / rounds
-    var = diffs_sq / rounds - mean * mean
-    return 100.0 * mean / BET, 100.0 * math.sqrt(var / rounds) / BET, rounds

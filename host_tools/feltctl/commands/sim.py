@@ -28,7 +28,12 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="--replay: print one JSON object (the default)")
     parser.add_argument("--hands", type=hand_count, default=24, help="--demo: number of hands (default 24: 3 per game)")
     parser.add_argument("--seed", type=int, default=1, help="--demo: seed of the shuffles and the players")
-    parser.add_argument("--out", default=os.path.join(REPO, "out", "hands"), help="--demo: folder for the PHH files")
+    parser.add_argument("--out", default=None,
+                        help="--demo: folder for the PHH files (default out/hands); --game blackjack: the .bjh file "
+                             "(default out/blackjack/rounds.bjh)")
+    parser.add_argument("--game", choices=("poker", "blackjack"), default="poker",
+                        help="blackjack: seeded rounds on the simulated blackjack table, live (hardware/rules-blackjack.md)")
+    parser.add_argument("--rounds", type=int, default=12, help="--game blackjack: number of rounds (default 12)")
     parser.add_argument("--runtime", choices=("micropython", "cpython"), default="micropython",
                         help="interpreter that runs the firmware (default micropython)")
     parser.add_argument("--ascii", action="store_true", help="an ASCII-line RFID reader in the shoe instead of a PN532")
@@ -120,7 +125,30 @@ def _replay(args):
     return status
 
 
+def blackjack(args, rounds=None, write=None):
+    """--game blackjack: felt.sim.blackjack (the blackjack table controller driven by physical
+    events, shown live) on the chosen interpreter; its .bjh history to --out. Returns the exit code."""
+    out = args.out or os.path.join(REPO, "out", "blackjack", "rounds.bjh")
+    folder = os.path.dirname(os.path.abspath(out))
+    os.makedirs(folder, exist_ok=True)
+    argv = ["--rounds", str(rounds or args.rounds), "--seed", str(args.seed), "--out", os.path.abspath(out)]
+    if args.runtime == "cpython":
+        from felt.sim import blackjack as bj
+
+        return bj.main(argv)
+    from feltctl.commands.replay import run_micropython
+
+    return run_micropython("felt.sim.blackjack", argv, heapsize="2M", stream=True).returncode
+
+
 def run(args):
+    if args.game == "blackjack":
+        if args.replay or args.kill_every is not None:
+            sys.stderr.write("feltctl sim: --game blackjack plays seeded rounds; replay .bjh files with feltctl replay\n")
+            return 2
+        return blackjack(args)
+    if args.out is None:
+        args.out = os.path.join(REPO, "out", "hands")
     if args.kill_every is not None and not args.replay:
         sys.stderr.write("feltctl sim: --kill-every needs --replay FILE.phh\n")
         return 2

@@ -216,6 +216,9 @@ def hand_count(text):
     return n
 
 
+BLACKJACK_ROUNDS = 4  # rounds of blackjack after the poker tables
+
+
 def prepare_out(out_dir):
     """Make the demos' --out folder and remove the series a previous run left in it (only that).
     OSError (a file in the way, no permission) goes to the caller, before anything is played."""
@@ -269,4 +272,12 @@ def run(args):
         len(demo.files), _where(out_dir), demo.replayed))
     write("time: %.1f s\n" % (time.time() - start))
     ok = conserved and not demo.mismatches and not demo.alerts and demo.replayed == demo.hands
-    return 0 if ok else 1
+    # then a few rounds of blackjack, the second game family (issue 17), on its own simulated table
+    from feltctl.commands import sim as simcmd
+
+    write("\n=== blackjack: %d rounds on a 6-deck shoe (box lights and dealer display after each deal) ===\n" % BLACKJACK_ROUNDS)
+    sys.stdout.flush()
+    args.out = os.path.join(os.path.dirname(os.path.abspath(out_dir)), "blackjack", "rounds.bjh")
+    bj = simcmd.blackjack(args, rounds=BLACKJACK_ROUNDS)
+    args.out = out_dir
+    return 0 if ok and bj == 0 else 1
