@@ -192,7 +192,7 @@ class Sim:
         for _ in range(MAX_STEPS):
             due = rt.next_due_ms()
             if due > clock.ticks_ms():
-                clock.advance_to_us(due * 1000)
+                clock.advance_to_ms(due)
             rt.step()
             yield
             if clock.ticks_ms() - start < min_ms or self.table.busy() or self.console.rx or self.reader.any():

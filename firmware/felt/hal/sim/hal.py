@@ -12,28 +12,56 @@ _ENODEV = 19
 
 
 class SimClock:
-    """Manual clock in microseconds; the runtime loop reads ticks_ms(), models advance it."""
+    """Manual clock; the runtime loop reads ticks_ms(), models advance it. Kept as whole
+    milliseconds and the microseconds into the current one: each stays a small int for 12 days of
+    table time on a 32-bit MicroPython, where one count of microseconds passes 2**30 after 18
+    minutes and then allocates at every SPI transfer's clock step (hardware/memory.md, "Second
+    round"). `now_us` is the whole count, for tests and short spans; models measure a span from
+    a stamp (ms, us) with since_us()."""
 
     def __init__(self, start_ms=0):
-        self.now_us = start_ms * 1000
+        self.ms = start_ms
+        self.us = 0  # 0..999
+
+    @property
+    def now_us(self):
+        return self.ms * 1000 + self.us
 
     def ticks_ms(self):
-        return self.now_us // 1000
+        return self.ms
 
     def ticks_us(self):
-        return self.now_us
+        return self.ms * 1000 + self.us
+
+    def since_us(self, ms, us):
+        """Microseconds since the stamp (ms, us) (a small int for any span under 17 minutes)."""
+        return (self.ms - ms) * 1000 + self.us - us
 
     def advance_us(self, us):
         if us < 0:
             raise ValueError("time cannot go back (%d us)" % us)
-        self.now_us += us
+        us += self.us
+        if us < 1000:
+            self.us = us
+        else:
+            self.ms += us // 1000
+            self.us = us % 1000
 
     def advance_ms(self, ms):
-        self.advance_us(ms * 1000)
+        if ms < 0:
+            raise ValueError("time cannot go back (%d ms)" % ms)
+        self.ms += ms
 
     def advance_to_us(self, t_us):
-        if t_us > self.now_us:
-            self.now_us = t_us
+        if t_us > self.ms * 1000 + self.us:
+            self.ms = t_us // 1000
+            self.us = t_us % 1000
+
+    def advance_to_ms(self, t_ms):
+        """advance_to_us(t_ms * 1000) without the microsecond count."""
+        if t_ms > self.ms:
+            self.ms = t_ms
+            self.us = 0
 
 
 HISTORY = 64  # pin changes kept per pin (a long simulation must not grow without bound)

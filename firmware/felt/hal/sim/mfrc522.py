@@ -120,7 +120,10 @@ class SimMFRC522:
         self.spin_reads = 0
         self.tags = []
         self.frames = []  # (bytes sent, bit count) of every transmission, newest last (max frame_log)
-        self.field_on_us = None
+        # times are stamps (ms, us) of the clock and spans from them (SimClock.since_us): small ints
+        # on a 32-bit MicroPython however long the simulation runs
+        self._on_ms = None  # the stamp of the field switching on (None: off)
+        self._on_us = 0
         self.field_time_us = 0  # total time any field was on, for duty-cycle checks
         self.regs = bytearray(64)
         self.fifo = bytearray()
@@ -139,7 +142,7 @@ class SimMFRC522:
         tag.state = POWER_OFF
 
     def field_is_on(self):
-        return self.field_on_us is not None
+        return self._on_ms is not None
 
     # -- SPI face -----------------------------------------------------------------------------
     def spi_transfer(self, out_buf, in_buf):
@@ -173,7 +176,8 @@ class SimMFRC522:
         r[TX_CONTROL] = 0x80
         r[COLL] = 0x80
         self.fifo = bytearray()
-        self._pending_at = None
+        self._wait = None  # us from the stamp (_t_ms, _t_us) of the last transmission to its answer or timeout
+        self._t_ms = self._t_us = 0
         self._pending = None
         self._spins = 0
         self._set_field(False)
@@ -224,7 +228,7 @@ class SimMFRC522:
         if cmd == SOFT_RESET:
             self._reset()
         elif cmd == IDLE:
-            self._pending_at = None
+            self._wait = None
         elif cmd == CALC_CRC:
             crc = crc_a(self.fifo)
             self.fifo = bytearray()
@@ -234,12 +238,13 @@ class SimMFRC522:
             self.clock.advance_us(2)
 
     def _set_field(self, on):
-        now = self.clock.now_us
-        if on and self.field_on_us is None:
-            self.field_on_us = now
-        elif not on and self.field_on_us is not None:
-            self.field_time_us += now - self.field_on_us
-            self.field_on_us = None
+        c = self.clock
+        if on and self._on_ms is None:
+            self._on_ms = c.ms
+            self._on_us = c.us
+        elif not on and self._on_ms is not None:
+            self.field_time_us += c.since_us(self._on_ms, self._on_us)
+            self._on_ms = None
             for t in self.tags:  # no field, no power: every tag forgets its state
                 t.state = POWER_OFF
                 t.level = 0
@@ -248,7 +253,8 @@ class SimMFRC522:
         r = self.regs
         prescaler = ((r[T_MODE] & 0x0F) << 8) | r[T_PRESCALER]
         reload = (r[T_RELOAD_H] << 8) | r[T_RELOAD_L]
-        return (2 * prescaler + 1) * (reload + 1) * 100000 // 1356
+        ticks = (2 * prescaler + 1) * (reload + 1)
+        return ticks * 73 + ticks * 1012 // 1356  # ticks * 100000 // 1356 (73 * 1356 + 1012), in small ints
 
     # -- the air interface --------------------------------------------------------------------
     def _transmit(self):
@@ -262,29 +268,32 @@ class SimMFRC522:
             self.frames.append((data, nbits))
             if len(self.frames) > self.frame_log:
                 self.frames.pop(0)
-        end_tx = self.clock.now_us * 1000 + air_bits(nbits) * ETU_NS
+        self._t_ms = self.clock.ms  # the stamp the wait counts from
+        self._t_us = self.clock.us
+        end_tx = air_bits(nbits) * ETU_NS  # ns after the stamp
         answer = self._answer(data, nbits)  # (value, width) or list of them, or None
         self._spins = self.spin_reads
         if answer:
             value, width, coll = self._combine(answer)
             self._pending = (value, width, coll, rx_align)
-            self._pending_at = (end_tx + FDT_NS + air_bits(width) * ETU_NS + 999) // 1000
+            self._wait = (end_tx + FDT_NS + air_bits(width) * ETU_NS + 999) // 1000
         elif self.regs[T_MODE] & 0x80:  # TAuto: the timer starts when transmission ends
             self._pending = None
-            self._pending_at = (end_tx + self.timer_period_ns() + 999) // 1000
+            self._wait = (end_tx + self.timer_period_ns() + 999) // 1000
         else:
-            self._pending_at = None  # no answer and no timer: the wait never ends
+            self._wait = None  # no answer and no timer: the wait never ends
 
     def _advance(self, spinning):
-        at = self._pending_at
-        if at is None:
+        wait = self._wait
+        if wait is None:
             return
-        if self.clock.now_us < at:
+        left = wait - self.clock.since_us(self._t_ms, self._t_us)
+        if left > 0:
             if not spinning or self._spins > 0:
                 self._spins -= 1
                 return
-            self.clock.advance_to_us(at)
-        self._pending_at = None
+            self.clock.advance_us(left)
+        self._wait = None
         if self._pending is None:
             self.regs[COM_IRQ] |= 0x01  # TimerIRq
             return
@@ -329,9 +338,9 @@ class SimMFRC522:
         return merged, width, coll
 
     def _powered(self):
-        if self.field_on_us is None:
+        if self._on_ms is None:
             return []
-        up = self.clock.now_us - self.field_on_us
+        up = self.clock.since_us(self._on_ms, self._on_us)
         out = []
         for t in self.tags:
             if up >= t.power_up_us:
