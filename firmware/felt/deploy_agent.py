@@ -286,13 +286,26 @@ def putb(rel, size, digest, zlen, window):
     _finish(path + TMP, path, size, digest)
 
 
+SILENCE_MS = 2000  # putb gives up when the host sends no file byte for this long (issue 18 item 3)
+
+
+class Abort(Exception):
+    """The host stopped sending file bytes (Ctrl-C, killed, link gone): putb gives up."""
+
+
 def _receive(dest, n, window):
     # Ctrl-C is off while the bytes arrive (0x03 is data). Every announced byte is read even
     # after a write fails (full flash), so the console never sees file bytes as REPL input.
-    # Windows collect in a 1 KB buffer: fewer, larger flash writes.
+    # Windows collect in a 1 KB buffer: fewer, larger flash writes. With Ctrl-C off only a
+    # deadline can end the wait: SILENCE_MS without a byte and the agent gives up (the file is
+    # removed, Ctrl-C is on again, the raw REPL answers), so a host that went away mid-file
+    # (Ctrl-C, killed, unplugged) no longer wedges the board until a power cycle.
     import micropython
+    import select
 
     inp = sys.stdin.buffer
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
     out = sys.stdout.buffer
     buf = bytearray(window * max(1, _BUF // window))
     mv = memoryview(buf)
@@ -308,7 +321,7 @@ def _receive(dest, n, window):
         fill = 0
         while got < n:
             k = min(window, n - got)
-            _read_exact(inp, mv[fill:fill + k])
+            _read_exact(inp, mv[fill:fill + k], poll, got)
             got += k
             fill += k
             if got < n:
@@ -320,18 +333,25 @@ def _receive(dest, n, window):
                     failed = e
             if fill == len(buf):
                 fill = 0
+    except Abort as e:
+        failed = e
     finally:
         micropython.kbd_intr(3)
         if f is not None:
             f.close()
     if failed is not None:
         _remove(dest)
+        if isinstance(failed, Abort):
+            raise ValueError("felt-deploy: aborted: %s" % failed)
         raise failed
 
 
-def _read_exact(inp, mv):
+def _read_exact(inp, mv, poll, got):
     have = 0
     while have < len(mv):
+        if not poll.poll(SILENCE_MS):
+            raise Abort("no file bytes for %d ms after %d of them (the host stopped sending)"
+                        % (SILENCE_MS, got + have))
         n = inp.readinto(mv[have:])
         if n:
             have += n
@@ -366,6 +386,12 @@ def reclaim():
     for leftover in ("/boot.py" + ZTMP, "/boot.py" + TMP, POINTER + TMP):
         _remove(leftover)
     return out
+
+
+def unfinished():
+    """Slot folders an unfinished deploy left (no marker): what reclaim() would free."""
+    cur = active()
+    return [slot_dir(n) for n in SLOTS if n != cur and not valid(n) and _is_dir(slot_dir(n))]
 
 
 def abandon():
@@ -460,7 +486,8 @@ def info():
     entries = manifest(slot_dir(name)) if ok else []
     recorded = _read_text(slot_dir(name) + "/" + MARKER) if ok else None
     signed = ok and _exists(slot_dir(name) + "/felt.manifest")
-    answer({"active": name if ok else None, "tree": recorded, "files": len(entries),
+    answer({"unfinished": unfinished(),
+            "active": name if ok else None, "tree": recorded, "files": len(entries),
             "manifest": file_hash(slot_dir(name) + "/felt.manifest")[1] if signed else None,
             "modified": ok and tree_hash(entries) != recorded,
             "version": _version(slot_dir(name)) if ok else None,

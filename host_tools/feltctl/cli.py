@@ -66,6 +66,9 @@ def main(argv=None):
     try:
         return importlib.import_module(COMMANDS[name]).run(args) or 0
     except FeltError as e:
+        if getattr(e, "interrupted", False):  # Ctrl-C that a command cleaned up after (DeployInterrupted)
+            sys.stderr.write("\nfeltctl %s: %s\n" % (name, e))
+            return 130
         sys.stderr.write("feltctl %s: error: %s\n" % (name, e))
         return 1
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ import tempfile
 import time
 import zlib
 
+from felt import deploy_agent
 from felt.errors import FeltError
 from feltctl.paths import FIRMWARE, mpy_cross_binary
 from feltctl.board.transport import DeviceError
@@ -21,6 +22,7 @@ LOADER_FILE = os.path.join(FIRMWARE, "boot.py")
 # The board looks boot.py and main.py up by name, as .py; felt/__init__.py (a VERSION line) stays
 # source so the deploy agent can still read the version `feltctl info` shows after an --mpy deploy.
 KEEP_AS_SOURCE = ("boot.py", "main.py", "felt/__init__.py")
+AGENT_SILENCE_S = deploy_agent.SILENCE_MS / 1000.0  # the board gives up a file whose bytes stopped
 WINDOW = 128          # raw file bytes per flow-control grant (half a 256-byte stdin buffer)
 WBITS = 12            # 4 KB deflate window: the board needs only 4 KB to inflate
 
@@ -31,6 +33,11 @@ class DeployError(FeltError):
 
 class FlashFull(DeployError):
     """The board's filesystem has no room (it must hold the active and the staged tree)."""
+
+
+class DeployInterrupted(DeployError):
+    """Ctrl-C during a deploy, cleaned up after: the message says what the board boots (exit 130)."""
+    interrupted = True
 
 
 class HashMismatch(DeployError):
@@ -220,6 +227,31 @@ class Deployer:
 
     # ---- deploy ----------------------------------------------------------------------------
     def deploy(self, tree, dry_run=False, loader=LOADER_FILE, reset=True):
+        try:
+            return self._deploy(tree, dry_run, loader, reset)
+        except KeyboardInterrupt:
+            raise self._interrupted(reset)
+
+    def _interrupted(self, reset):
+        """Ctrl-C in the middle of a deploy (issue 18 item 3): stop the board's command (the
+        agent gives up a file whose bytes stopped after deploy_agent.SILENCE_MS), free the
+        unfinished slot, restart the firmware; a second Ctrl-C leaves that to the board (its
+        deadline, then reclaim at its next boot)."""
+        try:
+            self.t.recover(AGENT_SILENCE_S + self.t.timeout_s)
+            r = self.call("abandon()", self.work_timeout_s)
+            if reset:
+                self.t.soft_reset_to_friendly()
+        except FeltError as e:
+            return DeployInterrupted("interrupted; the board did not answer the clean-up (%s): it gives up the "
+                                     "file by itself within %.0f s and frees the unfinished slot at its next boot; "
+                                     "`feltctl info PORT` shows its state" % (e, AGENT_SILENCE_S))
+        freed = ", ".join("%s (%d bytes)" % (folder, n) for folder, n in r["freed"]) or "nothing to free"
+        return DeployInterrupted("interrupted: deploy stopped, %s; the board boots slot %s as before%s" % (
+            "freed " + freed if r["freed"] else freed, r["active"] or "-",
+            "" if reset else " (left in the raw REPL: --no-reset)"))
+
+    def _deploy(self, tree, dry_run, loader, reset):
         start = time.monotonic()
         sent0 = self.t.bytes_out
         report = Report()

@@ -51,6 +51,7 @@ class Transport:
         self.timeout_s = timeout_s
         self.bytes_out = 0
         self.in_raw = False
+        self.busy = None  # "paste", "run" or "feed" while a command is under way (recover())
         self._rbuf = bytearray()
         self.ser = self._open(port, baud, exclusive)
 
@@ -198,6 +199,7 @@ class Transport:
         with the board's traceback if it raised."""
         if isinstance(code, str):
             code = code.encode()
+        self.busy = "paste"
         self.write(b"\x05A\x01")
         reply = self.read_exact(2, "starting raw-paste mode")
         if reply == b"R\x01":
@@ -210,9 +212,11 @@ class Transport:
                 raise TransportError("%s: the board refused the command" % self.port)
         else:
             raise TransportError("%s: not in the raw REPL (got %r)" % (self.port, reply))
+        self.busy = "run"
         out = self.read_until(b"\x04", "running the command", timeout_s)[:-1]
         err = self.read_until(b"\x04", "reading the command's errors", timeout_s)[:-1]
         self.read_until(b">", "waiting for the raw REPL prompt", timeout_s)
+        self.busy = None
         if err:
             raise DeviceError(err.decode("utf-8", "replace"))
         return out
@@ -222,10 +226,12 @@ class Transport:
         \x01 (felt.deploy_agent.putb); feed it the bytes, then return stdout like exec()."""
         if isinstance(code, str):
             code = code.encode()
+        self.busy = "paste"
         self.write(b"\x05A\x01")
         if self.read_exact(2, "starting raw-paste mode") != b"R\x01":
             raise TransportError("%s: the board has no raw-paste mode (MicroPython >= 1.14 needed)" % self.port)
         self._paste(code)
+        self.busy = "feed"
         limit = self.timeout_s if timeout_s is None else timeout_s
         sent = credit = 0
         out = bytearray()
@@ -248,11 +254,26 @@ class Transport:
                     raise BoardReset("%s: the board rebooted while receiving a file" % self.port)
         err = self.read_until(b"\x04", "reading the command's errors", timeout_s)[:-1]
         self.read_until(b">", "waiting for the raw REPL prompt", timeout_s)
+        self.busy = None
         if err:
             raise DeviceError(err.decode("utf-8", "replace"))
         if sent < len(data):
             raise TransportError("%s: the board stopped after %d of %d file bytes" % (self.port, sent, len(data)))
         return bytes(out)
+
+    def recover(self, total_s):
+        """After the host stopped in the middle of a command (Ctrl-C): bring the board back to
+        the raw REPL prompt. A command that runs, or code being pasted, is stopped with Ctrl-C; a
+        command reading raw file bytes (Ctrl-C is data there) gives up by itself once the bytes
+        stop (deploy_agent.SILENCE_MS). Returns False when nothing was under way."""
+        phase, self.busy = self.busy, None
+        if phase is None:
+            return False
+        if phase in ("paste", "run"):
+            self.write(b"\x03")
+        self.read_until(b"\x04>", "stopping the interrupted command", timeout_s=total_s, watch_reset=False,
+                        total_s=total_s)
+        return True
 
     def _paste(self, code):
         window = int.from_bytes(self.read_exact(2, "reading the flow-control window"), "little")

@@ -27,6 +27,9 @@ def run(args):
         ("rollback", "slot %s" % r["previous"] if r["previous"] else "none"),
         ("free flash", "%d KB" % (r["free"] // 1024) if r["free"] >= 0 else "unknown"),
     ]
+    if r.get("unfinished"):  # issue 18 item 3: a deploy cut short (Ctrl-C, killed, power): say so
+        rows.append(("unfinished", "%s: a deploy that did not finish (not bootable); the next `feltctl flash` "
+                                   "or the next boot frees it" % ", ".join(r["unfinished"])))
     for name, value in rows:
         print("%-12s %s" % (name, value))
     return 0
