@@ -59,7 +59,8 @@ FLOOR_SECONDS ?= 60
 demo-floor: $(STAMP) sysdeps
 	$(VENV)/bin/feltctl floor demo --seconds $(FLOOR_SECONDS)
 
-# The engine alone plays seeded hands of every PHH game, writes and replays them.
+# The engine alone plays seeded hands of every PHH game, writes and replays them (out/selfplay/:
+# `make demo`'s out/hands/ stays as it was).
 selfplay: $(STAMP)
 	$(VENV)/bin/feltctl demo
 

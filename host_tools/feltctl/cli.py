@@ -2,11 +2,15 @@
 # (HELP, add_arguments(parser), run(args) -> exit code); a run imports only its own command's
 # module, `feltctl --help` all of them for their HELP lines. Errors are reported here, once: a
 # FeltError (every host error is one: TransportError, DeployError, ...) is the line
-# "feltctl CMD: error: MESSAGE" and exit 1; bad arguments or an unknown command exit 2; Ctrl-C 130.
+# "feltctl CMD: error: MESSAGE" and exit 1; bad arguments or an unknown command exit 2; Ctrl-C 130;
+# a reader that went away (`feltctl ... | head`) ends the command quietly with 141 (128 + SIGPIPE).
 import argparse
 import difflib
 import importlib
+import os
 import sys
+
+EXIT_PIPE = 141  # what a shell reports for a program that a closed pipe stopped (128 + SIGPIPE)
 
 COMMANDS = {
     "audit": "feltctl.commands.audit",
@@ -64,7 +68,11 @@ def main(argv=None):
     from felt.errors import FeltError
 
     try:
-        return importlib.import_module(COMMANDS[name]).run(args) or 0
+        rc = importlib.import_module(COMMANDS[name]).run(args) or 0
+        sys.stdout.flush()  # inside the try: the last buffered lines may meet the closed pipe
+        return rc
+    except BrokenPipeError:
+        return _reader_gone()
     except FeltError as e:
         if getattr(e, "interrupted", False):  # Ctrl-C that a command cleaned up after (DeployInterrupted)
             sys.stderr.write("\nfeltctl %s: %s\n" % (name, e))
@@ -76,6 +84,19 @@ def main(argv=None):
         # interrupted part way leaves the board on its previous tree (hardware/flashing.md)
         sys.stderr.write("\nfeltctl %s: interrupted\n" % name)
         return 130
+
+
+def _reader_gone():
+    """stdout's reader closed the pipe (`feltctl replay --jsonl DIR | head`): nobody reads the rest.
+    stdout goes to /dev/null, so the interpreter's own flush at exit finds nothing to complain of
+    (no 'Exception ignored ... BrokenPipeError'); no traceback, exit 141 like a SIGPIPE."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return EXIT_PIPE
 
 
 if __name__ == "__main__":

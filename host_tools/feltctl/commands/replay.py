@@ -118,9 +118,26 @@ def run_micropython(module, argv, heapsize="128K", timeout_s=600, stream=False):
     env["MICROPYPATH"] = compiled_firmware()
     cmd = [micropython_binary(), "-X", "heapsize=" + heapsize, "-m", module] + list(argv)
     if stream:
-        sys.stdout.flush()
-        return subprocess.run(cmd, env=env)
+        return _streamed(cmd, env)
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s)
+
+
+def _streamed(cmd, env):
+    # the child's lines pass through our stdout as they come: a reader that closes the pipe
+    # (`feltctl demo | head`) is then our BrokenPipeError, reported once by the cli -- the child
+    # writing to the pipe itself died of it with a MicroPython traceback ("OSError: 32")
+    sys.stdout.flush()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE)
+    try:
+        for line in proc.stdout:
+            sys.stdout.write(line.decode(errors="replace"))
+            sys.stdout.flush()
+        return subprocess.CompletedProcess(cmd, proc.wait())
+    finally:
+        if proc.poll() is None:  # we stopped reading (closed pipe, Ctrl-C): so does the child
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
 
 
 def run_board(module, argv, ram="128K", timeout_s=600):
@@ -172,14 +189,31 @@ def write_blackjack(files, out):
         sys.stdout.write(json.dumps(err, sort_keys=True, separators=(",", ":")) + "\n")
         return 1
     again = blackjack.rewrite_text(text)
-    with open(out, "w") as f:
-        f.write(again)
+    try:
+        with open(out, "w") as f:
+            f.write(again)
+    except OSError as e:  # a read-only folder, a file in the way: said, no traceback
+        sys.stderr.write("feltctl replay: error: --write %s: %s\n" % (out, e.strerror or e))
+        return 1
     return 1 if "\n# error: " in again else 0
 
 
 def run(args):
     mode = "--jsonl" if args.jsonl else "--json"
     files = expand(args.paths)
+    empty = [p for p in args.paths if os.path.isdir(p) and not expand([p])]
+    for p in empty:  # a folder with nothing to replay is said, never an empty success
+        sys.stderr.write("feltctl replay: error: %s holds no %s files\n" % (p, "/".join(SUFFIXES)))
+    if empty:
+        sys.stdout.write("".join(json.dumps({"error": "no %s files in the folder" % "/".join(SUFFIXES), "file": p},
+                                            sort_keys=True, separators=(",", ":")) + "\n" for p in empty))
+        if not files:
+            return 2
+    rc = _run(args, mode, files)
+    return max(rc, 1) if empty else rc
+
+
+def _run(args, mode, files):
     if args.write:
         return write_blackjack(files, args.write)
     if mode == "--json" and len(files) != 1:

@@ -7,6 +7,7 @@
 import argparse
 import os
 import sys
+import tempfile
 import time
 
 from feltctl.table_sim import phh2events
@@ -223,6 +224,11 @@ def prepare_out(out_dir):
     """Make the demos' --out folder and remove the series a previous run left in it (only that).
     OSError (a file in the way, no permission) goes to the caller, before anything is played."""
     os.makedirs(out_dir, exist_ok=True)
+    # a folder that exists but takes no file (read-only, a read-only file system): found now, not
+    # by the first history written, deep in a run (and inside MicroPython: a traceback)
+    fd, probe = tempfile.mkstemp(prefix=".felt-probe-", dir=out_dir)
+    os.close(fd)
+    os.remove(probe)
     for name in os.listdir(out_dir):  # a re-run replaces the previous series -- and only that
         if is_demo_file(name):
             os.remove(os.path.join(out_dir, name))
@@ -240,7 +246,7 @@ def run(args):
     try:
         prepare_out(out_dir)
     except OSError as e:
-        sys.stderr.write("feltctl sim: error: --out %s: %s\n" % (out_dir, e))
+        sys.stderr.write("feltctl sim: error: --out %s: %s\n" % (out_dir, e.strerror or e))
         return 1
     write = sys.stdout.write
     start = time.time()
