@@ -140,20 +140,22 @@ def test_replay_of_an_empty_folder_says_so_and_fails(tmp_path, hands):
 
 
 def test_make_selfplay_leaves_what_make_demo_wrote():
-    # both defaults, as the Makefile's targets run them: sim --demo writes out/hands, demo its own folder
-    from feltctl.commands import demo, sim
+    # the Makefile's targets with their defaults: `make demo` (sim --demo) writes out/hands, `make
+    # selfplay` (feltctl demo) a folder of its own -- its re-run clears only that one
+    from feltctl.commands import demo
     import argparse
 
-    defaults = []
-    for module in (sim, demo):
-        p = argparse.ArgumentParser()
-        module.add_arguments(p)
-        defaults.append(os.path.normpath(p.parse_args([] if module is demo else []).out))
-    assert defaults[0] == os.path.join(REPO, "out", "hands")
-    assert defaults[1] != defaults[0] and not defaults[0].startswith(defaults[1] + os.sep)
+    p = argparse.ArgumentParser()
+    demo.add_arguments(p)
+    default = os.path.normpath(p.parse_args([]).out)
+    hands = os.path.join(REPO, "out", "hands")
+    assert default == os.path.join(REPO, "out", "selfplay")
+    assert not hands.startswith(default + os.sep) and not default.startswith(hands + os.sep)
     with open(os.path.join(REPO, "Makefile")) as f:
         make = f.read()
     assert "\t$(VENV)/bin/feltctl sim --demo\n" in make and "\t$(VENV)/bin/feltctl demo\n" in make
+    with open(os.path.join(REPO, "host_tools", "feltctl", "commands", "sim.py")) as f:
+        assert 'os.path.join(REPO, "out", "hands")' in f.read()
 
 
 def test_selfplay_after_the_demo_in_one_folder_tree_keeps_the_demo_histories(tmp_path):
