@@ -218,3 +218,21 @@ def test_the_table_answers_a_retransmitted_auth_without_running_it_twice(store, 
         assert table.sim.table.stacks[1] == 1000
     finally:
         port.close()
+
+
+def test_time_now_sets_the_event_logs_wall_clock_and_clear_ends_a_tilt(store, table, capsys):
+    # issue 16 items 3-4 from the PC: the wall clock every later audit record carries, and the end
+    # of a tilt (an integrity failure that locked play)
+    import time as clock
+    before = int(clock.time())
+    assert floor(store, table, "time", "now") == 0
+    rec = al.verify(table.log.store.lines())
+    assert [r for r in rec if r.kind == "floor" and r.text.startswith("time ")], rec[-3:]
+    assert rec[-1].kind == "clock" and before <= rec[-1].wall <= int(clock.time()) + 1, rec[-1]
+    t = table.sim.table
+    assert floor(store, table, "clear") == 1  # not in tilt: named, nothing done
+    assert "not in tilt" in capsys.readouterr().err
+    with table.lock:
+        t.tilt("a tag not of deck A was read at seat 3")
+    assert floor(store, table, "clear") == 0
+    assert t.tilted is None

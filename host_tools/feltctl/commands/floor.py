@@ -15,8 +15,9 @@ from felt.security import AuthError, auth, deckmap
 from feltctl.board.signing import KeyStore, answer_challenge
 from feltctl.board.transport import Transport
 
-HELP = "run an authenticated floor command (void, stack, level, structure, delay, deck) on a table"
+HELP = "run an authenticated floor command (void, stack, level, structure, delay, deck, clear, time) on a table"
 COMMANDS = ("void | stack SEAT CHIPS | level N | structure no_limit|pot_limit|limit | delay MS | deck RECORD_FILE | "
+            "clear (end a tilt) | time UNIX-SECONDS|now (the event log's wall clock) | "
             "ruling ALERT-ID confirm|reject | clock start|pause|resume|off|M:SS | h4h on|off|M:SS")
 TRIES = 3  # sends of one line before giving up (the same bytes: a retransmission)
 
@@ -159,6 +160,8 @@ def run(args):
             if len(words) != 2:
                 raise FeltError("usage: feltctl floor PORT deck RECORD_FILE")
             record, text, digest = _deck_command(words[1])
+        elif words == ["time", "now"]:  # issue 16 item 4: this PC's clock, UTC seconds, as signed
+            text = "time %d" % int(time.time())
         else:
             text = " ".join(words)
         auth.parse_command(text)  # a command the table would refuse is refused before the port opens
