@@ -217,11 +217,12 @@ if [ -e "$COUNTER" ]; then  # activate may have just written it
     root_only "$COUNTER"
 fi
 
-# The interpreter: a venv with the Raspberry Pi HAL's libraries (spidev for the RFID readers).
+# The interpreter: a venv with the Raspberry Pi HAL's libraries (spidev for the RFID readers) and
+# paho-mqtt for the room (room.json with a broker: hardware/floor.md section 7).
 if [ ! -x "$PREFIX/venv/bin/python" ]; then
     if [ "$SYSTEMD" = 1 ]; then
         "$PYTHON" -m venv "$PREFIX/venv"
-        "$PREFIX/venv/bin/pip" install --quiet spidev pyserial
+        "$PREFIX/venv/bin/pip" install --quiet spidev pyserial paho-mqtt
     else
         say "skipping the venv in a staged install (created on the Pi by a real install)"
     fi

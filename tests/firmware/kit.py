@@ -396,6 +396,7 @@ class AppSim(Sim):
         self.logged = []
         self.mpy = FakeMicropython()
         self.rotation = None  # the audit log's Rotation (None: felt.runtime.app's default)
+        self.room = None  # room.json's contents (felt.room.setup; None: no room)
 
     def build(self, config):
         Sim.build(self, config)  # the devices (and a plain table, dropped)
@@ -411,7 +412,8 @@ class AppSim(Sim):
     def boot(self):
         hal = self.rewire()
         self.app = applib.build(hal, self.board, self._make_table, self.root, pressed=self.pressed,
-                                log=self._log, micropython_module=self.mpy, audit_rotation=self.rotation)
+                                log=self._log, micropython_module=self.mpy, audit_rotation=self.rotation,
+                                room=self.room)
         self.table = self.app.table
         self.rt = self.app.runtime
         applib.start(self.app)

@@ -114,10 +114,11 @@ class App:
         self.runtime = self.feed = self.desk = self.antennas = None
         self.halted = None  # reason text when the running tree was refused (the table does not run)
         self.tilt = None  # security.tilt.TiltLock: integrity failures lock play (issue 16 item 3)
+        self.room = None  # felt.room.setup.Room: the table's messages to the room (issue 15), with room.json
 
 
 def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
-          keys_path=None, clock=None, keep_hands=200, audit_rotation=None, counter_path=None):
+          keys_path=None, clock=None, keep_hands=200, audit_rotation=None, counter_path=None, room=None):
     """Assemble the table. make_table(history, log) -> felt.table.controller.Table with those sinks.
     pressed: the maintenance control (None: read it from the board's pin). audit_rotation: an
     audit.Rotation (None: the default size and count). counter_path: the anti-rollback counter
@@ -195,7 +196,15 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     built = []
 
     def table_log(text):
-        say(app.feed.clean(text, built[0] if built else None))
+        text = app.feed.clean(text, built[0] if built else None)
+        say(text)
+        if app.room is not None:
+            app.room.publisher.event(text)  # the public log is the room's event topic (issue 15)
+
+    def hand_out(text):
+        files(text)
+        if app.room is not None:
+            app.room.publisher.hand(text)  # masked: nothing face down before the reveal
 
     def fresh_table(history):
         built[:] = [make_table(history, table_log)]
@@ -207,7 +216,7 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         from felt.security.hmac import derive
         seal = JournalSeal(derive(app.keys.owner, "journal-seal"), _nonce)
     app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say,
-                                                                 history=files, seal=seal)
+                                                                 history=hand_out, seal=seal)
     if app.keys is not None:
         from felt.security.auth import FloorGate
         gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)
@@ -245,6 +254,11 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     app.audit.on_low = audit_low
     app.audit.check_space(clock())
     app.recorder.seed_console(rt.link)
+    if room:  # issue 15: the room on MQTT (a Pi) or through the console bridge (a Pico); hardware/floor.md
+        from felt.room import setup as room_setup
+
+        app.room = room_setup.attach(app, room, join(root, "room"), device,
+                                     app.keys.owner if app.keys is not None else None, say)
     return app
 
 
@@ -512,7 +526,7 @@ def _run(hal, board, root, log, steps):
     reg = registry_from(_read_json(config_paths(root, "decks.json"), {}))
     app = build(hal, board, lambda history, table_log: Table(cfg, reg, log=table_log, history=history), root, shoe=shoe,
                 log=log, keys_path=getenv("FELT_KEYS"), audit_rotation=rotation,
-                counter_path=getenv("FELT_COUNTER"))
+                counter_path=getenv("FELT_COUNTER"), room=_read_json(config_paths(root, "room.json"), None))
     if app.halted is not None:
         return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
     _stop_on_sigterm()

@@ -7,25 +7,14 @@ import socket
 import subprocess
 import tempfile
 import time
-from urllib.parse import urlparse
-
 from felt.errors import FeltError
+from felt.room.mqtt_link import parse_url  # noqa: F401 (feltctl's name for it)
 
 CANDIDATES = ("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
 
 
 class BrokerError(FeltError):
     """No broker program, or it did not start."""
-
-
-def parse_url(url):
-    """'mqtt://host:port' (or host:port) -> (host, port); port 1883 by default."""
-    if "://" not in url:
-        url = "mqtt://" + url
-    u = urlparse(url)
-    if u.scheme not in ("mqtt", "tcp"):
-        raise FeltError("broker URL %r: only mqtt://HOST:PORT (plain TCP) is supported" % url)
-    return u.hostname or "127.0.0.1", u.port or 1883
 
 
 def find_mosquitto():

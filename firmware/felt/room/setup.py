@@ -1,0 +1,76 @@
+# The room on a table (room layer): what felt.runtime.app.build adds when the data root has a
+# room.json -- {"room": "room1", "name": "T1" (default: the device), "broker": "mqtt://HOST:PORT"}
+# on a Raspberry Pi (published directly, paho-mqtt: felt.room.mqtt_link), or {"room": ..., "console":
+# true} on a Pico (its messages go out as FELT1 `pub` lines to `feltctl bridge`). The outbox lives in
+# <root>/room (hardware/floor.md).
+from felt.room import message, publisher
+from felt.room.desk_link import RoomDesk
+from felt.room.outbox import Outbox
+
+
+class Room:
+    """What attach() made: publisher, outbox, desk (RoomDesk, None without floor keys), link
+    (mqtt_link.TableLink or wire.ConsoleSender)."""
+
+    def __init__(self):
+        self.publisher = self.outbox = self.desk = self.link = None
+
+
+def _heap():
+    try:
+        import gc
+
+        return gc.mem_free()  # MicroPython only; CPython has none: -1 in health
+    except (ImportError, AttributeError):
+        return None
+
+
+def attach(app, config, folder, device, owner_key=None, log=None):
+    """Build the room side of a table (app: felt.runtime.app.App, its runtime built) and return
+    Room. The caller hands the public log and each finished hand to room.publisher (event, hand)."""
+    r = Room()
+    rt = app.runtime
+    r.outbox = Outbox(folder)
+    name = config.get("name") or device
+    sgn = message.signer(owner_key) if owner_key is not None else None  # unprovisioned: unsigned, refused by the floor
+    r.publisher = publisher.Publisher(device, config.get("room", "room1"), name, app.table, sgn, r.outbox,
+                                      heap=_heap, boot_ms=rt.hal.ticks_ms())
+    feed = app.feed
+    if feed is not None:
+        public, bcast = feed.public, feed.broadcast
+
+        def to_public(record):
+            if public is not None:
+                public(record)
+            r.publisher.feed(record)
+
+        def to_broadcast(record):
+            if bcast is not None:
+                bcast(record)
+            r.publisher.broadcast(record)
+        feed.public = to_public
+        feed.broadcast = to_broadcast
+        table = app.table
+        r.publisher.guard = lambda text: feed.clean(text, table)
+    r.publisher.runtime = rt
+    rt.after_step.append(r.publisher.observe)
+    rt.alert_sinks.append(r.publisher.alert)
+    if config.get("console"):
+        from felt.room import wire
+
+        r.link = wire.ConsoleSender(rt.link, r.outbox)
+        rt.console_filters.insert(0, r.link)  # its puback lines: before the journal's line note
+        rt.after_step.append(r.link.step)
+        return r  # floor commands arrive on the console itself (the bridge writes them there)
+    r.desk = RoomDesk(app.desk)
+    rt.after_step.append(r.desk.step)
+    if config.get("broker"):
+        from felt.room.mqtt_link import TableLink  # CPython (the Pi): paho-mqtt
+
+        r.link = TableLink(config["broker"], r.outbox, r.publisher.room, name, inbox=r.desk.inbox,
+                           client_id="felt-table-" + name)
+        r.desk.reply = r.link.reply
+        rt.after_step.append(lambda now_ms: r.link.pump())
+        if log is not None:
+            log("room: publishing to %s as %s/%s" % (config["broker"], r.publisher.room, name))
+    return r
