@@ -105,11 +105,14 @@ def test_broker_restart_mid_hand_and_table_power_cut_lose_nothing(broker, tmp_pa
         t.sim.run(line)
         link.pump()
     broker.start()  # ... and comes back (its persistence keeps the floor's session)
+    assert col.wait_for(lambda: col.c.is_connected() and link.connected.is_set(), timeout_s=10)
     for line in HAND[18:]:
         t.sim.run(line)
         link.pump()
     n = t.box.last_seq
-    assert col.wait_for(lambda: len(col.seqs()) >= n, timeout_s=15, pump=link.pump), (len(col.seqs()), n)
+    assert col.wait_for(lambda: len(col.seqs()) >= n, timeout_s=30, pump=link.pump), "%s" % (
+        (len(col.seqs()), n, "table connected", link.connected.is_set(), "resent", link.resent,
+         "collector connected", col.c.is_connected(), "outbox", t.box.count(), "dups", col.dups),)
     assert col.seqs() == list(range(1, n + 1))
     link.close()
     # a power cut with messages not yet sent: they wait in the outbox file; the restarted table

@@ -15,6 +15,9 @@ from felt.errors import ConfigError
 from felt.room import message
 
 
+RECENT_S = 10.0  # acknowledged messages sent again after a reconnect (the floor's replay window is 30 s)
+
+
 class Flag:
     """Set by the network thread, read by the loop (an attribute write is atomic in CPython)."""
 
@@ -71,7 +74,11 @@ class TableLink:
         self.host, self.port = parse_url(url)
         self.connected = Flag()
         self._acked_mids = collections.deque()  # PUBACKs (network thread -> pump)
-        self._inflight = {}  # mid -> seq (pump's own)
+        self._inflight = {}  # mid -> (seq, kind, payload) (pump's own)
+        self._recent = []  # [(monotonic s, seq, kind, payload)] acknowledged in the last RECENT_S
+        self._was_connected = False
+        self._reconnected = False
+        self.resent = 0
         self._sent = {}  # seq -> True: handed to paho (it resends after a reconnect itself)
         self.published = 0
         self.acks = 0
@@ -96,6 +103,9 @@ class TableLink:
         if not reason.is_failure:
             if self.inbox is not None:
                 c.subscribe(message.topic(self.room, self.table, message.COMMAND), qos=1)
+            if self._was_connected:
+                self._reconnected = True
+            self._was_connected = True
             self.connected.set()
 
     def _on_disconnect(self, c, userdata, flags, reason, props):
@@ -114,15 +124,28 @@ class TableLink:
 
     def pump(self):
         """Drop what the broker acknowledged, send what waits. Returns messages sent now."""
+        now = time.monotonic()
         while self._acked_mids:
-            seq = self._inflight.pop(self._acked_mids.popleft(), None)
-            if seq is not None:
-                self.outbox.ack(seq)
-                self._sent.pop(seq, None)
+            entry = self._inflight.pop(self._acked_mids.popleft(), None)
+            if entry is not None:
+                self.outbox.ack(entry[0])
+                self._sent.pop(entry[0], None)
                 self.acks += 1
+                self._recent.append((now,) + entry)
+        while self._recent and now - self._recent[0][0] > RECENT_S:
+            self._recent.pop(0)
         if not self.connected.is_set():
             return 0
         n = 0
+        if self._reconnected:
+            # a broker that went down may have acknowledged messages it never passed on (seen with
+            # Mosquitto: a PUBACK, then SIGTERM before the floor's session had them): the last
+            # RECENT_S of acknowledged messages go again; the floor drops what it has by seq
+            self._reconnected = False
+            for _t, seq, kind, payload in self._recent:
+                self.c.publish(message.topic(self.room, self.table, kind), payload, qos=1,
+                               retain=kind in message.RETAINED)
+                self.resent += 1
         for seq, kind, payload in self.outbox.pending():
             if seq in self._sent:
                 continue
@@ -130,7 +153,7 @@ class TableLink:
                                   retain=kind in message.RETAINED)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 break
-            self._inflight[info.mid] = seq
+            self._inflight[info.mid] = (seq, kind, payload)
             self._sent[seq] = True
             n += 1
         self.published += n

@@ -89,21 +89,30 @@ class Floor:
         with self.lock:
             t = self.tables.setdefault(table, {"state": None, "health": None, "seq": 0, "alerts": [],
                                                "reveal": None, "events": [], "taken": {}})
-            dup = msg["seq"] <= t["seq"]
+            # taken before (or older than what is remembered): a duplicate or a replay; a seq below
+            # the highest that was never taken fills a gap (a table resending after a broker restart)
+            first = t["taken"].get(msg["seq"])
+            dup = first is not None or msg["seq"] <= t.get("forgot", 0)
             if dup:
-                first = t["taken"].get(msg["seq"])
                 replayed = not retained and (first is None or now_s - first > self.replay_s)
                 self.stats["replayed" if replayed else "duplicates"] += 1
             else:
                 if t["seq"] and msg["seq"] > t["seq"] + 1:
                     self.stats["gaps"] += 1
-                t["seq"] = msg["seq"]
+                if msg["seq"] < t["seq"]:
+                    self.stats["filled"] = self.stats.get("filled", 0) + 1
+                    fresh = False  # an older state than the one shown: stored, not shown
+                else:
+                    t["seq"] = msg["seq"]
+                    fresh = True
                 t["taken"][msg["seq"]] = now_s
-                if len(t["taken"]) > 4096:  # older ones count as replays anyway
+                if len(t["taken"]) > 4096:  # the oldest are forgotten: anything at or below them is a replay
                     for s in sorted(t["taken"])[:1024]:
                         del t["taken"][s]
+                        t["forgot"] = max(t.get("forgot", 0), s)
                 self.stats["accepted"] += 1
-                self._apply(t, msg)
+                if fresh or kind not in ("state", "health"):
+                    self._apply(t, msg)
         if dup:
             if replayed:
                 self._refuse(table, "replayed message refused: seq %d %s was taken %s" % (
