@@ -35,7 +35,10 @@ def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(tmp_path):
     env["PYTHONPATH"] = os.path.join(REPO, "host_tools") + os.pathsep + os.path.join(REPO, "firmware")
     corpus = os.path.join(REPO, "tests", "bench_scripts")
     proc = subprocess.Popen([sys.executable, "-m", "feltctl", "bench", "--runtime", "cpython", corpus], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path),
+                            # SIGINT as a terminal delivers it: a run started in the background (`make
+                            # test &`) inherits SIGINT ignored, and Python then installs no handler
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # interrupt once the command is running (its first script reported), not during interpreter start-up:
     # a fixed sleep let a loaded machine deliver SIGINT before feltctl had started at all
     first = proc.stdout.readline()

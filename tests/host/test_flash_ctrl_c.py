@@ -48,8 +48,11 @@ def board(tmp_path):
 
 
 def flash_process(board, src):
+    # SIGINT as a terminal delivers it: a test run started in the background (`make test &`)
+    # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler at all
     return subprocess.Popen([sys.executable, "-m", "feltctl", "flash", board.device, "--src", src],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def when_file_bytes_travel(board, proc, n=20000):
