@@ -31,6 +31,17 @@ def main(argv):
     elif argv and argv[0] == "spin":
         while True:
             pass
+    elif argv and argv[0] == "modules":
+        import binascii, collections
+        print("MODULES %s %s" % (hasattr(collections, "__file__"), hasattr(binascii, "__file__")))
+        print("HEX %s" % binascii.hexlify(bytes([4, 254])))
+        print("TUPLE %r" % (collections.namedtuple("P", "a b")(1, 2),))
+    elif argv and argv[0] == "tables":
+        from felt.engine.rank import tables, build
+        for name in ("RANK_KEY", "SUIT_KEY", "RANK_KEY_A5", "SUIT_KEY_A5"):
+            t = getattr(tables, name)
+            ok = [t[i] for i in range(53)] == [getattr(build, name)[i] for i in range(53)]
+            print("TABLE %s %s %s" % (name, type(t).__name__, ok))
     elif argv and argv[0] == "engine":
         from felt.engine.rank import evaluate
         from felt.engine.cards import parse_cards
@@ -93,3 +104,25 @@ def test_garbage_is_collected_between_steps(probe):
 def test_every_run_has_a_deadline(probe):
     with pytest.raises(subprocess.TimeoutExpired):
         run(probe, ["spin"], timeout_s=3)
+
+
+def test_the_board_imports_the_modules_a_pico_has_built_in(probe):
+    # the pyscript variant freezes micropython-lib's collections and binascii (Python, RAM) over the
+    # port's C modules, which a Pico's MicroPython has built in: the emulated board takes the C ones
+    p = run(probe, ["modules"])
+    assert p.returncode == 0, p.stderr
+    assert "MODULES True True" in p.stdout  # frozen Python packages have a __file__
+    p = run(probe, ["modules"], builtins=wasm.BOARD_BUILTINS)
+    assert p.returncode == 0, p.stderr
+    assert "MODULES False False" in p.stdout
+    assert "HEX b'04fe'" in p.stdout and "TUPLE P(a=1, b=2)" in p.stdout
+    assert wasm.BOARD_BUILTINS == ("collections", "binascii")
+
+
+def test_the_ace_to_five_key_tables_are_read_in_place_from_the_image(probe):
+    # RAM (hardware/memory.md): the hot key tables are copied into RAM arrays, the ace-to-five ones
+    # (razz and A-5 lows only) read in place from the ROMFS image; both the same as build.py's
+    p = run(probe, ["tables"])
+    assert p.returncode == 0, p.stderr
+    assert "TABLE RANK_KEY array True" in p.stdout and "TABLE SUIT_KEY array True" in p.stdout
+    assert "TABLE RANK_KEY_A5 struct True" in p.stdout and "TABLE SUIT_KEY_A5 struct True" in p.stdout

@@ -46,13 +46,21 @@ def version():
         return json.load(f)["version"]
 
 
+# Modules a Pico's MicroPython has built in (C, no RAM) over which this port's pyscript variant
+# freezes micropython-lib's Python packages of the same name: on import they took RAM a board does
+# not spend (collections 0.7 KB with collections.defaultdict, binascii 1.2 KB, and their names;
+# hardware/memory.md). The emulated board (run_board) imports the built-in ones.
+BOARD_BUILTINS = ("collections", "binascii")
+
+
 def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, cwd=None, fixed_heap=False,
-            pystack=8192):
+            pystack=8192, builtins=()):
     """argv list that runs `module`'s main(argv) in the WebAssembly port under node.
     heap: GC heap bytes (as `-X heapsize`); romfs: a ROMFS image mounted at /rom as a ROM partition
     (outside the heap, like a board's flash); copy: (host path, guest path) files or folders put into
     the port's in-memory file system; path: sys.path (default /rom, .frozen); fixed_heap: fail with
-    MemoryError (exit 3) when the heap had to grow (launcher.mjs says why it can)."""
+    MemoryError (exit 3) when the heap had to grow (launcher.mjs says why it can); builtins: module names
+    bound to the port's built-in C modules (BOARD_BUILTINS)."""
     cmd = [node_binary(), LAUNCHER, "--package", package_dir(), "--heap", str(int(heap)), "--pystack", str(pystack)]
     if romfs:
         cmd += ["--romfs", romfs]
@@ -64,6 +72,8 @@ def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, 
         cmd += ["--path", p]
     if cwd:
         cmd += ["--cwd", cwd]
+    for name in builtins:
+        cmd += ["--builtin", name]
     return cmd + ["--module", module, "--"] + [str(x) for x in argv]
 
 
@@ -76,8 +86,10 @@ def run(module, argv=(), timeout_s=DEFAULT_TIMEOUT_S, stdin=None, **kw):
 
 def run_board(module, argv=(), ram=160 * 1024, extra=(), fixed_heap=True, timeout_s=DEFAULT_TIMEOUT_S, copy=()):
     """`module` on the 32-bit emulated board: the firmware's ROMFS image (feltctl.board.romfs, + the
-    `extra` harness modules at its root) in a ROM partition, a GC heap of `ram` bytes."""
+    `extra` harness modules at its root) in a ROM partition, a GC heap of `ram` bytes, the modules a
+    Pico has built in taken from the port's C modules (BOARD_BUILTINS)."""
     from feltctl.board import romfs as romfs_image
 
     image = romfs_image.build_image(list(extra))
-    return run(module, argv, timeout_s=timeout_s, heap=ram, romfs=image, fixed_heap=fixed_heap, copy=copy)
+    return run(module, argv, timeout_s=timeout_s, heap=ram, romfs=image, fixed_heap=fixed_heap, copy=copy,
+               builtins=BOARD_BUILTINS)

@@ -3,7 +3,7 @@
 // feltctl/wasm_micropython/__init__.py, which builds this command line and enforces the deadline.
 //
 //   node launcher.mjs --package DIR --heap BYTES [--pystack WORDS] [--romfs IMAGE] [--fixed-heap]
-//        [--copy HOST=GUEST]... [--path P]... [--cwd GUEST] --module NAME [-- ARG...]
+//        [--copy HOST=GUEST]... [--path P]... [--cwd GUEST] [--builtin NAME]... --module NAME [-- ARG...]
 //
 // The module's main(argv) is called (or the module imported, if it has none). Exit status: what
 // main returned (None -> 0), SystemExit's code, 3 after an uncaught exception (printed on stderr).
@@ -15,6 +15,9 @@
 // JS->VM entry a step, gc.collect() requested after each, so garbage is collected between steps.
 // --fixed-heap: the heap must never grow; the first step during which it did is reported as
 // "MemoryError" (exit 3) -- what a board with that heap would have raised (at the latest).
+// --builtin NAME: `import NAME` gives the port's built-in C module (reached as uNAME) instead of the
+// micropython-lib Python package of that name this variant freezes over it (collections, binascii:
+// built in, no RAM, on a Pico's MicroPython; the emulated board, feltctl.wasm_micropython.run_board).
 import fs from "fs";
 import path from "path";
 import { pathToFileURL } from "url";
@@ -26,7 +29,7 @@ function usage(msg) {
   process.exit(2);
 }
 
-const opt = { copy: [], path: [], heap: 0, pystack: 8192, fixed: false, argv: [] };
+const opt = { copy: [], path: [], builtin: [], heap: 0, pystack: 8192, fixed: false, argv: [] };
 const av = process.argv.slice(2);
 for (let i = 0; i < av.length; i++) {
   const a = av[i];
@@ -40,6 +43,7 @@ for (let i = 0; i < av.length; i++) {
   else if (a === "--copy") opt.copy.push(val());
   else if (a === "--path") opt.path.push(val());
   else if (a === "--cwd") opt.cwd = val();
+  else if (a === "--builtin") opt.builtin.push(val());
   else if (a === "--module") opt.module = val();
   else usage("unknown argument " + a);
 }
@@ -84,6 +88,7 @@ if (opt.cwd) { mp.FS.mkdirTree(opt.cwd); mp.FS.chdir(opt.cwd); }
 const args = mp.globals;
 args.set("_fa", [opt.module].concat(opt.argv));
 args.set("_fp", opt.path.length ? opt.path : ["/rom", ".frozen"]);
+args.set("_fb", opt.builtin);
 if (opt.cwd) { // MicroPython's VFS keeps its own working folder: set it there too
   args.set("_fc", opt.cwd);
   mp.runPython("import os\nos.chdir(str(_fc))\ndel _fc");
@@ -92,7 +97,9 @@ mp.runPython(`
 import gc,sys
 sys.path[:]=[str(x) for x in _fp]
 sys.argv[:]=[str(x) for x in _fa]
-del _fa,_fp
+for _fn in _fb:
+ sys.modules[str(_fn)]=__import__('u'+str(_fn))
+del _fa,_fp,_fb
 _fg=None
 _ft=0
 def _fs():

@@ -32,9 +32,6 @@ class Pot:
         return (isinstance(other, Pot) and self.index == other.index and self.amount == other.amount
                 and self.eligible == other.eligible)
 
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
     def __repr__(self):
         return "Pot(%d, %d, %r)" % (self.index, self.amount, self.eligible)
 
