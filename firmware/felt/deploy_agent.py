@@ -135,6 +135,31 @@ def free_bytes():
         return -1
 
 
+def _block():
+    try:
+        return os.statvfs("/")[0]
+    except (OSError, AttributeError):
+        return 0
+
+
+def _used(root):
+    """Bytes a folder takes on the flash: files rounded up to blocks, a block a folder."""
+    block = _block() or 1
+    if not _is_dir(root):
+        return 0
+    total = block
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        for entry in list(os.ilistdir(d)):
+            if entry[1] & _IS_DIR:
+                total += block
+                stack.append(d + "/" + entry[0])
+            else:
+                total += (os.stat(d + "/" + entry[0])[6] + block - 1) // block * block
+    return total
+
+
 def _board():
     try:
         return os.uname().machine
@@ -148,7 +173,8 @@ def hello(expect):
     entries = manifest(slot_dir(name)) if valid(name) else []
     th = tree_hash(entries)
     root_boot = file_hash("/boot.py")[1] if _exists("/boot.py") else None
-    answer({"active": name if valid(name) else None, "tree": th,
+    answer({"block": _block(), "staged": _used(slot_dir(other(name))),
+            "active": name if valid(name) else None, "tree": th,
             "previous": other(name) if name and valid(other(name)) else None,
             "manifest": None if th == expect else entries, "boot": root_boot,
             "free": free_bytes(), "board": _board(), "impl": sys.implementation.name,

@@ -101,7 +101,7 @@ def test_dry_run_lists_changes_and_writes_nothing(board, tmp_path, capsys):
     before = sorted(os.listdir(board.flash_dir))
     assert feltctl(["flash", board.device, "--src", src, "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert "+ app/a.py" in out and "dry run: 5 to add" in out
+    assert "+ app/a.mpy" in out and "dry run: 5 to add" in out  # .mpy: the default (issue 18 item 2)
     assert sorted(os.listdir(board.flash_dir)) == before
 
 

@@ -100,6 +100,55 @@ def build_tree(src=FIRMWARE, mpy=False):
     return Tree(files)
 
 
+# Modules a board never runs (issue 18 item 2): the simulated table and self-play (host tools run
+# them from the repository), the Raspberry Pi HAL (a Pi installs with install.sh). The simulated
+# chips (felt/hal/sim/) go only to a board whose MicroPython is the unix port -- the simulated board,
+# whose `machine` has no Pin or SPI (board.json "hal": "sim"). felt.runtime.app.open_hal imports the
+# HAL that board.json names, and only that one; tests/host/test_flash_fit.py checks that no shipped
+# module imports a left-out one.
+NOT_ON_A_BOARD = ("felt/sim/", "felt/history/selfplay.", "felt/history/replay_main.", "felt/hal/rpi_hal.")
+SIM_HAL = "felt/hal/sim/"
+SIM_PLATFORMS = ("linux", "darwin")  # sys.platform of MicroPython's unix port
+
+
+def for_board(tree, platform):
+    """The part of a firmware tree a board with this sys.platform runs."""
+    skip = NOT_ON_A_BOARD + (() if platform in SIM_PLATFORMS else (SIM_HAL,))
+    return Tree(dict((rel, data) for rel, data in tree.files.items() if not rel.startswith(skip)))
+
+
+class Build:
+    """A firmware tree whose files depend on the board (for_board): deploy() asks the board its
+    sys.platform, then ships `finish(for_board(full, platform))` (finish: e.g. signing)."""
+
+    def __init__(self, full, finish=None):
+        self.full = full
+        self.files = full.files  # the agent's copies, for connect()
+        self.finish = finish or (lambda tree: tree)
+
+    def for_platform(self, platform):
+        return self.finish(for_board(self.full, platform))
+
+
+def blocks(n, block):
+    return (n + block - 1) // block * block
+
+
+def space_needed(tree, block, uploads):
+    """Bytes the staging slot takes on a flash of `block`-byte blocks: every file rounded up to
+    whole blocks, a block a folder (the slot's own included) -- the simulated board's accounting;
+    littlefs on a board uses two blocks a folder (its metadata pair) -- plus the largest upload's
+    temporary .z and .tmp copies, and the marker and pointer files written at the end."""
+    folders = set([""])
+    for rel in tree.files:
+        parts = rel.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            folders.add("/".join(parts[:i]))
+    files = sum(blocks(len(data), block) for data in tree.files.values())
+    peak = max([blocks(len(_zlib(data)), block) + blocks(len(data), block) for _, data in uploads] or [0])
+    return files + block * len(folders) + peak + 2 * block
+
+
 def _mpy_cross(rel, path, tmp):
     out = os.path.join(tmp, rel.replace("/", "__") + ".mpy")
     done = subprocess.run([mpy_cross_binary(), "-o", out, "-s", rel, path],
@@ -156,6 +205,7 @@ def _paths_blob(paths):
 
 class Report:
     def __init__(self):
+        self.tree = None
         self.up_to_date = False
         self.plan = None
         self.active = None
@@ -256,6 +306,9 @@ class Deployer:
         sent0 = self.t.bytes_out
         report = Report()
         self.connect(tree)
+        if isinstance(tree, Build):
+            tree = tree.for_platform(self.call("answer(sys.platform)"))
+        report.tree = tree
         hello = self.call("hello(%r)" % tree.hash, self.work_timeout_s)
         if tree_has_mpy(tree) and hello.get("mpy"):
             _check_mpy(hello["mpy"])
@@ -279,6 +332,7 @@ class Deployer:
             # Last: on a board not yet flashed by feltctl its own boot.py stays until the commit.
             uploads.append(("/boot.py", loader_bytes))
             report.loader_updated = True
+        self._check_fits(tree, hello, uploads)
         try:
             staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]),
                                                   _paths_blob(plan.kept)), self.work_timeout_s)
@@ -293,6 +347,24 @@ class Deployer:
         report.bytes_sent = self.t.bytes_out - sent0
         report.seconds = time.monotonic() - start
         return report
+
+    @staticmethod
+    def _check_fits(tree, hello, uploads):
+        """Refuse up front, with the numbers, a deploy that cannot fit (issue 18 item 2): the
+        staging slot needs space_needed(); it gets the free bytes plus what the slot holds now
+        (the previous tree, replaced). Nothing has been written yet."""
+        block, free, held = hello.get("block"), hello.get("free", -1), hello.get("staged")
+        if not block or free < 0 or held is None:
+            return  # an older agent or a board that cannot say: the deploy finds out as it goes
+        need = space_needed(tree, block, uploads)
+        if need > free + held:
+            raise FlashFull("the board's flash is full for this firmware (it must fit beside the one the board runs): "
+                            "the staging slot needs %d "
+                            "bytes (%d files, %d bytes of data, in %d-byte blocks), the board has %d (%d free + %d "
+                            "in the slot it replaces); %d bytes short -- deploy .mpy (the default), or free data "
+                            "(feltctl export, then remove /hands files); nothing was written"
+                            % (need, len(tree.files), tree.size, block, free + held, free, held,
+                               need - free - held))
 
     def _abandon(self, e):
         """A deploy failed while the board still answers: free its half-written staging slot

@@ -8,6 +8,7 @@ import serial
 from felt.errors import DeviceTimeout, FeltError
 
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+RETRY_S = 2.5  # enter_raw sends Ctrl-C again after this long without the raw REPL
 FRIENDLY_BANNER = b'Type "help()" for more information.'
 
 
@@ -177,17 +178,31 @@ class Transport:
     def enter_raw(self, soft_reset=True):
         """Stop the running program (Ctrl-C), enter the raw REPL (Ctrl-A) and optionally
         soft-reset (Ctrl-D) for a clean heap; boot.py runs again, main.py does not."""
-        self.write(b"\r\x03\x03")
-        self.drain()
-        self.write(b"\r\x01")
-        try:
-            # A program that ignores Ctrl-C but keeps printing is never silent: the banner itself
-            # has a deadline, or such a board would be waited on for ever.
-            self.read_until(RAW_BANNER + b">", "entering the raw REPL", watch_reset=False, total_s=self.timeout_s)
-        except DeviceTimeout:
-            raise DeviceTimeout("%s: no MicroPython REPL answered within %.1f s (is a board connected "
-                                "on this port, at this baud rate, with a program that lets Ctrl-C through?)"
-                                % (self.port, self.timeout_s))
+        # A program that ignores Ctrl-C but keeps printing is never silent: the banner itself has a
+        # deadline, or such a board would be waited on for ever. Ctrl-C is sent again every
+        # RETRY_S: one that lands while the board's boot code has Ctrl-C off (felt main.py until
+        # the key switch is read) is only a byte in its input buffer. RETRY_S is longer than the
+        # deploy agent's silence deadline, so a board still reading file bytes gets its pause.
+        end = time.monotonic() + self.timeout_s
+        attempt = 0
+        while True:
+            self.write(b"\r\x03\x03")
+            self.drain()
+            self.write(b"\r\x01")
+            left = end - time.monotonic()
+            try:
+                self.read_until(RAW_BANNER + b">", "entering the raw REPL", watch_reset=False,
+                                total_s=max(0.05, min(RETRY_S, left)), timeout_s=max(0.05, min(RETRY_S, left)))
+                break
+            except DeviceTimeout:
+                if time.monotonic() >= end:
+                    raise DeviceTimeout("%s: no MicroPython REPL answered within %.1f s (is a board connected "
+                                        "on this port, at this baud rate, with a program that lets Ctrl-C "
+                                        "through?)" % (self.port, self.timeout_s))
+            attempt += 1
+        if attempt:
+            time.sleep(0.1)
+            self.drain()  # the earlier tries' Ctrl-A may answer with more banners
         if soft_reset:
             self.write(b"\x04")
             self.read_until(b"soft reboot\r\n", "soft-resetting", watch_reset=False)

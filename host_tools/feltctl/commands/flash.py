@@ -1,23 +1,28 @@
 # `feltctl flash PORT`: deploy the firmware tree to a MicroPython board -- only what changed,
 # compressed, verified by SHA-256 on the board, activated atomically (host tools).
 # `--rollback` boots the previous tree again; `--dry-run` lists the changes.
+import os
 import sys
 
 from felt.errors import FeltError
 from felt.security import manifest as mf
-from feltctl.board.deploy import DeployError, Deployer, build_tree
+from feltctl.board.deploy import Build, DeployError, Deployer, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.board.signing import KeyStore, firmware_version, sign_tree, signed_build
 from feltctl.board.transport import Transport
 
-HELP = "deploy the firmware to a board: fast, verified, atomic (--rollback, --dry-run, --mpy)"
+HELP = "deploy the firmware to a board: .mpy, only what the board runs, fast, verified, atomic (--rollback, --dry-run)"
 
 
 def add_arguments(p):
     p.add_argument("port", help="serial port (/dev/ttyACM0, a simboard link, socket://host:port)")
     p.add_argument("--src", default=FIRMWARE, help="tree to deploy (default: the repo's firmware/)")
     p.add_argument("--baud", type=int, default=115200)
-    p.add_argument("--mpy", action="store_true", help="precompile modules with mpy-cross (less RAM on the board)")
+    p.add_argument("--mpy", action="store_true", default=None,
+                   help="precompile modules with mpy-cross (the default, except for a tree signed by `feltctl "
+                        "sign`, which ships the files it signed): a third of the flash, less RAM")
+    p.add_argument("--py", dest="mpy", action="store_false",
+                   help="ship the .py sources instead (about three times the flash: two slots may not fit)")
     p.add_argument("--dry-run", action="store_true", help="list what would change, change nothing")
     p.add_argument("--sign", metavar="DEVICE", default=None,
                    help="add a manifest signed with this board's owner key (hardware/security.md)")
@@ -61,19 +66,23 @@ def check_presigned(tree, src):
 
 def run(args):
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    tree = None if args.rollback else build_tree(args.src, mpy=args.mpy)
+    mpy = args.mpy if args.mpy is not None else not os.path.exists(os.path.join(args.src, mf.NAME))
+    tree = None if args.rollback else build_tree(args.src, mpy=mpy)
     if tree is not None and "main.py" not in tree.files:
         # the board would boot a slot with nothing to run: refuse before touching it
         raise DeployError("%s is not a firmware tree (no main.py in it)" % args.src)
     if tree is not None and args.sign and not args.dry_run:
-        tree = signed_build(tree, args.sign, KeyStore(args.keys), counter=args.counter)
+        store = KeyStore(args.keys)
+        tree = Build(tree, lambda t: signed_build(t, args.sign, store, counter=args.counter))
     elif tree is not None and args.sign:  # dry run: the manifest it would send, no counter spent
         store = KeyStore(args.keys)
         counter = args.counter if args.counter is not None else store.next_counter(args.sign)
-        tree = sign_tree(tree, args.sign, store.role_key(args.sign, "owner"), firmware_version(tree.files),
-                         counter)
-    elif tree is not None and not args.sign:
-        check_presigned(tree, args.src)
+        tree = Build(tree, lambda t: sign_tree(t, args.sign, store.role_key(args.sign, "owner"),
+                                               firmware_version(t.files), counter))
+    elif tree is not None and mf.NAME in tree.files:
+        check_presigned(tree, args.src)  # signed earlier (feltctl sign): ship exactly what it lists
+    elif tree is not None:
+        tree = Build(tree)  # only what the board runs (deploy.for_board, issue 18 item 2)
     with Transport(args.port, baud=args.baud, timeout_s=args.timeout) as t:
         d = Deployer(t, progress=progress_bar(sys.stderr) if show else None)
         if args.rollback and args.dry_run:  # say what --rollback would do; change nothing
@@ -89,7 +98,7 @@ def run(args):
                 r["active"], (r["tree"] or "?")[:12], r["previous"]))
             return 0
         rep = d.deploy(tree, dry_run=args.dry_run, reset=not args.no_reset)
-    plan = rep.plan
+    plan, tree = rep.plan, rep.tree
     if args.dry_run:
         for line in plan.lines(tree):
             print(line)
