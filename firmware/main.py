@@ -17,8 +17,22 @@ while True:
     except KeyboardInterrupt:
         pass
 
-hal = board = root = None
+hal = board = root = refused = None
 try:
+    # issue 16 item 2: the signed-tree check first -- before any other firmware module is imported
+    # and before board.json, table.json or decks.json is read: the running tree, the loader
+    # /boot.py, an empty /lib and those files, against the release-signed manifest
+    from felt.security import bootcheck
+
+    _env = getattr(__import__("os"), "getenv", lambda name: None)
+    try:
+        bootcheck.verify_boot(_env("FELT_DATA") or "/", _env("FELT_KEYS"), _env("FELT_COUNTER"),
+                              loader="/boot.py" if micropython is not None else None,
+                              lib="/lib" if micropython is not None else None)
+    except bootcheck.ManifestError as e:
+        bootcheck.record_refusal(_env("FELT_DATA") or "/", str(e), _env("FELT_KEYS"))
+        refused = str(e)
+        raise
     from felt.runtime import app
 
     root = app.data_root()
@@ -97,7 +111,7 @@ def _halt(why):
 
 if micropython is not None and _provisioned() and not _maintenance():
     if isinstance(stopped, BaseException):
-        _halt("%s: %s" % (type(stopped).__name__, stopped))
+        _halt(refused or "%s: %s" % (type(stopped).__name__, stopped))
     _halt(getattr(stopped, "halted", None) or "the table stopped")
 if micropython is not None and _named(stopped):
     _say("%s: %s" % (type(stopped).__name__, stopped))  # one line, not a traceback; the REPL follows

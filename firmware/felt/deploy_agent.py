@@ -452,7 +452,7 @@ def commit(expect):
 
 def _signature_check(root):
     """felt.security (hardware/security.md section 3): on a board with keys (/felt.keys) the staged
-    tree must carry a manifest signed with the board's owner key, not older than any tree ever
+    tree must carry a manifest signed with a release key the board trusts, not older than any tree ever
     activated, matching file for file; a refusal leaves the running firmware booting. The check
     comes from the running firmware, or from the staged tree when the running one predates it.
     Returns what to call once the pointer names the tree: it raises the anti-rollback counter."""
@@ -475,9 +475,8 @@ def _signature_check(root):
         raise ValueError("felt-deploy: %s" % e)
     if m is None:
         return _nothing
-    from felt.security import manifest as mf
-
-    return lambda: mf.write_counter(m.counter)
+    # the anti-rollback counter and the tree's release-key changes (rotation, revocation)
+    return lambda: bootcheck.accept(m)
 
 
 def _nothing():

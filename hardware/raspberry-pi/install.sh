@@ -103,7 +103,7 @@ setup_keys() {
     if [ -n "$NEW_KEYS" ]; then
         [ -f "$NEW_KEYS" ] || die "no key file $NEW_KEYS"
         [ ! -e "$KEYS" ] || die "this Pi already has keys ($KEYS): they are never overwritten (a board is provisioned once)"
-        [ "$(head -n 1 "$NEW_KEYS")" = "felt-keys 1" ] || die "$NEW_KEYS is not a Felt key file (feltctl provision --out makes one)"
+        [ "$(head -n 1 "$NEW_KEYS")" = "felt-keys 2" ] || die "$NEW_KEYS is not a Felt key file (feltctl provision --out makes one)"
         (umask 077 && cp "$NEW_KEYS" "$KEYS.tmp")
         mv "$KEYS.tmp" "$KEYS"
         say "keys installed in $KEYS (root only); delete $NEW_KEYS now"

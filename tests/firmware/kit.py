@@ -397,6 +397,7 @@ class AppSim(Sim):
         self.mpy = FakeMicropython()
         self.rotation = None  # the audit log's Rotation (None: felt.runtime.app's default)
         self.room = None  # room.json's contents (felt.room.setup; None: no room)
+        self.entropy = True  # the sim board's entropy source: True (SimEntropy), None (none), or a callable
 
     def build(self, config):
         Sim.build(self, config)  # the devices (and a plain table, dropped)
@@ -411,6 +412,8 @@ class AppSim(Sim):
 
     def boot(self):
         hal = self.rewire()
+        if self.entropy is not True:
+            hal.entropy_source = self.entropy  # issue 16 item 6: none, or a failing source
         self.app = applib.build(hal, self.board, self._make_table, self.root, pressed=self.pressed,
                                 log=self._log, micropython_module=self.mpy, audit_rotation=self.rotation,
                                 room=self.room)
@@ -467,7 +470,22 @@ def boardlib_sim(seats):
 # ---- a provisioned board in production mode (was in test_security_attacks_i12b.py) ----------------
 
 
-OWNER = b"\x42" * 32
+OWNER = b"\x42" * 32  # the board's device signing seed (issue 16: signs audit and feed records)
+RELEASE = b"\x52" * 32  # the release key's seed: the host's, never on the board
+_PUBLIC = {}
+
+
+def public(seed):
+    """The Ed25519 public key of a test seed (cached: plain Python on MicroPython)."""
+    if seed not in _PUBLIC:
+        from felt.security import ed25519
+        _PUBLIC[seed] = ed25519.public_key(seed)
+    return _PUBLIC[seed]
+
+
+def test_keys(device=None, floor=None):
+    """A board's key set: device key OWNER, release public key of RELEASE."""
+    return keylib.Keys(device or DEVICE, OWNER, floor or {"alice": b"\x21" * 32}, b"\x33" * 32, [public(RELEASE)])
 
 
 DEVICE = "table1"
@@ -476,21 +494,20 @@ DEVICE = "table1"
 HOLE = ["Ah", "Kd", "Qs", "Qh", "Kc", "2s"]
 
 
-def provisioned_root(tag, keys_text=None):
+def provisioned_root(tag, keys_text=None, release=RELEASE):
     """A data root with /felt.keys (the given key file text, or a fixed test key set) and a code
-    slot holding one file signed by the owner key. Returns (root, slot)."""
+    slot holding one file signed by the release key. Returns (root, slot)."""
     root = tmp_root(tag)
     os.mkdir(root)
     with open(root + "/felt.keys", "w") as f:
-        f.write(keys_text or keylib.encode(keylib.Keys(DEVICE, OWNER, {"alice": b"\x21" * 32}, b"\x33" * 32)))
+        f.write(keys_text or keylib.encode(test_keys()))
     slot = root + "/slot"
     os.mkdir(slot)
     with open(slot + "/main.py", "w") as f:
         f.write("pass\n")
-    owner = keylib.load(root + "/felt.keys").owner
     entries = [[rel] + list(mf.file_hash(slot + "/" + rel)) for rel in mf.walk(slot)]
     with open(slot + "/" + mf.NAME, "w") as f:
-        f.write(mf.sign(keylib.load(root + "/felt.keys").device, owner, "v1", 1, entries))
+        f.write(mf.sign(keylib.load(root + "/felt.keys").device, release, "v1", 1, entries))
     return root, slot
 
 
@@ -543,13 +560,13 @@ def audit_set(root):
 FLOOD_TEXT = "x" * 180  # near what the console carries: each record ~360 bytes on flash
 
 
-def flooded_board(tag, warnings, gap_ms=0, max_bytes=1024, keys_text=None):
-    root, slot = provisioned_root(tag, keys_text)
+def flooded_board(tag, warnings, gap_ms=0, max_bytes=1024, keys_text=None, release=RELEASE):
+    root, slot = provisioned_root(tag, keys_text, release)
     sim = ProductionSim(root, slot)
     sim.rotation = auditlib.Rotation(max_bytes=max_bytes, keep=2)  # 3 files: a small board
     sim.run(HEAD)
     eq(sim.app.mode, bootcheck.PRODUCTION)
-    first = auditlib.verify_files(audit_set(root), auditlib.audit_key(keylib.load(root + "/felt.keys").owner))
+    first = auditlib.verify_files(audit_set(root), public(keylib.load(root + "/felt.keys").sign))
     boot = [r for r in first if r.kind == "boot"][-1]
     for i in range(warnings):
         console_line(sim, "floor", ["warning", 2], None, "%d %s" % (i, FLOOD_TEXT))

@@ -13,15 +13,17 @@ from feltctl.board.signing import KeyStore
 
 @pytest.fixture
 def store(tmp_path):
+    from felt.security import keys as keylib
     s = KeyStore(str(tmp_path / "keys"))
     s.create("table1", ["alice"])
+    s.board = keylib.decode(s.device_key_file("table1"))  # the board's keys (its device key is only there)
     return s
 
 
 def _board_log(store, folder, n, keep=8):
     os.makedirs(folder, exist_ok=True)
     log = al.AuditLog(al.FileStore(os.path.join(folder, "audit.log"), al.Rotation(max_bytes=1024, keep=keep)),
-                      al.audit_key(store.load("table1").owner))
+                      store.board.signer())
     for i in range(n):
         log.append("floor", "stack %d 1000 -- a floor command with a longer text to fill the file" % (i % 10),
                    who="alice", t_ms=i * 1000)
@@ -55,7 +57,7 @@ def test_tampered_truncated_or_missing_file_is_named(store, tmp_path, capsys):
     victim.write_text(original.replace("stack", "stock", 1))
     assert _verify(store, folder, extra=["--no-anchor"]) == 1
     err = capsys.readouterr().err
-    assert "TAMPERED" in err and "%s: audit record" % rotated[1] in err and "MAC does not verify" in err
+    assert "TAMPERED" in err and "%s: audit record" % rotated[1] in err and "signature does not verify" in err
     victim.write_text("".join(original.splitlines(True)[:-1]))
     assert _verify(store, folder, extra=["--no-anchor"]) == 1
     assert "%s was truncated" % rotated[1] in capsys.readouterr().err
@@ -101,8 +103,9 @@ def test_a_byte_that_is_not_utf8_is_a_damaged_record_named_like_any_other(store,
     _board_log(store, folder, 5)
     path = folder / "audit.log"
     data = path.read_bytes()
-    second = data.index(b"\n") + 1 + 40  # inside record 2
+    second = data.index(b"\n") + 1 + 40  # inside the live file's second record
+    n = int(data.split(b"\t")[0]) + 1  # (2 before signed records grew: the live file began at 1)
     path.write_bytes(data[:second] + b"\xff" + data[second + 1:])
     assert _verify(store, folder, extra=["--no-anchor"]) == 1
     err = capsys.readouterr().err
-    assert "TAMPERED or damaged" in err and "record 2" in err, err
+    assert "TAMPERED or damaged" in err and "record %d" % n in err, err

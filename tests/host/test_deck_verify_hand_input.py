@@ -14,8 +14,10 @@ BINARY = bytes([0xE2, 0x28, 0xA1, 0xFF, 0x00, 0x80]) * 20  # not UTF-8
 
 @pytest.fixture
 def store(tmp_path):
+    from felt.security import keys as keylib
     s = KeyStore(str(tmp_path / "keys"))
     s.create("table1", ["alice"])
+    s.board = keylib.decode(s.device_key_file("table1"))  # the board's keys (its device key is only there)
     return s
 
 
@@ -58,7 +60,7 @@ def test_deck_verify_of_a_binary_record_is_named(store, tmp_path, capsys):
 ])
 def test_verify_hand_refuses_feeds_that_are_not_records_by_name(store, tmp_path, capsys, lines, why):
     # records signed by the board's feed key, so their shape (not the signature) is what is refused
-    signer = secrecy.feed_signer(store.role_key("table1", "owner"))
+    signer = store.board.signer()
     for i, line in enumerate(lines):
         try:
             rec = json.loads(line)

@@ -198,13 +198,13 @@ def test_first_flash_of_a_board_with_a_plain_main_py_boots_that_or_the_new_tree(
 SIGNED_BOOTS = b"recovered to event"
 
 
-def _signed_tree(full, which, owner, counter):
+def _signed_tree(full, which, owner, counter, configs=()):
     from feltctl.board.deploy import Tree
     from feltctl.board.signing import sign_tree
 
     files = dict(full.files)
     files["which.txt"] = which.encode()
-    return sign_tree(Tree(files), "table1", owner, "1.0.%d" % counter, counter)
+    return sign_tree(Tree(files), "table1", owner, "1.0.%d" % counter, counter, configs)
 
 
 def _read_until(board, needles, seconds):
@@ -260,14 +260,16 @@ def signed_world(tmp_path_factory):
         board.wait_idle()
         keys = str(base / "keys")
         assert feltctl(["provision", board.device, "--device", "table1", "--floor", "alice", "--keys", keys]) == 0
-        owner = KeyStore(keys).load("table1").owner
+        owner = KeyStore(keys).release_signer("table1")  # the release key (issue 16)
         with open(os.path.join(REPO, "hardware", "boards", "pico.json")) as f:
             data = json.load(f)
         data["hal"] = "sim"
         with open(os.path.join(template, "board.json"), "w") as f:
             json.dump(data, f)
         full = build_tree(FIRMWARE, mpy=True)
-        old, new = _signed_tree(full, "old", owner, 1), _signed_tree(full, "new", owner, 2)
+        from feltctl.board.signing import config_entries
+        configs = config_entries([os.path.join(template, "board.json")])  # the board map is signed (issue 16 item 2)
+        old, new = _signed_tree(full, "old", owner, 1, configs), _signed_tree(full, "new", owner, 2, configs)
         with Transport(board.device, timeout_s=20) as t:
             Deployer(t, work_timeout_s=20).deploy(old, reset=False)
     finally:

@@ -70,7 +70,8 @@ def test_rollback_without_a_previous_release_fails_clearly(tmp_path):
 
 # ---- the signed-manifest check (hardware/security.md section 3, Raspberry Pi) -------------------
 CHECKER = ["felt/__init__.py", "felt/errors.py", "felt/security/__init__.py", "felt/security/hmac.py",
-           "felt/security/keys.py", "felt/security/manifest.py", "felt/security/bootcheck.py"]
+           "felt/security/keys.py", "felt/security/manifest.py", "felt/security/bootcheck.py",
+           "felt/security/ed25519.py"]
 
 
 def signed_repo(tmp_path, main_text, store, counter=None, sign=True):
@@ -118,13 +119,15 @@ def test_keys_are_installed_root_only_once_and_a_signed_release_is_activated(tmp
     store, keyfile = provisioned(tmp_path)
     root = tmp_path / "root"
     repo = signed_repo(tmp_path, "print('v1')\n", store)
+    want = keyfile.read_text()  # device.keys + the Pi's own device key (issue 16)
+    assert want.startswith(store.device_text("pi1")) and "\nsign " in want
     out = install(repo, root, "--keys", str(keyfile))
     assert out.returncode == 0, out.stderr
     assert "signed for pi1" in out.stdout and "anti-rollback counter 1" in out.stdout
     etc = root / "etc" / "felt"
     assert stat.S_IMODE(os.stat(etc).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(etc / "felt.keys").st_mode) == 0o600
-    assert (etc / "felt.keys").read_text() == store.device_text("pi1")
+    assert (etc / "felt.keys").read_text() == want
     assert (etc / "felt.counter").read_text().strip() == "1"
     assert stat.S_IMODE(os.stat(etc / "felt.counter").st_mode) == 0o600
     assert current_main(root) == "print('v1')\n"

@@ -37,7 +37,7 @@ class SimTable:
         def nonces(n):
             count[0] += 1
             return bytes([count[0] % 256]) * n
-        self.log = al.AuditLog(al.MemStore(), al.audit_key(b"\x42" * 32))
+        self.log = al.AuditLog(al.MemStore(), al.signer(b"\x42" * 32))
         self.feed = secrecy.SecretFeed(DEVICE, b"\x33" * 32, nonces, delay_ms=1800000, audit=self.log)
         self.gate = FloorGate(DEVICE, floor_keys, nonces, audit=self.log, ttl_ms=ttl_ms)
         self.sim.rt.desk = FloorDesk(self.gate, self.sim.table, self.feed, floor_keys, DEVICE)

@@ -64,14 +64,19 @@ def test_provision_out_writes_the_pi_key_file_once_and_never_shows_a_key(tmp_pat
     assert feltctl(["provision", "--device", "pi1", "--floor", "alice", "--keys", store.root, "--out", str(out)]) == 0
     shown = capsys.readouterr()
     k = store.load("pi1")
-    for secret in (k.owner.hex(), k.broadcast.hex(), k.floor["alice"].hex()):
+    pi = keylib.decode(out.read_text())  # the Pi's key file: its device key made here, kept nowhere else
+    for secret in (pi.sign.hex(), store.role_key("pi1", "release").hex(), k.broadcast.hex(), k.floor["alice"].hex()):
         assert secret not in shown.out and secret not in shown.err
-    assert out.read_text() == store.device_text("pi1") and keylib.RPI_PATH in shown.out
+    assert out.read_text().startswith(store.device_text("pi1")) and keylib.RPI_PATH in shown.out
+    assert k.sign is None and pi.signer().public == store.feed_public("pi1")
+    for name in os.listdir(store.folder("pi1")):
+        assert pi.sign.hex() not in open(os.path.join(store.folder("pi1"), name)).read(), name
+    first = out.read_text()
     # an existing file is never overwritten, and the key set minted for it is not kept
     store2 = KeyStore(str(tmp_path / "keys2"))
     assert feltctl(["provision", "--device", "pi2", "--floor", "bob", "--keys", store2.root, "--out", str(out)]) == 1
     assert "never overwritten" in capsys.readouterr().err
-    assert out.read_text() == store.device_text("pi1") and not store2.exists("pi2")
+    assert out.read_text() == first and not store2.exists("pi2")
     # a port and --out together, or neither, is a usage error
     assert feltctl(["provision", "/dev/ttyACM0", "--device", "x", "--floor", "a", "--out", str(tmp_path / "x")]) == 2
     assert feltctl(["provision", "--device", "x", "--floor", "a"]) == 2
@@ -90,11 +95,11 @@ def test_sign_covers_what_install_copies_and_no_bytecode(tmp_path, capsys):
     (src / "felt" / "__pycache__" / "x.cpython-312.pyc").write_bytes(b"\0")
     (src / "stray.pyc").write_bytes(b"\0")
     assert feltctl(["sign", "--device", "pi1", "--src", str(src), "--keys", store.root]) == 0
-    m = mf.verify((src / mf.NAME).read_text(), store.role_key("pi1", "owner"), "pi1")
+    m = mf.verify((src / mf.NAME).read_text(), [store.release_signer("pi1").public], "pi1")
     assert [f[0] for f in m.files] == ["felt/__init__.py", "main.py"]
     assert m.version == "9.9" and m.counter == 1
     assert feltctl(["sign", "--device", "nobody", "--src", str(src), "--keys", store.root]) == 1
-    assert "no readable owner key" in capsys.readouterr().err
+    assert "no readable release key" in capsys.readouterr().err
 
 
 def test_sign_of_a_folder_that_is_not_a_firmware_tree_is_refused_and_spends_no_counter(tmp_path, capsys):

@@ -16,14 +16,16 @@ from felt.security import SecurityError
 
 @pytest.fixture
 def store(tmp_path):
+    from felt.security import keys as keylib
     s = KeyStore(str(tmp_path / "keys"))
     s.create("table1", ["alice", "bob"])
+    s.board = keylib.decode(s.device_key_file("table1"))  # the board's keys (its device key is only there)
     return s
 
 
 def _audit_file(store, tmp_path):
     k = store.load("table1")
-    log = al.AuditLog(al.MemStore(), al.audit_key(k.owner))
+    log = al.AuditLog(al.MemStore(), store.board.signer())
     gate = FloorGate("table1", k.floor, lambda n: b"\x07" * n, audit=log)
     log.append("maintenance", "maintenance mode entered at boot (GP28 key switch held)", who="board", t_ms=0)
     n = gate.challenge(1000)
@@ -100,7 +102,7 @@ def _write(tmp_path, recs):
 
 def test_verify_hand_passes_and_each_forgery_fails(store, tmp_path, capsys):
     key = store.role_key("table1", "broadcast")
-    signer = secrecy.feed_signer(store.role_key("table1", "owner"))
+    signer = store.board.signer()
     recs = _hand_feed(key, signer=signer)
     assert [r["kind"] for r in recs] == ["commit", "commit", "commit", "hand-end", "reveal", "broadcast"]
     args = ["verify-hand", _write(tmp_path, recs), "--device", "table1", "--keys", store.root]
@@ -129,7 +131,7 @@ def test_verify_hand_passes_and_each_forgery_fails(store, tmp_path, capsys):
 
 def test_verify_hand_detects_a_broadcast_that_differs_from_the_deal(store, tmp_path, capsys):
     key = store.role_key("table1", "broadcast")
-    signer = secrecy.feed_signer(store.role_key("table1", "owner"))
+    signer = store.board.signer()
     recs = _hand_feed(key, signer=signer)
     nonce = b"\x02" * 12
     lie = json.dumps({"hand": 1, "end_ms": 200, "seats": {"seat2": "AsAd", "seat5": "2c2d"},
@@ -171,11 +173,12 @@ def test_deck_enroll_from_a_short_uid_list_says_what_is_missing(store, tmp_path,
 def test_signed_manifest_from_the_key_store_verifies_and_names_files(store):
     k = store.load("table1")
     files = {"main.py": b"print(1)\n", "felt/x.py": b"x = 1\n"}
-    text = manifest_for(files, "table1", k.owner, "1.2.0", 7)
-    m = mf.verify(text, k.owner, "table1")
+    release = store.release_signer("table1")
+    text = manifest_for(files, "table1", release, "1.2.0", 7)
+    m = mf.verify(text, [release.public], "table1")
     assert (m.version, m.counter, [f[0] for f in m.files]) == ("1.2.0", 7, ["felt/x.py", "main.py"])
     with pytest.raises(SecurityError, match="wrong key"):
-        mf.verify(text, k.broadcast)
+        mf.verify(text, [k.broadcast])
 
 
 def test_answer_challenge_refuses_unknown_commands_before_signing(store):
@@ -189,8 +192,48 @@ def test_signed_build_counts_up_and_takes_the_version_from_the_tree(store):
     tree = Tree({"felt/__init__.py": b"VERSION = '2.1.0'\n", "main.py": b"x\n"})
     a = signed_build(tree, "table1", store)
     b = signed_build(tree, "table1", store)
-    k = store.load("table1")
-    ma = mf.verify(a.files[mf.NAME].decode(), k.owner, "table1")
-    mb = mf.verify(b.files[mf.NAME].decode(), k.owner, "table1")
+    pub = [store.release_signer("table1").public]
+    ma = mf.verify(a.files[mf.NAME].decode(), pub, "table1")
+    mb = mf.verify(b.files[mf.NAME].decode(), pub, "table1")
     assert (ma.version, ma.counter, mb.counter) == ("2.1.0", 1, 2)
     assert [f[0] for f in ma.files] == ["felt/__init__.py", "main.py"]
+
+
+def test_issue16_item1_no_key_a_verifier_holds_can_sign_a_record_it_accepts(store, tmp_path, capsys):
+    # Attack: whoever runs `audit verify` or `verify-hand` has the key store. Before issue 16 its
+    # owner.key derived the audit MAC key and the feed signing key: anyone who could verify could
+    # write a record that verified. Now the store holds the board's PUBLIC key only: a record
+    # signed (or MACed, as before) with any key in it is refused.
+    import os
+    from felt.security import ed25519
+    from felt.security.hmac import hexlify, hmac_hex
+
+    path, log = _audit_file(store, tmp_path)
+    assert feltctl(["audit", "verify", str(path), "--device", "table1", "--keys", store.root, "--no-anchor"]) == 0
+    capsys.readouterr()
+    folder = store.folder("table1")
+    held = []
+    for name in sorted(os.listdir(folder)):
+        text = open(os.path.join(folder, name)).read().strip()
+        if len(text) == 64:
+            held.append((name, bytes.fromhex(text)))
+    assert sorted(n for n, _ in held) == ["broadcast.key", "feed.pub", "floor-alice.key", "floor-bob.key",
+                                         "release.key", "release.pub"]
+    lines = path.read_text().splitlines()
+    body = "%d\t5000\talice\tfloor\tstack 3 99999\t%s" % (log.seq + 1, al.line_hash(lines[-1]))
+    hand = _hand_feed(store.role_key("table1", "broadcast"), signer=store.board.signer())
+    for name, key in held:
+        for mac in (hexlify(ed25519.Signer(key).sign(al.record_message(body))), hmac_hex(key, body),
+                    hmac_hex(key, "felt-derive\0audit")):
+            path.write_text("\n".join(lines + [body + "\t" + mac]) + "\n")
+            assert feltctl(["audit", "verify", str(path), "--device", "table1", "--keys", store.root,
+                            "--no-anchor"]) == 1, name
+            assert "signature does not verify" in capsys.readouterr().err
+        forged = json.loads(json.dumps(hand))
+        forged[4]["seats"]["seat2"] = forged[4]["seats"]["seat2"]  # the same hand, re-signed by the verifier
+        for r in forged:
+            r["sig"] = hexlify(ed25519.Signer(key).sign(secrecy.feed_message("table1", r)))
+        assert feltctl(["verify-hand", _write(tmp_path, forged), "--device", "table1", "--keys", store.root]) == 1
+        assert "not signed by board table1" in capsys.readouterr().err
+    # and the board's own signature still verifies with the public key alone
+    assert feltctl(["verify-hand", _write(tmp_path, hand), "--device", "table1", "--keys", store.root]) == 0

@@ -1,6 +1,6 @@
 # Signed deploys on the simulated board (real MicroPython, real `feltctl provision` and
 # `feltctl flash`): on a provisioned board the deploy agent activates only a tree signed with the
-# board's owner key; an unsigned tree, another key, an older counter (also by --rollback) and a
+# board's release key; an unsigned tree, another key, an older counter (also by --rollback) and a
 # file altered in transit-to-activation are refused with the reason while the running firmware
 # stays. `feltctl info` shows the signed manifest's hash; the keys are never read back.
 import os
@@ -17,7 +17,7 @@ from feltctl.board.transport import Transport
 # the part of the firmware the check needs (a whole tree would only make the test slower)
 FILES = ["boot.py", "felt/__init__.py", "felt/errors.py", "felt/deploy_agent.py", "felt/security/__init__.py",
          "felt/security/hmac.py", "felt/security/keys.py", "felt/security/manifest.py",
-         "felt/security/bootcheck.py"]
+         "felt/security/bootcheck.py", "felt/security/ed25519.py"]
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def booted(board):
 
 
 def test_only_signed_trees_are_activated(board, store):
-    owner = store.load("table1").owner
+    owner = store.release_signer("table1")
     rep = deploy(board, sign_tree(small_tree(), "table1", owner, "1.0.0", 3))
     assert rep.active == "a"
     before = booted(board)
@@ -74,7 +74,7 @@ def test_only_signed_trees_are_activated(board, store):
 
 
 def test_rollback_below_the_counter_is_refused(board, store):
-    owner = store.load("table1").owner
+    owner = store.release_signer("table1")
     deploy(board, sign_tree(small_tree(), "table1", owner, "1.0.0", 3))
     deploy(board, sign_tree(small_tree(b"#2\n"), "table1", owner, "1.1.0", 4))
     before = booted(board)
@@ -113,7 +113,7 @@ def test_the_keys_are_never_read_back(board, store):
 
 
 def test_a_file_altered_on_the_board_is_found_by_the_board_itself(board, store):
-    deploy(board, sign_tree(small_tree(), "table1", store.load("table1").owner, "1.0.0", 3))
+    deploy(board, sign_tree(small_tree(), "table1", store.release_signer("table1"), "1.0.0", 3))
     slot = booted(board)[0]
     with open(os.path.join(board.flash_dir, "felt_" + slot, "main.py"), "ab") as f:
         f.write(b"cheat = 1\n")  # behind the deploy's back (e.g. through a REPL in maintenance mode)
@@ -145,4 +145,34 @@ def test_flash_sign_dry_run_lists_the_manifest_and_spends_no_counter(board, stor
     assert sorted(os.listdir(board.flash_dir)) == before
     assert feltctl(["flash", board.device, "--src", str(src), "--sign", "nobody", "--keys", store.root,
                     "--dry-run"]) == 1
-    assert "no readable owner key" in capsys.readouterr().err
+    assert "no readable release key" in capsys.readouterr().err
+
+
+def test_issue16_item1_no_key_on_the_board_can_sign_firmware_it_accepts(board, store):
+    # Attack: copy the board's key file (a technician with the REPL in maintenance mode, or a
+    # flash dump) and sign a tree with every secret in it. Before issue 16 the board held the
+    # symmetric owner key that signed its manifests (HMAC), so the copy signed firmware the board
+    # accepted. Now it holds only the release PUBLIC key: each forgery is refused.
+    from felt.security import keys as keylib
+    from felt.security import manifest as mf
+    from felt.security.hmac import hmac_hex
+
+    deploy(board, sign_tree(small_tree(), "table1", store.release_signer("table1"), "1.0.0", 3))
+    before = booted(board)
+    stolen = keylib.decode(open(os.path.join(board.flash_dir, "felt.keys")).read())
+    secrets = [stolen.sign, stolen.broadcast] + list(stolen.floor.values())
+    for secret in secrets:
+        with pytest.raises(DeployError, match="wrong key"):
+            deploy(board, sign_tree(small_tree(b"#evil\n"), "table1", secret, "6.6.6", 99))
+        assert booted(board) == before
+    # nor the old form: an HMAC over the manifest under any of them, however it names its key
+    tree = sign_tree(small_tree(b"#evil\n"), "table1", store.release_signer("table1"), "6.6.6", 99)
+    body = tree.files[mf.NAME].decode().split("sig ")[0]
+    for secret in secrets:
+        files = dict(tree.files)
+        files[mf.NAME] = (body + "sig " + hmac_hex(secret, "felt-manifest\0" + body) + "\n").encode()
+        with pytest.raises(DeployError, match="does not verify"):
+            deploy(board, Tree(files))
+        assert booted(board) == before
+    # the key file holds no release secret at all, only public keys
+    assert stolen.release == [store.release_signer("table1").public]

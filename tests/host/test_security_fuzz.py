@@ -9,13 +9,15 @@ from felt.security import SecurityError
 from felt.security import audit as al
 from felt.security import auth, deckmap, hmac as fhmac, keys as keylib
 from felt.security import manifest as mf
+from felt.security import ed25519
 
 OWNER = b"\x42" * 32
 FLOOR = b"\x21" * 32
-KEYS_TEXT = keylib.encode(keylib.Keys("table1", OWNER, {"alice": FLOOR}, b"\x33" * 32))
+PUB = ed25519.public_key(OWNER)  # OWNER: the release seed here (and the device seed in KEYS_TEXT)
+KEYS_TEXT = keylib.encode(keylib.Keys("table1", OWNER, {"alice": FLOOR}, b"\x33" * 32, [PUB]))
 MANIFEST = mf.sign("table1", OWNER, "1.0", 3, [("main.py", 10, "ab" * 32), ("felt/x.py", 5, "cd" * 32)])
 DECK = deckmap.sign("table1", "A", "alice", FLOOR, dict((bytes([4, 1, 2, 3, 4, 5, i]), i) for i in range(52)))
-LOG = al.AuditLog(al.MemStore(), al.audit_key(OWNER))
+LOG = al.AuditLog(al.MemStore(), al.signer(OWNER))
 for _i in range(3):
     LOG.append("floor", "delay %d" % _i, who="alice", t_ms=_i)
 AUDIT = LOG.store.lines()
@@ -45,7 +47,7 @@ def test_one_changed_character_never_verifies(data):
     bad = mutate(MANIFEST, data)
     if bad != MANIFEST:
         try:
-            m = mf.verify(bad, OWNER, "table1")
+            m = mf.verify(bad, PUB, "table1")
         except SecurityError:
             pass
         else:  # only a change that leaves the signed bytes equal may pass (e.g. trailing space)
@@ -61,7 +63,7 @@ def test_one_changed_character_never_verifies(data):
     line = mutate(AUDIT[k], data)
     if line != AUDIT[k]:
         try:
-            al.verify(AUDIT[:k] + [line] + AUDIT[k + 1:], al.audit_key(OWNER))
+            al.verify(AUDIT[:k] + [line] + AUDIT[k + 1:], al.signer(OWNER))
             raise AssertionError("an altered audit record verified")
         except SecurityError:
             pass

@@ -36,7 +36,9 @@ def template(tmp_path_factory):
         data["hal"] = "sim"
         with open(os.path.join(flash, "board.json"), "w") as f:
             json.dump(data, f)
+        # the board map is signed too (issue 16 item 2): its hash goes into the manifest
         assert feltctl(["flash", board.device, "--mpy", "--sign", "table1", "--keys", keys, "--no-reset",
+                        "--config", os.path.join(flash, "board.json"),
                         "--timeout", "20"]) == 0
     finally:
         board.stop()
@@ -118,3 +120,62 @@ def test_item3_a_failing_or_refused_firmware_says_why_and_waits_never_the_repl(t
     out = _boot(_board(template, damage), why.encode(), 90)
     assert why in out, out[-3000:]
     _no_repl(out)
+
+
+# ---- issue 16 item 2: everything that runs or configures is signed ---------------------------------
+def _alter_board_map(flash):
+    with open(os.path.join(flash, "board.json")) as f:
+        data = json.load(f)
+    data["name"] = data.get("name", "pico") + "-swapped"  # any change: a swapped pin, another name
+    with open(os.path.join(flash, "board.json"), "w") as f:
+        json.dump(data, f)
+
+
+def _plant(rel, text):
+    def damage(flash):
+        os.makedirs(os.path.dirname(os.path.join(flash, rel)), exist_ok=True)
+        with open(os.path.join(flash, rel), "w") as f:
+            f.write(text)
+    return damage
+
+
+def _plant_in_tree(rel, text):
+    def damage(flash):
+        slot = open(os.path.join(flash, "felt.slot")).read().strip()
+        _plant("felt_%s/%s" % (slot, rel), text)(flash)
+    return damage
+
+
+def _alter_loader(flash):
+    with open(os.path.join(flash, "boot.py"), "a") as f:
+        f.write("print('PWN' + 'ED-LOADER')\n")
+
+
+@pytest.mark.parametrize("damage, why", [
+    (_alter_board_map, "NOT STARTED: refused: /board.json was altered"),
+    (_plant("table.json", '{"game": "holdem", "structure": "no_limit", "seats": 3, "sb": 1, "bb": 2}'),
+     "NOT STARTED: refused: /table.json is not covered by the signed manifest"),
+    (_plant("decks.json", "{}"), "NOT STARTED: refused: /decks.json is not covered by the signed manifest"),
+    (_plant("lib/cryptography/__init__.py", "print('PWN' + 'ED-LIB')\n"),
+     "NOT STARTED: refused: /lib holds cryptography"),
+    (_alter_loader, "NOT STARTED: refused: /boot.py was altered"),
+    # a module placed beside the signed app.mpy: MicroPython imports the .py first. The check must
+    # refuse it BEFORE felt.runtime.app is imported (it ran at import before the fix)
+    (_plant_in_tree("felt/runtime/app.py", "print('PWN' + 'ED-IMPORT')\n"),
+     "NOT STARTED: refused: felt/runtime/app.py is not in the signed manifest"),
+], ids=["altered board.json", "unsigned table.json", "unsigned decks.json", "module in /lib",
+        "altered boot.py", "module imported before the check"])
+def test_issue16_item2_unsigned_or_altered_boot_files_are_refused_before_use(template, damage, why):
+    # Attack on the assembled board (production, provisioned, the whole firmware signed --mpy):
+    # change what the board reads or runs at boot outside the checked slot, or add a module.
+    # Before issue 16 item 2 the board read board.json/table.json/decks.json unsigned, ran
+    # /boot.py unchecked, and imported felt.runtime.app (and so any module planted in the tree)
+    # before the tree was checked.
+    out = _boot(_board(template, damage), why.encode(), 90)
+    assert why in out, out[-3000:]
+    if damage is not _alter_loader:
+        assert "PWNED" not in out, out[-3000:]  # nothing planted ran
+    # (an altered /boot.py has run by then: the board runs it first, and only the MCU's secure
+    # boot could check it before -- hardware/certification.md O2; the table still never starts)
+    assert "PWNED" not in out.replace("PWNED-LOADER", ""), out[-3000:]
+    assert ">>> " not in out, out[-3000:]

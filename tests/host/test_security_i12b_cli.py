@@ -16,11 +16,20 @@ def board(tmp_path):
     """(key store, records of one whole hand) from a board provisioned by that store."""
     store = KeyStore(str(tmp_path / "keys"))
     store.create(kit.DEVICE, ["alice"])
-    root, slot = kit.provisioned_root("i12b_host_feed", keys_text=store.device_text(kit.DEVICE))
+    text, store.board = _provisioned(store)
+    root, slot = kit.provisioned_root("i12b_host_feed", keys_text=text, release=store.role_key(kit.DEVICE, "release"))
     sim = kit.ProductionSim(root, slot)
     recs = kit.play_one_hand(sim)
     kit.rm_tree(root)
     return store, recs
+
+
+def _provisioned(store):
+    """(the board's key file text, its Keys) for a store's board: what feltctl provision leaves
+    on a board (its own device key; the store keeps the public half)."""
+    from felt.security import keys as keylib
+    text = store.device_key_file(kit.DEVICE)
+    return text, keylib.decode(text)
 
 
 def _verify(store, tmp_path, recs, *extra):
@@ -89,7 +98,7 @@ def test_item6_uncommitted_cards_appended_to_a_reveal_are_refused(board, tmp_pat
     assert _verify(store, tmp_path, bad) == 1
     assert "not signed by board" in capsys.readouterr().err
     # even signed by the board's own key (a board bug), cards past the last commitment are refused
-    signer = secrecy.feed_signer(store.role_key(kit.DEVICE, "owner"))
+    signer = store.board.signer()
     for r in bad:
         r["sig"] = secrecy.hexlify(signer.sign(secrecy.feed_message(kit.DEVICE, r)))
     assert _verify(store, tmp_path, bad) == 1
@@ -123,7 +132,7 @@ def test_item7_audit_verify_reports_the_gap_a_flood_left(tmp_path, capsys):
     store = KeyStore(str(tmp_path / "keys"))
     store.create(kit.DEVICE, ["alice"])
     root, sim, boot = kit.flooded_board("i12b_host_flood", 120, max_bytes=16384,
-                                       keys_text=store.device_text(kit.DEVICE))
+                                       keys_text=_provisioned(store)[0], release=store.role_key(kit.DEVICE, "release"))
     sim.hal.clock.advance_ms(al.Intake().per_ms)
     kit.console_line(sim, "floor", ["warning", 3], None, "after the flood")
     assert _audit_verify(store, root) == 0, capsys.readouterr().err
@@ -141,7 +150,7 @@ def test_item7_records_rolled_off_are_a_gap_even_without_an_anchor(tmp_path, cap
     folder.mkdir()
     # an unprotected log (no Intake: a board before item 7) rotated its first records away
     log = al.AuditLog(al.FileStore(str(folder / "audit.log"), al.Rotation(max_bytes=1024, keep=1)),
-                      al.audit_key(store.role_key(kit.DEVICE, "owner")))
+                      _provisioned(store)[1].signer())
     for i in range(30):
         log.append("alert", "floor decision: warning seat 2 -- %d %s" % (i, "x" * 100), who="table", t_ms=i)
     assert _audit_verify(store, folder, "--no-anchor") == 0
@@ -159,9 +168,10 @@ def test_item7_audit_verify_port_tells_the_board_what_was_exported(tmp_path, cap
         keys = str(tmp_path / "keys")
         assert feltctl(["provision", b.device, "--device", kit.DEVICE, "--floor", "alice", "--keys", keys]) == 0
         store = KeyStore(keys)
+        from felt.security import keys as keylib
         path = tmp_path / "flash" / al.PATH.lstrip("/")
         log = al.AuditLog(al.FileStore(str(path), al.Rotation(max_bytes=1024, keep=1)),
-                          al.audit_key(store.role_key(kit.DEVICE, "owner")), intake=al.Intake())
+                          keylib.decode((tmp_path / "flash" / "felt.keys").read_text()).signer(), intake=al.Intake())
         for i in range(12):
             log.append("floor", "stack 3 %d -- a floor command padded to fill the file quickly" % i, who="alice",
                        t_ms=i)

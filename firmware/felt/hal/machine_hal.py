@@ -143,6 +143,18 @@ class MachineHAL:
         self._last_ticks = time_module.ticks_ms()
         self._total_ms = 0
 
+    def entropy(self, n):
+        """n bytes from the board's true entropy source: os.urandom, which on rp2 reads the ring
+        oscillator's random bit (RP2040) or the TRNG (RP2350). EntropyError where the port has none
+        (issue 16 item 6: felt.security.entropy checks what it returns before use)."""
+        os_module = self._os
+        if os_module is None:
+            import os as os_module
+        if not hasattr(os_module, "urandom"):
+            from felt.security.entropy import EntropyError
+            raise EntropyError("this board's MicroPython has no os.urandom: no true entropy source")
+        return os_module.urandom(n)
+
     def ticks_ms(self):
         # time.ticks_ms() wraps (2**30 on rp2); ticks_diff unwraps it into a growing count.
         now = self._time.ticks_ms()

@@ -138,6 +138,12 @@ class RPiHAL:
 
     name = "rpi"
 
+    @staticmethod
+    def entropy(n):
+        """n bytes from the kernel's getrandom (issue 16 item 6; checked by felt.security.entropy)."""
+        import os
+        return os.urandom(n)
+
     def __init__(self, gpio=None, spidev_module=None, serial_module=None, i2c_factory=None, time_module=None,
                  neopixel_spi_bus=1):
         if gpio is None:

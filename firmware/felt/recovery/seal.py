@@ -3,7 +3,7 @@
 # clear. Each such payload is encrypted and authenticated -- HMAC-SHA256 as a PRF in counter mode,
 # then an HMAC tag over nonce, kind, sequence number and ciphertext (encrypt-then-MAC, as
 # felt.security.hmac.seal) -- under the hand's key: HMAC(journal key, "felt-hand" + the sequence
-# number of the generation's snapshot), the journal key derived from the owner key, which is not
+# number of the generation's snapshot), the journal key derived from the board's device key, which is not
 # in the data folder on a Raspberry Pi (/etc/felt, root only). Recovery after a power cut derives
 # the same key and opens them, so nothing is lost; a record that does not open stops the replay
 # there (journal.Unverified) and the table tilts. The key is never written anywhere.

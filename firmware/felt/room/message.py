@@ -40,14 +40,15 @@ def parse_topic(text):
     return w[1], w[2], w[3]
 
 
-def signer(owner_key):
-    """The board's message signer (ed25519.Signer): for now its feed key (secrecy.feed_signer)."""
-    return secrecy.feed_signer(owner_key)
+def signer(device_seed):
+    """The board's message signer (ed25519.Signer): its device key (keys.Keys.sign), the key that
+    signs its feed and audit records (issue 16 item 1: the floor holds only the public half)."""
+    return secrecy.feed_signer(device_seed)
 
 
-def public_key(owner_key):
+def public_key(device_seed):
     """The 32-byte key the floor checks a board's messages with (public)."""
-    return secrecy.feed_public(owner_key)
+    return secrecy.feed_public(device_seed)
 
 
 def make(dev, room, table, kind, seq, t_ms, body):

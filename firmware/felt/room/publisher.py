@@ -82,7 +82,7 @@ def mask_phh(text):
 
 class Publisher:
     """device: board name (the key's); room, name: where it publishes; table: the Table; sgn:
-    message.signer(owner key) or None (unsigned: an unprovisioned board, refused by the floor);
+    message.signer(device key) or None (unsigned: an unprovisioned board, refused by the floor);
     outbox: outbox.Outbox; guard(text) -> text: the secrecy guard (secrecy.SecretFeed.clean with
     the table); heap(): free heap bytes or None. Its sinks: event(line) as a log sink, alert(a),
     hand(phh) as the history sink, feed(record) / broadcast(record) for secrecy.SecretFeed,

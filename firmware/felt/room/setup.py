@@ -25,14 +25,14 @@ def _heap():
         return None
 
 
-def attach(app, config, folder, device, owner_key=None, log=None):
+def attach(app, config, folder, device, device_key=None, log=None):
     """Build the room side of a table (app: felt.runtime.app.App, its runtime built) and return
     Room. The caller hands the public log and each finished hand to room.publisher (event, hand)."""
     r = Room()
     rt = app.runtime
     r.outbox = Outbox(folder)
     name = config.get("name") or device
-    sgn = message.signer(owner_key) if owner_key is not None else None  # unprovisioned: unsigned, refused by the floor
+    sgn = message.signer(device_key) if device_key is not None else None  # unprovisioned: unsigned, refused by the floor
     r.publisher = publisher.Publisher(device, config.get("room", "room1"), name, app.table, sgn, r.outbox,
                                       heap=_heap, boot_ms=rt.hal.ticks_ms())
     feed = app.feed

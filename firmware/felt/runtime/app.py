@@ -50,12 +50,21 @@ def _mkdir(path):
         pass  # exists
 
 
-def _nonce(n):
-    u = getattr(os, "urandom", None)
-    if u is not None:
-        return u(n)
-    import random  # a port without os.urandom: weaker, still different per boot
+def _weak_nonce(n):
+    # an UNPROVISIONED board with no true entropy source (nothing to protect yet): different per
+    # boot at best; a provisioned board refuses to start instead (issue 16 item 6)
+    import random
     return bytes([random.getrandbits(8) for _ in range(n)])
+
+
+def make_rng(hal, device):
+    """The table's generator of nonces and salts: an HMAC-DRBG seeded from the board's entropy
+    source (hal.entropy; os.urandom on a backend without it) after its health test
+    (felt.security.entropy). EntropyError when the board has no working source."""
+    from felt.security import entropy
+
+    src = getattr(hal, "entropy", None)
+    return entropy.Generator(src if src is not None else entropy.board_source(), device.encode())
 
 
 def control_pin(hal, board):
@@ -140,7 +149,15 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
             say("felt: key file unreadable: %s" % e)
         else:
             say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
-    key = auditlib.audit_key(app.keys.owner) if app.keys is not None else None
+    # the board's own Ed25519 key signs audit and feed records (issue 16 item 1); none: unprovisioned
+    key = app.keys.signer() if app.keys is not None and app.keys.sign is not None else None
+    no_key = app.keys is not None and key is None
+    from felt.security.entropy import EntropyError
+    try:
+        rng = make_rng(hal, app.keys.device if app.keys is not None else board.name)
+        no_rng = None
+    except EntropyError as e:
+        rng, no_rng = _weak_nonce, str(e)
     store = auditlib.FileStore(join(root, "audit.log"), audit_rotation or auditlib.Rotation())
     # unauthenticated records (alerts, refusals) are rate- and size-limited and never push an
     # unexported record off the board (issue 12 item 7)
@@ -163,6 +180,12 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=control, t_ms=clock(),
                                                  micropython_module=micropython_module, keys_path=keys_path,
                                                  counter_path=counter_path or join(root, "felt.counter"))
+        if no_key:
+            raise ManifestError("refused: the key file holds no device signing key (provisioning did not "
+                                "finish): audit and feed records could not be signed")
+        if no_rng is not None and app.keys is not None:
+            raise ManifestError("refused: %s (issue 16 item 6: floor challenges and hole-card salts would be "
+                                "predictable)" % no_rng)
     except ManifestError as e:
         app.halted = str(e)
         app.mode = bootcheck.MAINTENANCE if pressed else bootcheck.PRODUCTION
@@ -182,13 +205,15 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     app.journal, app.handlog = open_journal(hal, board, root, say)
     files = HandFiles(join(root, "hands"), keep=keep_hands)
     device = app.keys.device if app.keys is not None else board.name
-    bkey = app.keys.broadcast if app.keys is not None else _nonce(32)  # unprovisioned: nobody can open it
+    if no_rng is not None:
+        say("felt: unprovisioned board without a true entropy source: nonces are weak (%s)" % no_rng)
+    bkey = app.keys.broadcast if app.keys is not None else rng(32)  # unprovisioned: nobody can open it
 
     def feed_out(record):
         say("FEED " + json.dumps(record))
     # the feed exists before the replay, so what the table logs while replaying is guarded too
-    signer = secrecy.feed_signer(app.keys.owner) if app.keys is not None else None  # issue 12 item 6
-    app.feed = secrecy.SecretFeed(device, bkey, _nonce, public=feed_out, broadcast=feed_out, audit=app.audit,
+    signer = key  # the device key signs every feed record (issue 12 item 6, issue 16 item 1)
+    app.feed = secrecy.SecretFeed(device, bkey, rng, public=feed_out, broadcast=feed_out, audit=app.audit,
                                   signer=signer)
 
     # the table's log (and the drivers') passes the secrecy guard from its first line, the replay's
@@ -214,12 +239,12 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     if app.keys is not None:  # issue 16 item 5: no live tag UID on flash in the clear (hardware/journal.md section 9)
         from felt.recovery.seal import JournalSeal
         from felt.security.hmac import derive
-        seal = JournalSeal(derive(app.keys.owner, "journal-seal"), _nonce)
+        seal = JournalSeal(derive(app.keys.sign, "journal-seal"), rng)  # a board-only secret (issue 16 items 1, 5)
     app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say,
                                                                  history=hand_out, seal=seal)
     if app.keys is not None:
         from felt.security.auth import FloorGate
-        gate = FloorGate(device, app.keys.floor, _nonce, audit=app.audit)
+        gate = FloorGate(device, app.keys.floor, rng, audit=app.audit)
         app.desk = FloorDesk(gate, app.table, app.feed, app.keys.floor, device)
     # the loop and its hooks, declared here in the order they run (felt.runtime.loop.Runtime):
     # console entries pass the journal's line note, then the floor desk's stack guard; after each
@@ -258,7 +283,7 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         from felt.room import setup as room_setup
 
         app.room = room_setup.attach(app, room, join(root, "room"), device,
-                                     app.keys.owner if app.keys is not None else None, say)
+                                     app.keys.sign if app.keys is not None else None, say)  # the device key
     return app
 
 

@@ -1,15 +1,17 @@
 # Append-only audit log (firmware; pure apart from the store it is handed): one text line per
 # floor command, refusal, alert or maintenance entry; each record carries the SHA-256 of the one
-# before it and an HMAC under a key derived from the owner key, so editing, inserting or removing
-# a record breaks the chain. `feltctl audit verify` checks it (hardware/security.md section 6).
+# before it and the board's Ed25519 signature (its device key; issue 16 item 1), so editing,
+# inserting or removing a record breaks the chain, and whoever verifies it (`feltctl audit verify`,
+# with the board's PUBLIC key only) cannot write a record (hardware/security.md section 6).
 # Bounded: the live file is rotated at a size limit and only the newest N rotated files are kept;
-# each new file opens with a MACed record naming the file before it and that file's tail hash.
+# each new file opens with a signed record naming the file before it and that file's tail hash.
 import hashlib
 import os
 
 from felt.errors import ConfigError
 from felt.security import AuditError
-from felt.security.hmac import compare, derive, hexlify, hmac_hex
+from felt.security import ed25519
+from felt.security.hmac import hexlify, unhexlify
 from felt.textnum import is_digits, parse_uint
 
 GENESIS = "0" * 64
@@ -29,8 +31,30 @@ LOW_PERCENT = 75  # the event log warns once records not yet exported fill this 
 EXPORTED = ".exported"  # <live path>.exported: "SEQ HASH" of the last record exported (feltctl)
 
 
-def audit_key(owner_key):
-    return derive(owner_key, "audit")
+_LABEL = b"felt-audit 2\0"  # what a record's signature signs: this, then the SHA-256 of its text
+
+
+def signer(seed):
+    """The Ed25519 signer of a 32-byte device seed (the board uses keys.Keys.signer())."""
+    return ed25519.Signer(seed)
+
+
+def record_message(body):
+    """The bytes a record's signature signs (the text up to its last tab)."""
+    return _LABEL + hashlib.sha256(body.encode()).digest()
+
+
+def _signed(public, body, sig_hex):
+    try:
+        raw = unhexlify(sig_hex)
+    except ValueError:
+        return False
+    sign = getattr(public, "sign", None)
+    if sign is not None:
+        # the board checking its own log holds the signer: Ed25519 is deterministic, so signing
+        # again and comparing is the same test at about half the cost of a verification
+        return sign(record_message(body)) == raw
+    return ed25519.verify(public, record_message(body), raw)
 
 
 def _clean(text, n=200):
@@ -116,7 +140,7 @@ class Intake:
     section 6): each text cut to max_text characters; at most `burst` records at once and one per
     `per_ms` after (a token bucket on the t_ms the records carry); and none that would make rotation
     delete a record not yet exported. What is refused is counted, and the next record written is
-    preceded by a MACed `gap:` record saying how many and when."""
+    preceded by a signed `gap:` record saying how many and when."""
 
     def __init__(self, burst=20, per_ms=3000, max_text=120):
         self.burst = burst
@@ -294,10 +318,11 @@ def continues(record):
 
 
 class AuditLog:
-    """append(kind, text, who, t_ms) -> Record. key: the audit key (audit_key(owner)); a log
-    without a key still chains the records but cannot prove who wrote them. With a rotating
+    """append(kind, text, who, t_ms) -> Record. key: the board's signer (keys.Keys.signer(): an
+    object with sign(bytes) -> 64-byte Ed25519 signature); a log without one still chains the
+    records but cannot prove who wrote them. With a rotating
     FileStore, the record after a rotation is preceded by one naming the rotated file, its
-    records and its tail hash (MACed like any record)."""
+    records and its tail hash (signed like any record)."""
 
     def __init__(self, store, key=None, intake=None, on_full=None):
         self.store = store
@@ -436,7 +461,7 @@ class AuditLog:
         when = ("%d" % t_ms) if wall is None else ("%d@%d" % (t_ms, wall))
         body = "%d\t%s\t%s\t%s\t%s\t%s" % (self.seq + 1, when, _clean(who, 32) or "-", _clean(kind, 24),
                                            _clean(text), self.head)
-        mac = hmac_hex(self._key, body) if self._key is not None else "-"
+        mac = hexlify(self._key.sign(record_message(body))) if self._key is not None else "-"
         line = body + "\t" + mac
         self.store.append(line)
         self.seq += 1
@@ -458,11 +483,9 @@ def _check_run(name, lines, seq, prev, key, out):
         if r.prev != prev:
             raise AuditError("%s: the hash of the previous record does not match (record %d was edited, or "
                              "records were removed or inserted)" % (_where(name, n), n - 1))
-        if key is not None:
-            body = r.line[:r.line.rfind("\t")]
-            if not compare(hmac_hex(key, body), r.mac):
-                raise AuditError("%s: its MAC does not verify (record edited, or written without this "
-                                 "board's key)" % _where(name, n))
+        if key is not None and not _signed(key, r.line[:r.line.rfind("\t")], r.mac):
+            raise AuditError("%s: its signature does not verify (record edited, or written without this "
+                             "board's key)" % _where(name, n))
         prev = line_hash(r.line)
         out.append(r)
 
@@ -472,8 +495,8 @@ def _link(name, first, pname, plast, key):
     AuditError saying which file is missing, truncated or edited."""
     if first.seq == plast.seq + 1 and first.prev == line_hash(plast.line):
         return
-    if key is not None and not compare(hmac_hex(key, first.line[:first.line.rfind("\t")]), first.mac):
-        raise AuditError("%s: its MAC does not verify (record edited, or written without this board's key)"
+    if key is not None and not _signed(key, first.line[:first.line.rfind("\t")], first.mac):
+        raise AuditError("%s: its signature does not verify (record edited, or written without this board's key)"
                          % _where(name, first.seq))
     c = continues(first)
     if c is None:
@@ -494,6 +517,7 @@ def verify_files(files, key=None, anchor=None):
     (order() sorts names). Each file must carry the records its name promises and continue the
     one before it; the oldest may open with the record naming a file that has rolled off.
     AuditError names the file that is missing, truncated or edited. anchor: as in verify()."""
+    key = getattr(key, "public", key)  # a signer stands for its public key
     out = []
     prev = None  # (name, last record) of the file before
     for k in range(len(files)):
@@ -547,8 +571,8 @@ def _check_anchor(out, anchor):
 
 
 def verify(lines, key=None, anchor=None):
-    """The records of one audit log file if its chain is intact (and every MAC verifies when `key`
-    is given); else AuditError naming the first bad record. anchor: (seq, hash) of a record seen
+    """The records of one audit log file if its chain is intact (and every signature verifies
+    when `key`, the board's 32-byte public key, is given); else AuditError naming the first bad record. anchor: (seq, hash) of a record seen
     before (feltctl keeps the last one) -- it must still be there, unchanged, so rewriting
     history that was already checked, or cutting the log short, is found as well."""
     return verify_files([(None, lines)], key, anchor)

@@ -3,7 +3,20 @@
 # holding the matching 32-byte public key (given out at provisioning) can check them, and nobody
 # without the board's key can make one. MicroPython has no sha512: a plain SHA-512 (FIPS 180-4) is
 # used where hashlib lacks it (checked against hashlib.sha512 and RFC 8032's vectors in tests).
+# On CPython with the maintained `cryptography` package (the host tools; a Raspberry Pi that has
+# it) Signer and verify use it instead -- the same results, checked against this code in tests.
+# Speed (issue 16 item 1): a fixed-base comb for s*B, a 4-bit window for k*A, R compared by its
+# encoding; figures in hardware/security.md section 3.
 import hashlib
+import sys
+
+_lib = None
+if sys.implementation.name != "micropython":  # on a board never: a module planted in /lib could
+    try:                                         # stand in for it (issue 16 item 2)
+        from cryptography.hazmat.primitives.asymmetric import ed25519 as _lib
+        from cryptography.exceptions import InvalidSignature as _Invalid
+    except ImportError:  # CPython without the package: the plain code below
+        _lib = None
 
 _M64 = 0xFFFFFFFFFFFFFFFF
 # SHA-512 round constants: the first 64 bits of the fractional parts of the cube roots of the first
@@ -127,13 +140,72 @@ def _add(p, q):
     return (e * f % _P, g * h % _P, f * g % _P, e * h % _P)
 
 
+def _double(p):
+    # dbl-2008-hwcd for a = -1: 4 squarings and 4 products, no curve constant
+    a = p[0] * p[0] % _P
+    b = p[1] * p[1] % _P
+    c = 2 * p[2] * p[2] % _P
+    h = a + b
+    xy = p[0] + p[1]
+    e = h - xy * xy % _P
+    g = a - b
+    f = c + g
+    return (e * f % _P, g * h % _P, f * g % _P, e * h % _P)
+
+
 def _mul(s, p):
+    """s * p by a 4-bit window: 15 multiples of p, then 4 doublings and at most one addition a
+    window (about 255 doublings and 64 additions, against 255 and 128 bit by bit)."""
+    table = [_ZERO, p]
+    for i in range(2, 16):
+        table.append(_add(table[i - 1], p))
     q = _ZERO
-    while s > 0:
-        if s & 1:
-            q = _add(q, p)
-        p = _add(p, p)
-        s >>= 1
+    shift = 252
+    while shift >= 0:
+        q = _double(_double(_double(_double(q))))
+        d = (s >> shift) & 15
+        if d:
+            q = _add(q, table[d])
+        shift -= 4
+    return q
+
+
+# Fixed-base comb for the base point (Lim-Lee, 4 teeth 64 apart): _COMB[i] is the sum of
+# 2^(64 j) G over the bits j set in i. s * G is then 64 doublings and 64 additions (a quarter of
+# the doublings of _mul), from a 16-point table built at first use (about 2 KB of heap).
+_COMB = []
+
+
+def _comb():
+    if not _COMB:
+        teeth = [_G]
+        for _ in range(3):
+            q = teeth[-1]
+            for _ in range(64):
+                q = _double(q)
+            teeth.append(q)
+        table = [_ZERO]
+        for i in range(1, 16):
+            q = _ZERO
+            for j in range(4):
+                if (i >> j) & 1:
+                    q = _add(q, teeth[j])
+            table.append(q)
+        _COMB.extend(table)
+    return _COMB
+
+
+def _mul_base(s):
+    """s * G for 0 <= s < 2^256."""
+    table = _comb()
+    q = _ZERO
+    i = 63
+    while i >= 0:
+        q = _double(q)
+        d = ((s >> i) & 1) | (((s >> (i + 64)) & 1) << 1) | (((s >> (i + 128)) & 1) << 2) | (((s >> (i + 192)) & 1) << 3)
+        if d:
+            q = _add(q, table[d])
+        i -= 1
     return q
 
 
@@ -176,25 +248,51 @@ def _expand(seed):
 
 def public_key(seed):
     """The 32-byte public key of a 32-byte secret key (seed)."""
-    return _compress_point(_mul(_expand(seed)[0], _G))
+    if _lib is not None:
+        return public_key_lib(_lib.Ed25519PrivateKey.from_private_bytes(bytes(seed)))
+    return _compress_point(_mul_base(_expand(seed)[0]))
 
 
-class Signer:
+class PlainSigner:
     """sign(msg) -> 64-byte Ed25519 signature; the public key is computed once (public)."""
 
     def __init__(self, seed):
         self._a, self._prefix = _expand(seed)
-        self.public = _compress_point(_mul(self._a, _G))
+        self.public = _compress_point(_mul_base(self._a))
 
     def __repr__(self):  # never the key
         return "Signer(public %s...)" % "".join(["%02x" % b for b in self.public[:4]])
 
     def sign(self, msg):
         r = _hash_mod_l(self._prefix + msg)
-        big_r = _compress_point(_mul(r, _G))
+        big_r = _compress_point(_mul_base(r))
         h = _hash_mod_l(big_r + self.public + msg)
         s = (r + h * self._a) % _L
         return big_r + s.to_bytes(32, "little")
+
+
+class _LibSigner:
+    """The same on the cryptography package."""
+
+    def __init__(self, seed):
+        if len(seed) != 32:
+            raise ValueError("an Ed25519 secret key is 32 bytes")
+        self._k = _lib.Ed25519PrivateKey.from_private_bytes(bytes(seed))
+        self.public = public_key_lib(self._k)
+
+    def __repr__(self):  # never the key
+        return "Signer(public %s...)" % "".join(["%02x" % b for b in self.public[:4]])
+
+    def sign(self, msg):
+        return self._k.sign(bytes(msg))
+
+
+def public_key_lib(k):
+    from cryptography.hazmat.primitives import serialization as ser
+    return k.public_key().public_bytes(ser.Encoding.Raw, ser.PublicFormat.Raw)
+
+
+Signer = _LibSigner if _lib is not None else PlainSigner
 
 
 def sign(seed, msg):
@@ -203,14 +301,27 @@ def sign(seed, msg):
 
 def verify(public, msg, signature):
     """True when `signature` (64 bytes) is public's signature of msg; False for anything else."""
+    if _lib is None:
+        return verify_plain(public, msg, signature)
+    try:
+        _lib.Ed25519PublicKey.from_public_bytes(bytes(public)).verify(bytes(signature), bytes(msg))
+        return True
+    except (_Invalid, ValueError):
+        return False
+
+
+def verify_plain(public, msg, signature):
+    """True when `signature` (64 bytes) is public's signature of msg; False for anything else.
+    Checks the encoding of [s]B - [k]A against R (as RFC 8032's reference code does): R is never
+    decompressed, and a non-canonical R or s >= L is refused."""
     if len(public) != 32 or len(signature) != 64:
         return False
     a = _decompress_point(public)
-    r = _decompress_point(signature[:32])
-    if a is None or r is None:
+    if a is None:
         return False
     s = int.from_bytes(signature[32:], "little")
     if s >= _L:
         return False
     h = _hash_mod_l(signature[:32] + public + msg)
-    return _same(_mul(s, _G), _add(r, _mul(h, a)))
+    minus_a = ((_P - a[0]) % _P, a[1], a[2], (_P - a[3]) % _P)
+    return _compress_point(_add(_mul_base(s), _mul(h, minus_a))) == bytes(signature[:32])

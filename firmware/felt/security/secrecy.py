@@ -15,7 +15,7 @@ from felt.errors import DeckError
 from felt.security import AuthError
 from felt.security.auth import FloorCommand
 from felt.security import ed25519
-from felt.security.hmac import derive, hexlify, seal, unhexlify, unseal
+from felt.security.hmac import hexlify, seal, unhexlify, unseal
 
 SALT_BYTES = 16
 NONCE_BYTES = 12
@@ -54,20 +54,21 @@ def commitment(device, hand_no, place, cards, salt_hex):
 # ---- signed feed records (issue 12 item 6) ---------------------------------------------------------
 # Every record the board puts on the public feed (commit, hand-end, reveal) and every sealed
 # broadcast record carries "sig": the board's Ed25519 signature of FEED_LABEL, the device name and
-# the record's canonical text (every other field, keys sorted). The secret key is derived from the
-# owner key; its public half (feed_public) is handed out at provisioning (feltctl provision writes
-# feed.pub), so the broadcaster -- who holds the symmetric broadcast key -- cannot forge a hand.
+# the record's canonical text (every other field, keys sorted). The secret key is the board's own
+# device signing key, made on the board at provisioning (issue 16 item 1: no key store holds it);
+# its public half (feed_public) is read back by feltctl provision (feed.pub), so the broadcaster
+# -- who holds the symmetric broadcast key -- and whoever checks hands cannot forge a hand.
 FEED_LABEL = "felt-feed 1"
 
 
-def feed_signer(owner_key):
-    """The board's feed signer (ed25519.Signer) from its owner key."""
-    return ed25519.Signer(derive(owner_key, "feed-sign"))
+def feed_signer(device_seed):
+    """The board's feed signer (ed25519.Signer) from its device signing key (keys.Keys.sign)."""
+    return ed25519.Signer(device_seed)
 
 
-def feed_public(owner_key):
+def feed_public(device_seed):
     """The 32-byte verification key of the board's feed (public: give it to anyone)."""
-    return ed25519.public_key(derive(owner_key, "feed-sign"))
+    return ed25519.public_key(device_seed)
 
 
 def canonical(obj):
@@ -152,12 +153,12 @@ class _HandSecrets:
 class SecretFeed:
     """One table's secrecy. device: board name; broadcast_key: 32 bytes; nonce_source(n) -> n
     unpredictable bytes; public(record dict) and broadcast(record dict): the two output feeds;
-    audit: an AuditLog for delay changes; signer: feed_signer(owner key), which signs every record. Call observe(table, now_ms) after every loop step."""
+    audit: an AuditLog for delay changes; signer: the board's device signer (Keys.signer()), which signs every record. Call observe(table, now_ms) after every loop step."""
 
     def __init__(self, device, broadcast_key, nonce_source, public=None, broadcast=None, delay_ms=DELAY_MS,
                  audit=None, signer=None):
         self.device = device
-        self.signer = signer  # feed_signer(owner key): every record leaves signed (None: unsigned)
+        self.signer = signer  # the device signer: every record leaves signed (None: unsigned)
         self._key = broadcast_key
         self._nonce = nonce_source
         self.public = public

@@ -1,6 +1,8 @@
 # Host side of Felt security (host tools): the owner's key store (one folder per board, files
-# readable by the owner only), signing a firmware tree's manifest for `feltctl flash`, answering
-# floor-command challenges, and the audit anchor. Keys are never printed or logged: only key ids.
+# readable by the owner only), signing a firmware tree's manifest for `feltctl flash` with the
+# release PRIVATE key (Ed25519, on the `cryptography` package), answering floor-command
+# challenges, and the audit anchor. The store never holds the board's device signing key, only
+# its public half (issue 16 item 1). Keys are never printed or logged: only key ids.
 import os
 import secrets
 import stat
@@ -9,10 +11,11 @@ from felt.security import KeyFileError
 from felt.security import auth
 from felt.security import keys as keylib
 from felt.security import manifest as mf
-from felt.security import secrecy
+from felt.security import ed25519
 
 ENV = "FELT_KEYS"
-FEED_PUB = "feed.pub"  # the public half of the board's feed-signing key (not secret)
+FEED_PUB = "feed.pub"  # the public half of the board's device signing key (audit and feed; not secret)
+RELEASE = "release"  # release.key: the Ed25519 seed that signs this board's firmware; release.pub
 
 
 def default_dir():
@@ -27,8 +30,10 @@ def _write_private(path, text):
 
 
 class KeyStore:
-    """<root>/<device>/: device.keys (what the board holds), owner.key, broadcast.key,
-    floor-<name>.key (so each role's key can be handed out alone), audit.anchor."""
+    """<root>/<device>/: device.keys (what the board is sent; it adds its own signing key),
+    release.key (signs firmware) and release.pub, broadcast.key, floor-<name>.key (so each role's
+    key can be handed out alone), feed.pub (the board's device PUBLIC key, read back at
+    provisioning: verifies audit and feed records), audit.anchor, revoked.* (old release keys)."""
 
     def __init__(self, root=None):
         self.root = root or default_dir()
@@ -40,26 +45,64 @@ class KeyStore:
         return os.path.exists(os.path.join(self.folder(device), "device.keys"))
 
     def create(self, device, floor_names):
-        """New random keys for `device`; KeyFileError if keys for it exist (provisioning is once)."""
+        """New random keys for `device`; KeyFileError if keys for it exist (provisioning is once).
+        The board's device signing key is not made here: the board makes it (device_public)."""
         if self.exists(device):
             raise KeyFileError("keys for board %r already exist in %s: a board is provisioned once"
                             % (device, self.folder(device)))
         if not floor_names:
             raise KeyFileError("name at least one floor key (--floor NAME)")
-        k = keylib.Keys(device, secrets.token_bytes(32), dict((n, secrets.token_bytes(32)) for n in floor_names),
-                        secrets.token_bytes(32))
+        seed = secrets.token_bytes(32)
+        release = ed25519.Signer(seed)
+        k = keylib.Keys(device, None, dict((n, secrets.token_bytes(32)) for n in floor_names),
+                        secrets.token_bytes(32), [release.public])
         text = keylib.encode(k)  # validates the names before anything is written
         folder = self.folder(device)
         os.makedirs(folder, mode=0o700, exist_ok=True)
         os.chmod(folder, stat.S_IRWXU)
         _write_private(os.path.join(folder, "device.keys"), text)
-        _write_private(os.path.join(folder, "owner.key"), k.owner.hex() + "\n")
+        _write_private(os.path.join(folder, RELEASE + ".key"), seed.hex() + "\n")
+        _write_private(os.path.join(folder, RELEASE + ".pub"), release.public.hex() + "\n")
         _write_private(os.path.join(folder, "broadcast.key"), k.broadcast.hex() + "\n")
         for name, key in k.floor.items():
             _write_private(os.path.join(folder, "floor-%s.key" % name), key.hex() + "\n")
-        # the feed's verification key (public; issue 12 item 6): hand it to whoever checks hands
-        _write_private(os.path.join(folder, FEED_PUB), secrecy.feed_public(k.owner).hex() + "\n")
         return k
+
+    def set_device_public(self, device, public):
+        """The board's device public key, as the board reported it at provisioning (feed.pub)."""
+        if len(public) != 32:
+            raise KeyFileError("a device public key is 32 bytes")
+        _write_private(os.path.join(self.folder(device), FEED_PUB), public.hex() + "\n")
+
+    def device_key_file(self, device):
+        """The whole key file of a board whose device key is made here (a Raspberry Pi: it has no
+        REPL to make one itself): device.keys plus a new device signing key from this machine's
+        checked entropy source (felt.security.entropy). Only its public half is kept (feed.pub):
+        the text returned is the one copy of the secret."""
+        from felt.security import entropy
+
+        seed = entropy.new_key()
+        self.set_device_public(device, ed25519.public_key(seed))
+        return self.device_text(device) + "sign " + seed.hex() + "\n"
+
+    def release_signer(self, device):
+        """The signer of this board's firmware manifests (the release private key)."""
+        return ed25519.Signer(self.role_key(device, RELEASE))
+
+    def rotate_release(self, device):
+        """A new release key: (old signer, new signer). The old key stays as release-<id>.old
+        until a tree signed with it that trusts the new one (and revokes the old) was deployed."""
+        old = self.release_signer(device)
+        folder = self.folder(device)
+        seed = secrets.token_bytes(32)
+        new = ed25519.Signer(seed)
+        os.replace(os.path.join(folder, RELEASE + ".key"),
+                   os.path.join(folder, "release-%s.old" % keylib.public_id(old.public)))
+        os.replace(os.path.join(folder, RELEASE + ".pub"),
+                   os.path.join(folder, "release-%s.oldpub" % keylib.public_id(old.public)))
+        _write_private(os.path.join(folder, RELEASE + ".key"), seed.hex() + "\n")
+        _write_private(os.path.join(folder, RELEASE + ".pub"), new.public.hex() + "\n")
+        return old, new
 
     def forget(self, device):
         """Remove a key set that never reached a board (provisioning refused)."""
@@ -80,7 +123,7 @@ class KeyStore:
                             % (device, self.root))
 
     def role_key(self, device, role):
-        """One role's key from its own file: 'owner', 'broadcast' or 'floor-NAME' (what a floor
+        """One role's key from its own file: 'release', 'broadcast' or 'floor-NAME' (what a floor
         manager or broadcaster is given without the rest)."""
         path = os.path.join(self.folder(device), role + ".key")
         try:
@@ -93,14 +136,14 @@ class KeyStore:
         return key
 
     def feed_public(self, device):
-        """The board's feed verification key (32 bytes): feed.pub, else derived from owner.key
-        (a key store made before feed.pub existed)."""
+        """The board's device public key (32 bytes; verifies its audit and feed records): feed.pub."""
         path = os.path.join(self.folder(device), FEED_PUB)
         try:
             with open(path) as f:
                 key = bytes.fromhex(f.read().strip())
         except OSError:
-            return secrecy.feed_public(self.role_key(device, "owner"))
+            raise KeyFileError("no device public key for board %r in %s (feed.pub: written when the board "
+                               "was provisioned)" % (device, self.folder(device)))
         except ValueError:
             key = b""
         if len(key) != 32:
@@ -154,31 +197,44 @@ def firmware_version(files):
     return "unversioned"
 
 
-def signed_build(tree, device, store=None, version=None, counter=None):
+def config_entries(paths):
+    """[(file name, size, sha256 hex)] of configuration files for the data root (board.json,
+    table.json, decks.json): listed in the manifest so the board uses only these (issue 16 item 2)."""
+    import hashlib
+    out = []
+    for p in paths or ():
+        with open(p, "rb") as f:
+            data = f.read()
+        out.append((os.path.basename(p), len(data), hashlib.sha256(data).hexdigest()))
+    return out
+
+
+def signed_build(tree, device, store=None, version=None, counter=None, configs=()):
     """What `feltctl flash --sign` deploys: `tree` (feltctl.board.deploy.Tree, after any mpy-cross
-    step) with a manifest signed by the device's owner key. counter None = the key store's
+    step) with a manifest signed by the device's release key. counter None = the key store's
     next; the store remembers it."""
     store = store or KeyStore()
-    owner = store.role_key(device, "owner")
+    release = store.release_signer(device)
     if counter is None:
         counter = store.next_counter(device)
-    out = sign_tree(tree, device, owner, version or firmware_version(tree.files), counter)
+    out = sign_tree(tree, device, release, version or firmware_version(tree.files), counter, configs)
     store.used_counter(device, counter)
     return out
 
 
-def manifest_for(files, device, owner_key, version, counter):
-    """Signed manifest text for a tree given as {relative path: bytes}."""
+def manifest_for(files, device, release, version, counter, trust=(), revoke=(), configs=()):
+    """Signed manifest text for a tree given as {relative path: bytes}. release: the release
+    key's signer (KeyStore.release_signer) or its 32-byte seed."""
     import hashlib
     entries = [(rel, len(data), hashlib.sha256(data).hexdigest()) for rel, data in files.items() if rel != mf.NAME]
-    return mf.sign(device, owner_key, version, counter, entries)
+    return mf.sign(device, release, version, counter, entries, trust, revoke, configs)
 
 
-def sign_tree(tree, device, owner_key, version, counter):
+def sign_tree(tree, device, release, version, counter, configs=()):
     """A feltctl.board.deploy.Tree with `felt.manifest` added (what `feltctl flash --sign` deploys)."""
     from feltctl.board.deploy import Tree
     files = dict(tree.files)
-    files[mf.NAME] = manifest_for(files, device, owner_key, version, counter).encode()
+    files[mf.NAME] = manifest_for(files, device, release, version, counter, configs=configs).encode()
     return Tree(files)
 
 

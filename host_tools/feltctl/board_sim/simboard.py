@@ -77,6 +77,9 @@ class SimBoard:
         # boot through the sim HAL (felt.runtime.app.bare_sim): set it, then power_cycle()
         self.key_switch = False
         self.rtc_offset_s = 0  # machine.RTC minus the host clock, seconds; set at power-on, kept by a soft reset
+        # False: a board whose MicroPython has no os.urandom (no true entropy source; issue 16
+        # item 6): provisioning must refuse it. Set it, then power_cycle() (or before start())
+        self.entropy = True
         self.window = stdin_buffer // 2
         self.log = log
         self.rx = Pacer(baud)
@@ -304,7 +307,7 @@ class SimBoard:
         self._vm = subprocess.Popen(
             [micropython_binary(), "-X", "heapsize=" + self.heap, VM_SCRIPT, self.flash_dir,
              str(cmd_r), str(ctl_w), str(self.capacity or 0), str(self.faults.powercut_at_op or 0),
-             "1" if self.key_switch else "0", str(self.rtc_offset_s)],
+             "1" if self.key_switch else "0", str(self.rtc_offset_s), "1" if self.entropy else "0"],
             stdin=in_r, stdout=out_w, stderr=out_w, pass_fds=(cmd_r, ctl_w),
             cwd=self.flash_dir, env={"PATH": os.environ.get("PATH", "/usr/bin")},
         )

@@ -297,6 +297,18 @@ def run(kind, payload, env):
     return b"done\n"
 
 
+class NoEntropyOS:
+    """`os` of a board whose port has no true entropy source: everything but urandom."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def __getattr__(self, name):
+        if name == "urandom":
+            raise AttributeError(name)
+        return getattr(self._real, name)
+
+
 def main():
     root, capacity, cut_at_op = sys.argv[1], int(sys.argv[4]), int(sys.argv[5])
     import machine
@@ -308,6 +320,8 @@ def main():
     sys.modules["machine"].sim_key_switch = len(sys.argv) > 6 and sys.argv[6] == "1"
     sys.modules["micropython"] = MicroPython(micropython)
     RTC_OFFSET[0] = int(sys.argv[7]) if len(sys.argv) > 7 else 0
+    if len(sys.argv) > 8 and sys.argv[8] == "0":
+        sys.modules["os"] = NoEntropyOS(os)  # SimBoard.entropy = False: a port without os.urandom
     os.umount("/")
     FS.append(Flash(root, capacity, cut_at_op))
     os.mount(FS[0], "/")

@@ -1,5 +1,5 @@
 # `feltctl audit verify LOG... --device NAME`: prove a board's audit log is intact -- every record
-# chained to the one before and MACed with the board's audit key (derived from the owner key) --
+# chained to the one before and signed with the board's device key (verified with its PUBLIC key, feed.pub) --
 # and show who did what (host tools). The log is a set of files once it has rotated (audit.log
 # and audit.log.<first seq>): give them all, their folder, or --port; a missing, truncated or
 # edited file is named. The last verified record is remembered as an anchor, so a later log that
@@ -130,7 +130,7 @@ def run(args):
         return 2
     store = KeyStore(args.keys)
     try:
-        owner = store.role_key(args.device, "owner")
+        public = store.feed_public(args.device)  # a key that verifies and cannot sign (issue 16 item 1)
         if args.port:
             texts = pull(args.port, args.timeout)
         elif args.log:
@@ -140,7 +140,7 @@ def run(args):
             return 2
         files = [(name, [ln for ln in text.split("\n") if ln]) for name, text in texts]
         anchor = None if args.no_anchor else store.anchor(args.device)
-        records = al.verify_files(files, al.audit_key(owner), anchor)
+        records = al.verify_files(files, public, anchor)
     except OSError as e:
         print("feltctl audit: error: cannot read %s: %s" % (e.filename or args.port, e.strerror), file=sys.stderr)
         return 1
@@ -164,7 +164,7 @@ def run(args):
     found = gaps(records)
     for line in found:
         print(line)
-    print("audit log intact: %d records, chain head %s, every record MACed by board %s%s%s" % (
+    print("audit log intact: %d records, chain head %s, every record signed by board %s%s%s" % (
         len(records), head[:16], args.device,
         "; extends the %d records verified before" % anchor[0] if anchor else "",
         "; %d gap(s) listed above" % len(found) if found else ""))

@@ -8,7 +8,7 @@ from felt.errors import FeltError
 from felt.security import manifest as mf
 from feltctl.board.deploy import Build, DeployError, Deployer, build_tree
 from feltctl.paths import FIRMWARE
-from feltctl.board.signing import KeyStore, firmware_version, sign_tree, signed_build
+from feltctl.board.signing import KeyStore, config_entries, firmware_version, sign_tree, signed_build
 from feltctl.board.transport import Transport
 
 HELP = "deploy the firmware to a board: .mpy, only what the board runs, fast, verified, atomic (--rollback, --dry-run)"
@@ -25,7 +25,11 @@ def add_arguments(p):
                    help="ship the .py sources instead (about three times the flash: two slots may not fit)")
     p.add_argument("--dry-run", action="store_true", help="list what would change, change nothing")
     p.add_argument("--sign", metavar="DEVICE", default=None,
-                   help="add a manifest signed with this board's owner key (hardware/security.md)")
+                   help="add a manifest signed with this board's release key (hardware/security.md)")
+    p.add_argument("--config", action="append", default=[], metavar="FILE",
+                   help="--sign: a configuration file the board reads from its data root (board.json, table.json, "
+                        "decks.json; copy it there yourself): its hash goes into the signed manifest, and a "
+                        "provisioned board refuses any such file not listed (hardware/security.md section 3)")
     p.add_argument("--counter", type=int, default=None, help="--sign: anti-rollback counter (default: next)")
     p.add_argument("--keys", default=None, help="--sign: key store folder (default $FELT_KEYS or ~/.felt/keys)")
     p.add_argument("--rollback", action="store_true", help="boot the previously deployed tree again")
@@ -71,14 +75,17 @@ def run(args):
     if tree is not None and "main.py" not in tree.files:
         # the board would boot a slot with nothing to run: refuse before touching it
         raise DeployError("%s is not a firmware tree (no main.py in it)" % args.src)
+    configs = config_entries(args.config)
+    if configs and not args.sign:
+        raise DeployError("--config lists a configuration file in the signed manifest: give --sign DEVICE")
     if tree is not None and args.sign and not args.dry_run:
         store = KeyStore(args.keys)
-        tree = Build(tree, lambda t: signed_build(t, args.sign, store, counter=args.counter))
+        tree = Build(tree, lambda t: signed_build(t, args.sign, store, counter=args.counter, configs=configs))
     elif tree is not None and args.sign:  # dry run: the manifest it would send, no counter spent
         store = KeyStore(args.keys)
         counter = args.counter if args.counter is not None else store.next_counter(args.sign)
-        tree = Build(tree, lambda t: sign_tree(t, args.sign, store.role_key(args.sign, "owner"),
-                                               firmware_version(t.files), counter))
+        tree = Build(tree, lambda t: sign_tree(t, args.sign, store.release_signer(args.sign),
+                                               firmware_version(t.files), counter, configs))
     elif tree is not None and mf.NAME in tree.files:
         check_presigned(tree, args.src)  # signed earlier (feltctl sign): ship exactly what it lists
     elif tree is not None:

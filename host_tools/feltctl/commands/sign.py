@@ -31,19 +31,19 @@ def installed_files(src):
 
 
 def sign_folder(src, device, store, counter=None):
-    """Write <src>/felt.manifest signed with the device's owner key; returns the Manifest."""
+    """Write <src>/felt.manifest signed with the device's release key; returns the Manifest."""
     from feltctl.board.signing import manifest_for
-    owner = store.role_key(device, "owner")
+    release = store.release_signer(device)
     if counter is None:
         counter = store.next_counter(device)
     files = installed_files(src)
-    text = manifest_for(files, device, owner, firmware_version(files), counter)
+    text = manifest_for(files, device, release, firmware_version(files), counter)
     path = os.path.join(src, mf.NAME)
     with open(path + ".tmp", "w") as f:
         f.write(text)
     os.replace(path + ".tmp", path)
     store.used_counter(device, counter)
-    return mf.verify(text, owner, device)
+    return mf.verify(text, [release.public], device)
 
 
 def run(args):

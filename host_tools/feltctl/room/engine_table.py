@@ -20,7 +20,7 @@ from feltctl.room.mqtt import TableLink
 
 
 def owner_key(name):
-    """A demo/bench table's owner key (made up from its name: not for a real room)."""
+    """A demo/bench table's device signing key (made up from its name: not for a real room)."""
     return hashlib.sha256(b"felt-demo-table-" + name.encode()).digest()
 
 
@@ -47,7 +47,7 @@ class EngineTable:
             self.bytes += len(payload)
             put(seq, kind, payload)
         self.box.put = counted
-        sgn = FastSigner(owner_key(name))  # the same key as message.signer(owner): the feed's
+        sgn = FastSigner(owner_key(name))  # the same key as message.signer(device key): the feed's
         self.pub = publisher.Publisher(name, room, name, self.t, sgn, self.box, boot_ms=int(time.time() * 1000))
         # the hole-card secrecy of the table (commitments, hand end, the reveal after delay_ms, the
         # sealed broadcast), its records published through the publisher, its guard on every text

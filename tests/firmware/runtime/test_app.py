@@ -10,6 +10,7 @@ from felt import view
 from felt.hal.sim.hal import SimHAL
 from felt.security import audit as auditlib
 from felt.security import bootcheck
+import kit
 from kit import (AppSim, boardlib_sim, FakeMicropython, finish_app_hand, HEAD, in_slot, play_app_hand,
                  rm_tree, tmp_root)
 
@@ -256,7 +257,7 @@ def _provision(root, device="table1"):
     except OSError:
         pass
     with open(root + "/felt.keys", "w") as f:
-        f.write(keylib.encode(keylib.Keys(device, b"\x42" * 32, {"alice": b"\x21" * 32}, b"\x33" * 32)))
+        f.write(keylib.encode(kit.test_keys(device)))
 
 
 def test_provisioned_board_refuses_an_unsigned_running_tree_and_says_why():
@@ -275,7 +276,7 @@ def test_provisioned_board_refuses_an_unsigned_running_tree_and_says_why():
     eq(a.runtime, None)
     eq(oled.text_lines()[0].upper(), "NOT STARTED:")
     from felt.security import keys as keylib
-    recs = auditlib.verify(_lines(root + "/audit.log"), key=auditlib.audit_key(keylib.load(root + "/felt.keys").owner))
+    recs = auditlib.verify(_lines(root + "/audit.log"), key=auditlib.signer(keylib.load(root + "/felt.keys").sign))
     eq([r.kind for r in recs[-2:]], ["boot", "tilt"])  # the refusal, then the tilt it is (issue 16 item 3)
     assert "running tree refused" in recs[-2].text, recs[-2].text
     assert "needs a signed deploy" in recs[-1].text, recs[-1].text
@@ -292,7 +293,7 @@ def test_provisioned_board_with_a_signed_tree_runs_keyed_and_with_the_floor_desk
         f.write("pass\n")
     entries = [[rel] + list(mf.file_hash(slot + "/" + rel)) for rel in mf.walk(slot)]
     with open(slot + "/" + mf.NAME, "w") as f:
-        f.write(mf.sign("table1", b"\x42" * 32, "v1", 1, entries))
+        f.write(mf.sign("table1", kit.RELEASE, "v1", 1, entries))
     sim = AppSim(root, pressed=True)
     in_slot(slot, lambda: sim.run(HEAD))
     eq(sim.app.halted, None)
@@ -301,7 +302,7 @@ def test_provisioned_board_with_a_signed_tree_runs_keyed_and_with_the_floor_desk
     assert sim.app.desk is not None
     nonce = sim.app.desk.challenge(0)
     assert len(nonce) == 32, nonce  # hex of 16 fresh bytes
-    recs = auditlib.verify(_lines(root + "/audit.log"), key=auditlib.audit_key(b"\x42" * 32))
+    recs = auditlib.verify(_lines(root + "/audit.log"), key=auditlib.signer(b"\x42" * 32))
     eq([r.kind for r in recs], ["maintenance", "boot"])
     assert "signed, manifest " in recs[1].text, recs[1].text
 

@@ -26,7 +26,7 @@ def setup(ttl_ms=60000, levels=None):
     def nonces(n):  # deterministic in the simulator; os.urandom on a board (felt/runtime/app.py)
         count[0] += 1
         return bytes([count[0]]) * n
-    log = al.AuditLog(al.MemStore(), al.audit_key(b"\x42" * 32))
+    log = al.AuditLog(al.MemStore(), al.signer(b"\x42" * 32))
     feed = secrecy.SecretFeed(DEVICE, b"\x33" * 32, nonces, delay_ms=1800000, audit=log)
     gate = FloorGate(DEVICE, {"alice": FLOOR}, nonces, audit=log, ttl_ms=ttl_ms)
     sim.rt.desk = FloorDesk(gate, sim.table, feed, {"alice": FLOOR}, DEVICE)  # (felt.runtime.app passes it to the Runtime)
@@ -70,7 +70,7 @@ def test_stack_by_floor_key_over_the_wire_is_audited():
     eq(r.verb, "ok")
     eq(r.opts["cmd"], "stack")
     eq(sim.table.stacks[1], 2500)
-    recs = al.verify(log.store.lines(), al.audit_key(b"\x42" * 32))
+    recs = al.verify(log.store.lines(), al.signer(b"\x42" * 32))
     eq(r.opts["audit"], recs[-1].seq)
     eq((recs[-1].who, recs[-1].kind, recs[-1].text), ("alice", "floor", "stack 2 2500"))
 

@@ -10,7 +10,7 @@ from felt.errors import ConfigError
 from felt.security import AuditError
 from felt.security import audit as al
 
-KEY = al.audit_key(b"\x42" * 32)
+KEY = al.signer(b"\x42" * 32)
 SMALL = al.Rotation(max_bytes=1024, keep=3)  # 3-4 records a file
 
 
@@ -119,7 +119,7 @@ def test_tamper_inside_a_rotated_file_is_found_and_named():
     edited[1] = edited[1].replace("DECK-5", "DECK-6")
     _rewrite(d, name, edited)
     seq = al.parse_line(lines[1], 0).seq
-    with raises(AuditError, match="%s: audit record %d: its MAC does not verify" % (name, seq)):
+    with raises(AuditError, match="%s: audit record %d: its signature does not verify" % (name, seq)):
         al.verify_files(_set(d), KEY)
     # without the key, the chain alone still shows it: the next record no longer links
     with raises(AuditError, match="%s: audit record %d: the hash of the previous record" % (name, seq + 1)):
@@ -149,7 +149,7 @@ def test_edited_tail_of_a_rotated_file_is_named():
     d, name, lines = _middle("tail")
     _rewrite(d, name, lines[:-1] + [lines[-1].replace("DECK-5", "DECK-7")])
     last = al.parse_line(lines[-1], 0).seq
-    with raises(AuditError, match="%s: audit record %d: its MAC" % (name, last)):
+    with raises(AuditError, match="%s: audit record %d: its signature" % (name, last)):
         al.verify_files(_set(d), KEY)
     # no key: the next file's opening record holds the tail hash, so the edit still shows
     with raises(AuditError, match="%s was edited: its last record %d does not match the tail hash" % (name, last)):

@@ -27,13 +27,13 @@ def _gate(audit=None):
 
 
 def test_authenticated_command_is_accepted_and_audited():
-    log = al.AuditLog(al.MemStore(), al.audit_key(OWNER))
+    log = al.AuditLog(al.MemStore(), al.signer(OWNER))
     g = _gate(log)
     n = g.challenge(1000)
     eq(len(n), 32)
     cmd = g.verify("alice", "stack 3 1500", n, answer(FLOOR, "table1", n, "alice", "stack 3 1500"), 2000)
     eq((cmd.who, cmd.verb, cmd.args), ("alice", "stack", [3, 1500]))
-    recs = al.verify(log.store.lines(), al.audit_key(OWNER))
+    recs = al.verify(log.store.lines(), al.signer(OWNER))
     eq([(r.who, r.kind, r.text, r.t_ms) for r in recs], [("alice", "floor", "stack 3 1500", 2000)])
 
 
@@ -52,7 +52,7 @@ def test_replayed_command_is_refused():
 
 
 def test_wrong_key_is_refused_and_burns_the_challenge():
-    log = al.AuditLog(al.MemStore(), al.audit_key(OWNER))
+    log = al.AuditLog(al.MemStore(), al.signer(OWNER))
     g = _gate(log)
     n = g.challenge(0)
     with raises(AuthError, match="wrong key"):
@@ -110,7 +110,7 @@ def test_command_syntax():
 
 
 def _log3():
-    log = al.AuditLog(al.MemStore(), al.audit_key(OWNER))
+    log = al.AuditLog(al.MemStore(), al.signer(OWNER))
     log.append("maintenance", "maintenance mode entered at boot (switch)", who="board", t_ms=0)
     log.append("floor", "void", who="alice", t_ms=100)
     log.append("alert", "DECK-5 unknown tag 04AABBCC", who="table", t_ms=200)
@@ -119,19 +119,19 @@ def _log3():
 
 def test_audit_chain_verifies_and_resumes_after_reopen():
     log = _log3()
-    again = al.AuditLog(log.store, al.audit_key(OWNER))
+    again = al.AuditLog(log.store, al.signer(OWNER))
     again.append("floor", "delay 900000", who="alice", t_ms=300)
-    recs = al.verify(log.store.lines(), al.audit_key(OWNER))
+    recs = al.verify(log.store.lines(), al.signer(OWNER))
     eq([r.seq for r in recs], [1, 2, 3, 4])
     eq(recs[3].text, "delay 900000")
 
 
 def test_audit_tamper_is_found():
-    key = al.audit_key(OWNER)
+    key = al.signer(OWNER)
     lines = _log3().store.lines()
     edited = list(lines)
     edited[1] = edited[1].replace("void", "stack 3 99999")
-    with raises(AuditError, match="record 2: its MAC does not verify"):
+    with raises(AuditError, match="record 2: its signature does not verify"):
         al.verify(edited, key)
     with raises(AuditError, match="record 3: the hash of the previous record"):
         al.verify(edited)  # without the key the chain still shows the edit
@@ -140,14 +140,14 @@ def test_audit_tamper_is_found():
     with raises(AuditError):
         al.verify([lines[1], lines[0], lines[2]], key)
     # a forger without the key can rebuild a consistent chain, but not the MACs
-    forged = al.AuditLog(al.MemStore(), b"\x00" * 32)
+    forged = al.AuditLog(al.MemStore(), al.signer(b"\x00" * 32))
     forged.append("maintenance", "nothing happened", who="board")
-    with raises(AuditError, match="record 1: its MAC"):
+    with raises(AuditError, match="record 1: its signature"):
         al.verify(forged.store.lines(), key)
 
 
 def test_audit_anchor_finds_truncation_and_rewrite():
-    key = al.audit_key(OWNER)
+    key = al.signer(OWNER)
     lines = _log3().store.lines()
     anchor = (3, al.line_hash(lines[2]))
     eq(len(al.verify(lines, key, anchor)), 3)
@@ -173,7 +173,7 @@ def test_audit_file_survives_a_power_cut_mid_record():
         os.remove(path)
     except OSError:
         pass
-    key = al.audit_key(OWNER)
+    key = al.signer(OWNER)
     log = al.AuditLog(al.FileStore(path), key)
     log.append("floor", "void", who="alice", t_ms=1)
     log.append("floor", "delay 1000", who="alice", t_ms=2)

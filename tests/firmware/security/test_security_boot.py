@@ -14,8 +14,9 @@ from felt.security import audit as al
 from felt.security import bootcheck, deckmap
 from felt.security import keys as keylib
 from felt.security import manifest as mf
+from felt.security import ed25519
 
-OWNER = b"\x42" * 32
+OWNER = b"\x42" * 32  # the release key's seed (host) and, in the key file, the device seed
 FLOOR = b"\x21" * 32
 PID = os.getpid() if hasattr(os, "getpid") else 0
 BASE = "/tmp/felt_sec_boot_%d" % PID
@@ -49,7 +50,8 @@ def _slot(name, counter, key=OWNER, signed=True):
 
 
 def _provision():
-    _write(BASE + "/keys", keylib.encode(keylib.Keys("table1", OWNER, {"alice": FLOOR}, b"\x33" * 32)))
+    _write(BASE + "/keys", keylib.encode(keylib.Keys("table1", OWNER, {"alice": FLOOR}, b"\x33" * 32,
+                                                     [ed25519.public_key(OWNER)])))
 
 
 def test_unprovisioned_board_accepts_any_tree():
@@ -96,11 +98,11 @@ def test_damaged_key_file_refuses_without_showing_the_key():
 
 
 def test_maintenance_mode_is_audited_production_is_default():
-    log = al.AuditLog(al.MemStore(), al.audit_key(OWNER))
+    log = al.AuditLog(al.MemStore(), al.signer(OWNER))
     eq(bootcheck.boot_mode(False, log), bootcheck.PRODUCTION)
     eq(log.seq, 0)
     eq(bootcheck.boot_mode(True, log, control="GP28 key switch", t_ms=7), bootcheck.MAINTENANCE)
-    r = al.verify(log.store.lines(), al.audit_key(OWNER))[0]
+    r = al.verify(log.store.lines(), al.signer(OWNER))[0]
     eq((r.who, r.kind, r.t_ms), ("board", "maintenance", 7))
     assert "GP28 key switch" in r.text
 
@@ -117,14 +119,18 @@ def test_production_closes_the_console():
 
 
 def test_key_file_round_trip_and_ids_hide_keys():
-    k = keylib.Keys("table1", OWNER, {"alice": FLOOR, "bob": b"\x22" * 32}, b"\x33" * 32)
+    pub = ed25519.public_key(b"\x52" * 32)
+    k = keylib.Keys("table1", OWNER, {"alice": FLOOR, "bob": b"\x22" * 32}, b"\x33" * 32, [pub])
     back = keylib.decode(keylib.encode(k))
-    eq((back.device, back.owner, back.floor, back.broadcast), (k.device, k.owner, k.floor, k.broadcast))
+    eq((back.device, back.sign, back.floor, back.broadcast, back.release),
+       (k.device, k.sign, k.floor, k.broadcast, [pub]))
     ids = k.ids()
-    eq(sorted(ids), ["broadcast", "floor:alice", "floor:bob", "owner"])
+    eq(sorted(ids), ["broadcast", "device", "floor:alice", "floor:bob", "release:" + keylib.public_id(pub)])
     assert "4242" not in repr(k) and "4242" not in str(ids)
     with raises(SecurityError, match="line 3"):
-        keylib.decode("felt-keys 1\ndevice t\nowner zz\n")
+        keylib.decode("felt-keys 2\ndevice t\nsign zz\n")
+    with raises(SecurityError, match="re-provision"):  # the symmetric owner key of version 1
+        keylib.decode("felt-keys 1\ndevice t\nowner " + "42" * 32 + "\n")
 
 
 def _uids(deck="A"):
@@ -193,7 +199,7 @@ def test_start_production_closes_console_and_checks_the_running_tree():
         def kbd_intr(self, c):
             self.got = c
     fake = Fake()
-    log = al.AuditLog(al.MemStore(), al.audit_key(OWNER))
+    log = al.AuditLog(al.MemStore(), al.signer(OWNER))
     try:
         os.chdir(BASE + "/a")
         mode, m = bootcheck.start(False, log, micropython_module=fake, keys_path=BASE + "/keys",

@@ -48,3 +48,37 @@ def test_plain_sha512_matches_fips_examples_and_block_edges():
     # 111, 112 and 128 bytes: the padding fits, spills into a second block, fills one exactly
     for n in (111, 112, 128, 300):
         eq(ed25519.sha512_plain(b"\xa5" * n), ed25519.sha512(b"\xa5" * n))
+
+
+def test_plain_code_matches_the_vectors_and_itself_on_every_interpreter():
+    # the pure-Python path (what a board runs) directly, even where the library serves Signer
+    for secret, public, msg, sig in VECTORS:
+        s, m = unhexlify(secret), unhexlify(msg)
+        signer = ed25519.PlainSigner(s)
+        eq(hexlify(signer.public), public)
+        eq(hexlify(signer.sign(m)), sig)
+        assert ed25519.verify_plain(unhexlify(public), m, unhexlify(sig))
+        assert not ed25519.verify_plain(unhexlify(public), m + b"x", unhexlify(sig))
+    # the comb (fixed base) and the window (any point) agree with plain double-and-add
+    for k in (1, 2, 15, 16, 17, 2 ** 64 + 3, ed25519._L - 1, 2 ** 255 + 12345):
+        q = ed25519._ZERO
+        p = ed25519._G
+        n = k
+        while n:
+            if n & 1:
+                q = ed25519._add(q, p)
+            p = ed25519._add(p, p)
+            n >>= 1
+        eq(ed25519._compress_point(ed25519._mul_base(k)), ed25519._compress_point(q))
+        eq(ed25519._compress_point(ed25519._mul(k, ed25519._G)), ed25519._compress_point(q))
+
+
+def test_a_non_canonical_public_key_or_R_is_refused():
+    secret, public, msg, sig = VECTORS[1]
+    s = unhexlify(sig)
+    # R with y >= p (not a canonical encoding): the comparison of encodings refuses it
+    y = int.from_bytes(s[:32], "little") & ((1 << 255) - 1)
+    if y + ed25519._P < (1 << 255):
+        bad = (y + ed25519._P).to_bytes(32, "little")
+        assert not ed25519.verify(unhexlify(public), unhexlify(msg), bad + s[32:])
+    assert not ed25519.verify(b"\xff" * 32, unhexlify(msg), s)  # not a point

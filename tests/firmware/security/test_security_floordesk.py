@@ -24,7 +24,7 @@ def _desk():
     def nonces(n):
         count[0] += 1
         return bytes([count[0]]) * n
-    log = al.AuditLog(al.MemStore(), al.audit_key(b"\x42" * 32))
+    log = al.AuditLog(al.MemStore(), al.signer(b"\x42" * 32))
     feed = secrecy.SecretFeed("table1", b"\x33" * 32, nonces, delay_ms=1800000, audit=log)
     gate = FloorGate("table1", {"alice": FLOOR}, nonces, audit=log)
     desk = FloorDesk(gate, sim.table, feed, {"alice": FLOOR}, "table1")

@@ -7,8 +7,10 @@ from check import eq, raises
 
 from felt.security import ManifestError
 from felt.security import manifest as mf
+from felt.security import ed25519
 
-OWNER = b"\x42" * 32
+OWNER = b"\x42" * 32  # the release key's seed (the host's)
+PUB = ed25519.public_key(OWNER)  # what the board holds
 OTHER = b"\x43" * 32
 
 
@@ -60,7 +62,7 @@ def _signed(tag, counter=5, key=OWNER, device="table1"):
 
 def test_signed_tree_is_accepted():
     root, text = _signed("ok")
-    m = mf.check_tree(root, OWNER, "table1", stored=5)
+    m = mf.check_tree(root, PUB, "table1", stored=5)
     eq(m.version, "1.0")
     eq(m.counter, 5)
     eq([f[0] for f in m.files], ["felt/__init__.py", "felt/table.py", "main.py"])
@@ -68,19 +70,19 @@ def test_signed_tree_is_accepted():
     # deploy bookkeeping in a slot is not firmware and does not count as an added file
     with open(root + "/.felt-ok", "w") as f:
         f.write("x")
-    mf.check_tree(root, OWNER, "table1")
+    mf.check_tree(root, PUB, "table1")
     _rmtree(root)
 
 
 def test_unsigned_tree_is_refused():
     root = _tree("nosig", FILES)
     with raises(ManifestError, match="unsigned"):
-        mf.check_tree(root, OWNER)
+        mf.check_tree(root, PUB)
     entries = [[rel] + list(mf.file_hash(root + "/" + rel)) for rel in mf.walk(root)]
     with open(root + "/" + mf.NAME, "w") as f:
         f.write(mf.body_text("table1", OWNER, "1.0", 5, entries))  # a manifest without its sig line
     with raises(ManifestError, match="manifest is unsigned"):
-        mf.check_tree(root, OWNER)
+        mf.check_tree(root, PUB)
     _rmtree(root)
 
 
@@ -88,7 +90,7 @@ def test_altered_manifest_is_refused():
     root, text = _signed("altman")
     forged = text.replace("counter 5", "counter 9")
     with raises(ManifestError, match="was altered"):
-        mf.verify(forged, OWNER)
+        mf.verify(forged, PUB)
 
 
 def test_altered_file_is_refused():
@@ -96,7 +98,7 @@ def test_altered_file_is_refused():
     with open(root + "/felt/table.py", "ab") as f:
         f.write(b"steal = True\n")
     with raises(ManifestError, match="felt/table.py was altered"):
-        mf.check_tree(root, OWNER)
+        mf.check_tree(root, PUB)
     _rmtree(root)
 
 
@@ -105,32 +107,32 @@ def test_added_and_missing_files_are_refused():
     with open(root + "/felt/evil.py", "w") as f:
         f.write("x = 2\n")
     with raises(ManifestError, match="felt/evil.py is not in the signed manifest"):
-        mf.check_tree(root, OWNER)
+        mf.check_tree(root, PUB)
     os.remove(root + "/felt/evil.py")
     os.remove(root + "/main.py")
     with raises(ManifestError, match="main.py is in the signed manifest but missing"):
-        mf.check_tree(root, OWNER)
+        mf.check_tree(root, PUB)
     _rmtree(root)
 
 
 def test_wrong_key_is_refused():
     root, text = _signed("wrongkey", key=OTHER)
     with raises(ManifestError, match="wrong key"):
-        mf.check_tree(root, OWNER)
+        mf.check_tree(root, PUB)
     _rmtree(root)
 
 
 def test_other_board_is_refused():
     root, text = _signed("otherboard", device="table2")
     with raises(ManifestError, match="for board 'table2'"):
-        mf.check_tree(root, OWNER, "table1")
+        mf.check_tree(root, PUB, "table1")
     _rmtree(root)
 
 
 def test_rolled_back_tree_is_refused():
     root, text = _signed("rollback", counter=4)
     with raises(ManifestError, match="counter 4, older than 5"):
-        mf.check_tree(root, OWNER, stored=5)
+        mf.check_tree(root, PUB, stored=5)
     _rmtree(root)
 
 
@@ -155,8 +157,8 @@ def test_malformed_manifests_name_the_problem():
     with raises(ManifestError, match="not a Felt firmware manifest"):
         mf.parse("hello\n")
     with raises(ManifestError, match="line 3 is malformed"):
-        mf.parse("felt-manifest 1\ndevice t\nfile a\n")
+        mf.parse("felt-manifest 2\ndevice t\nfile a\n")
     with raises(ManifestError, match="no counter line"):
-        mf.parse("felt-manifest 1\ndevice t\nkey k\nversion 1\n")
+        mf.parse("felt-manifest 2\ndevice t\nkey k\nversion 1\n")
     with raises(ManifestError, match="bad file path"):
         mf.sign("t", OWNER, "1", 1, [("../boot.py", 1, "00")])

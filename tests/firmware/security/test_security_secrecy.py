@@ -124,7 +124,7 @@ def test_delay_changes_only_by_floor_command():
 
 def test_every_alert_is_audited_with_hole_cards_hidden():
     from felt.security import audit as al
-    log = al.AuditLog(al.MemStore(), al.audit_key(b"\x42" * 32))
+    log = al.AuditLog(al.MemStore(), al.signer(b"\x42" * 32))
     sim = Sim()
     sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1")
     feed = secrecy.SecretFeed("table1", BKEY, _nonces())
@@ -133,7 +133,7 @@ def test_every_alert_is_audited_with_hole_cards_hidden():
         sim.run("seat %d 1000" % s)
     sim.run("hand")
     sim.run("fault double-read Ah to seat 2")  # the alert names the tag of a card going to a seat
-    recs = al.verify(log.store.lines(), al.audit_key(b"\x42" * 32))
+    recs = al.verify(log.store.lines(), al.signer(b"\x42" * 32))
     eq([r.kind for r in recs], ["alert"])
     eq(recs[0].who, "shoe")
     assert "DECK-5" in recs[0].text and "04FE1741000032" not in recs[0].text, recs[0].text

@@ -408,6 +408,33 @@ class FileBlockDevice:
         return None
 
 
+_POWER_UPS = [0]
+
+
+class SimEntropy:
+    """The simulated board's noise source: a 64-bit xorshift stream, seeded differently at every
+    simulated power-up (a count, so runs repeat; a real board's source is the ring oscillator or
+    the kernel: never the same twice). Only the simulator uses it; the firmware checks and
+    conditions it like any source."""
+
+    def __init__(self, seed=None):
+        if seed is None:
+            _POWER_UPS[0] += 1
+            seed = 0x9E3779B97F4A7C15 ^ (_POWER_UPS[0] * 0x2545F4914F6CDD1D)
+        self.x = (seed & 0xFFFFFFFFFFFFFFFF) or 1
+
+    def __call__(self, n):
+        out = bytearray(n)
+        x = self.x
+        for i in range(n):
+            x ^= (x << 13) & 0xFFFFFFFFFFFFFFFF
+            x ^= x >> 7
+            x ^= (x << 17) & 0xFFFFFFFFFFFFFFFF
+            out[i] = (x >> 24) & 255
+        self.x = x
+        return bytes(out)
+
+
 class SimHAL:
     """The sim backend. Every pin is claimed once (a second claim raises ConfigError, as a
     miswired board would be caught); tests reach the models through the returned objects or
@@ -426,9 +453,18 @@ class SimHAL:
         self.flash_device = None  # the raw flash (a test hands the same one to the next HAL: a power cycle)
         self.flash_path = None  # set: the raw flash is this file (main.py on a sim board: survives a reboot)
         self.held = {}  # pin -> level the outside world holds it at from power-on (bare_sim: a key switch)
+        # the simulated board's entropy source (issue 16 item 6): SimEntropy; a test sets None (a
+        # board without one) or a stuck source to see the firmware refuse
+        self.entropy_source = SimEntropy()
 
     def ticks_ms(self):
         return self.clock.ticks_ms()
+
+    def entropy(self, n):
+        if self.entropy_source is None:
+            from felt.security.entropy import EntropyError
+            raise EntropyError("this simulated board has no entropy source")
+        return self.entropy_source(n)
 
     def _claim(self, pin, pin_obj):
         if pin in self._pins:
