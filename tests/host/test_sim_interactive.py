@@ -151,3 +151,11 @@ def test_typed_at_a_terminal_the_screen_after_a_refused_line_is_current():
     assert "? bad remove statement: board holds no such card" in seen["remove Ah from board"]
     assert re.search(r"ALERT #1 \[proposed\] DEAL-8", seen["draw Ah to seat 3"]), seen["draw Ah to seat 3"]
     assert "cards  : seat 3 Ah" in seen["draw Ah to seat 3"]
+
+
+def test_help_names_every_statement_the_parser_takes():
+    # `set` and `levels=` came with issue 18 item 8: the help a person reads lists them
+    out = _sim("help\ntable holdem no_limit seats=6 sb=200 bb=100\nquit\n")
+    for word in ("set KEY VALUE", "levels=", "wait MS"):
+        assert word in out, word
+    assert "? BLIND-2: the small blind (200) is above the big blind (100)" in out  # refused before it is sent

@@ -14,10 +14,11 @@ from feltctl.table_sim.process import SimProcess, SimProcessError
 DEFAULT_TABLE = ("table holdem no_limit seats=6 sb=50 bb=100 button=1",
                  "seat 1 1000", "seat 2 1000", "seat 3 1000", "seat 4 1000", "seat 5 1000", "seat 6 1000")
 HELP = """statements (one a line; see hardware/bench-scripts.md):
-  table GAME STRUCTURE seats=N [sb= bb= ante= small_bet= big_bet= bring_in= button= mode= hr.NAME=]
+  table GAME STRUCTURE seats=N [sb= bb= ante= small_bet= big_bet= bring_in= button= mode= levels= hr.NAME=]
   seat SEAT STACK | hand | clear | draw CARD to PLACE | move CARD from PLACE to PLACE
   remove CARD from PLACE | act SEAT fold|check|call|bet N|raise N|allin|bringin | press SEAT [long]
-  confirm | reject | fault KIND ... | wait MS | expect ...      PLACE: seat N | board | burn | muck | nowhere
+  confirm | reject | fault KIND ... | wait MS | set KEY VALUE | expect ...
+  PLACE: seat N | board | burn | muck | nowhere
 other: help | state (the raw JSON snapshot) | alerts (every alert of this hand) | quit"""
 
 
