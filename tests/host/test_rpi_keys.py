@@ -98,6 +98,12 @@ def test_sign_covers_what_install_copies_and_no_bytecode(tmp_path, capsys):
     m = mf.verify((src / mf.NAME).read_text(), [store.release_signer("pi1").public], "pi1")
     assert [f[0] for f in m.files] == ["felt/__init__.py", "main.py"]
     assert m.version == "9.9" and m.counter == 1
+    # issue 16 item 2: the service's data-folder configuration is signed with the release
+    (tmp_path / "pi.json").write_text('{"board": "rpi"}\n')
+    assert feltctl(["sign", "--device", "pi1", "--src", str(src), "--keys", store.root,
+                    "--config", "board.json=%s" % (tmp_path / "pi.json")]) == 0
+    m = mf.verify((src / mf.NAME).read_text(), [store.release_signer("pi1").public], "pi1")
+    assert [c[0] for c in m.configs] == ["board.json"] and m.counter == 2
     assert feltctl(["sign", "--device", "nobody", "--src", str(src), "--keys", store.root]) == 1
     assert "no readable release key" in capsys.readouterr().err
 

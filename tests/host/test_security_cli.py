@@ -237,3 +237,16 @@ def test_issue16_item1_no_key_a_verifier_holds_can_sign_a_record_it_accepts(stor
         assert "not signed by board table1" in capsys.readouterr().err
     # and the board's own signature still verifies with the public key alone
     assert feltctl(["verify-hand", _write(tmp_path, hand), "--device", "table1", "--keys", store.root]) == 0
+
+
+def test_config_entries_name_the_file_as_on_the_board(tmp_path):
+    # feltctl flash --sign --config [NAME=]FILE (issue 16 item 2): the manifest's config line
+    # must carry the name the board reads (board.json), not the host file's (pico.json)
+    import hashlib
+    from feltctl.board.signing import config_entries
+    f = tmp_path / "pico.json"
+    f.write_text('{"board": "pico"}\n')
+    data = f.read_bytes()
+    want = (len(data), hashlib.sha256(data).hexdigest())
+    assert config_entries(["board.json=%s" % f]) == [("board.json",) + want]
+    assert config_entries([str(f)]) == [("pico.json",) + want]

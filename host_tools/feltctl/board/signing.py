@@ -199,13 +199,16 @@ def firmware_version(files):
 
 def config_entries(paths):
     """[(file name, size, sha256 hex)] of configuration files for the data root (board.json,
-    table.json, decks.json): listed in the manifest so the board uses only these (issue 16 item 2)."""
+    table.json, decks.json, room.json): listed in the manifest so the board uses only these (issue 16
+    item 2). Each is FILE (named as on the board) or NAME=FILE (hardware/boards/pico.json under
+    the name board.json)."""
     import hashlib
     out = []
     for p in paths or ():
-        with open(p, "rb") as f:
+        name, _, path = p.partition("=") if "=" in p else (os.path.basename(p), "", p)
+        with open(path, "rb") as f:
             data = f.read()
-        out.append((os.path.basename(p), len(data), hashlib.sha256(data).hexdigest()))
+        out.append((name, len(data), hashlib.sha256(data).hexdigest()))
     return out
 
 

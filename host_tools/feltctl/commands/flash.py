@@ -26,10 +26,10 @@ def add_arguments(p):
     p.add_argument("--dry-run", action="store_true", help="list what would change, change nothing")
     p.add_argument("--sign", metavar="DEVICE", default=None,
                    help="add a manifest signed with this board's release key (hardware/security.md)")
-    p.add_argument("--config", action="append", default=[], metavar="FILE",
+    p.add_argument("--config", action="append", default=[], metavar="[NAME=]FILE",
                    help="--sign: a configuration file the board reads from its data root (board.json, table.json, "
-                        "decks.json; copy it there yourself): its hash goes into the signed manifest, and a "
-                        "provisioned board refuses any such file not listed (hardware/security.md section 3)")
+                        "decks.json, room.json; copy it there yourself, as NAME): its hash goes into the signed "
+                        "manifest, and a provisioned board refuses any such file not listed (hardware/flashing.md)")
     p.add_argument("--counter", type=int, default=None, help="--sign: anti-rollback counter (default: next)")
     p.add_argument("--keys", default=None, help="--sign: key store folder (default $FELT_KEYS or ~/.felt/keys)")
     p.add_argument("--rollback", action="store_true", help="boot the previously deployed tree again")

@@ -16,6 +16,9 @@ def add_arguments(p):
     p.add_argument("--device", required=True, help="the board's name in the key store")
     p.add_argument("--src", default=FIRMWARE, help="the firmware tree (default: the repo's firmware/)")
     p.add_argument("--counter", type=int, default=None, help="anti-rollback counter (default: the key store's next)")
+    p.add_argument("--config", action="append", default=[], metavar="[NAME=]FILE",
+                   help="a configuration file the service reads from its data folder (board.json, table.json, "
+                        "decks.json, room.json): its hash goes into the manifest (issue 16 item 2)")
     p.add_argument("--keys", default=None, help="key store folder (default $FELT_KEYS or ~/.felt/keys)")
 
 
@@ -30,14 +33,14 @@ def installed_files(src):
     return out
 
 
-def sign_folder(src, device, store, counter=None):
+def sign_folder(src, device, store, counter=None, configs=()):
     """Write <src>/felt.manifest signed with the device's release key; returns the Manifest."""
     from feltctl.board.signing import manifest_for
     release = store.release_signer(device)
     if counter is None:
         counter = store.next_counter(device)
     files = installed_files(src)
-    text = manifest_for(files, device, release, firmware_version(files), counter)
+    text = manifest_for(files, device, release, firmware_version(files), counter, configs=configs)
     path = os.path.join(src, mf.NAME)
     with open(path + ".tmp", "w") as f:
         f.write(text)
@@ -55,7 +58,8 @@ def run(args):
               file=sys.stderr)
         return 1
     try:
-        m = sign_folder(args.src, args.device, KeyStore(args.keys), args.counter)
+        from feltctl.board.signing import config_entries
+        m = sign_folder(args.src, args.device, KeyStore(args.keys), args.counter, config_entries(args.config))
     except OSError as e:
         print("feltctl sign: error: %s: %s" % (e.filename, e.strerror), file=sys.stderr)
         return 1
