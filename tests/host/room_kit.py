@@ -1,13 +1,14 @@
 # Helpers of the room tests (tests/host/test_room_*.py): a simulated table that publishes
 # (the firmware's Sim with the secrecy feed, the publisher and its outbox), a collector on the
 # broker that keeps every message by seq, and the hand they play.
+import socket
 import threading
 import time
 import uuid
 
 import paho.mqtt.client as mqtt
 
-from felt.room import message, publisher
+from felt.room import message, publisher, wire
 from felt.room.outbox import Outbox
 from felt.security import secrecy
 from felt.sim.runner import Sim
@@ -113,3 +114,52 @@ class Collector:
     def close(self):
         self.c.disconnect()
         self.c.loop_stop()
+
+
+class PicoOnSocket:
+    """A Pico table whose console is a TCP socket (pyserial socket:// on the bridge's side): the
+    simulated board runs in this thread; bytes go between the socket and its console UART."""
+
+    def __init__(self, t, desk, todo=None):
+        self.t = t
+        self.sender = wire.ConsoleSender(t.sim.rt.link, t.box)
+        t.sim.rt.console_filters.insert(0, self.sender)
+        t.sim.rt.after_step.append(self.sender.step)
+        t.sim.rt.desk = desk
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(1)
+        self.url = "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
+        self.stop = False
+        self.todo = list(todo if todo is not None else HAND)
+        self.th = threading.Thread(target=self._run, daemon=True)
+        self.th.start()
+
+    def _run(self):
+        conn, _a = self.srv.accept()
+        conn.settimeout(0.005)
+        sim = self.t.sim
+        while not self.stop:
+            try:
+                data = conn.recv(4096)
+                if data:
+                    sim.console.feed(data)
+            except socket.timeout:
+                pass
+            # step by step, taking what the board wrote to its console after every main-loop step
+            # (the sim keeps only the last 20 lines of a statement: pub pieces would be lost)
+            out = bytearray()
+            sim.replies = []
+            for _step in sim.run_steps(self.todo.pop(0) if self.todo else "wait 5"):
+                out += sim.console.sent
+                sim.console.sent = bytearray()
+            # the statement's end moved the last step's lines into sim.replies (at most 20)
+            out += "".join([r + "\r\n" for r in sim.replies]).encode() + bytes(sim.console.sent)
+            sim.console.sent = bytearray()
+            sim.replies = []
+            if out:
+                try:
+                    conn.sendall(bytes(out))
+                except OSError:
+                    break  # the bridge went away (the test is ending)
+        conn.close()

@@ -3,14 +3,13 @@
 # free local port; a Pico table's console goes through `feltctl bridge`; floor commands come back
 # over MQTT by challenge + HMAC; a broker restart mid-hand and a table power cut lose nothing, and
 # duplicates are dropped by seq. Few and quick: each test runs a hand or two.
-import socket
 import threading
 import time
 
 import pytest
 import serial
 
-from felt.room import message, wire
+from felt.room import message
 from felt.room.desk_link import RoomDesk
 from felt.room.outbox import Outbox
 from felt.security.auth import FloorGate
@@ -21,7 +20,7 @@ from feltctl.room.broker import BrokerError, Mosquitto, find_mosquitto
 from feltctl.room.bridge import Bridge
 from feltctl.room.mqtt import MqttPort, TableLink
 
-from room_kit import FLOOR, HAND, OWNER, Collector, SimTable, nonces
+from room_kit import FLOOR, HAND, OWNER, Collector, PicoOnSocket, SimTable, nonces
 
 try:
     find_mosquitto()
@@ -129,51 +128,11 @@ def test_broker_restart_mid_hand_and_table_power_cut_lose_nothing(broker, tmp_pa
     col.close()
 
 
-class _PicoOnSocket:
-    """A Pico table whose console is a TCP socket (pyserial socket:// on the bridge's side): the
-    simulated board runs in this thread; bytes go between the socket and its console UART."""
-
-    def __init__(self, t, desk):
-        self.t = t
-        self.sender = wire.ConsoleSender(t.sim.rt.link, t.box)
-        t.sim.rt.console_filters.insert(0, self.sender)
-        t.sim.rt.after_step.append(self.sender.step)
-        t.sim.rt.desk = desk
-        self.srv = socket.socket()
-        self.srv.bind(("127.0.0.1", 0))
-        self.srv.listen(1)
-        self.url = "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
-        self.stop = False
-        self.todo = list(HAND)
-        self.th = threading.Thread(target=self._run, daemon=True)
-        self.th.start()
-
-    def _run(self):
-        conn, _a = self.srv.accept()
-        conn.settimeout(0.005)
-        sim = self.t.sim
-        while not self.stop:
-            try:
-                data = conn.recv(4096)
-                if data:
-                    sim.console.feed(data)
-            except socket.timeout:
-                pass
-            sim.replies = []
-            sim.run(self.todo.pop(0) if self.todo else "wait 5")
-            # what the board wrote to its console (the sim keeps it as lines once it settles)
-            out = "".join([r + "\r\n" for r in sim.replies]).encode() + bytes(sim.console.sent)
-            sim.console.sent = bytearray()
-            if out:
-                conn.sendall(out)
-        conn.close()
-
-
 def test_pico_table_through_feltctl_bridge(broker):
     col = Collector(broker.url, client_id="floor-c")
     t = SimTable(name="p1")
     gate = FloorGate("p1", {"alice": FLOOR}, nonces())
-    pico = _PicoOnSocket(t, FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "p1"))
+    pico = PicoOnSocket(t, FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "p1"))
     port = serial.serial_for_url(pico.url, timeout=0.01)
     bridge = Bridge(port, broker.url, "room1", "p1")
     stop = []

@@ -34,7 +34,9 @@ class Bridge:
         self.published = 0
         self.refused = 0
         self.c = client(None, url)
+        self.connected = False
         self.c.on_connect = self._on_connect
+        self.c.on_disconnect = lambda *a: setattr(self, "connected", False)
         self.c.on_publish = lambda c, u, mid, rc, p: self._acked_mids.append(mid)
         self.c.on_message = lambda c, u, m: self.commands.append(bytes(m.payload))
         host, p = parse_url(url)
@@ -44,12 +46,18 @@ class Bridge:
     def _on_connect(self, c, userdata, flags, reason, props):
         if not reason.is_failure:
             c.subscribe(message.topic(self.room, self.table, message.COMMAND), qos=1)
+            self.connected = True
 
     def _line(self, verb, args):
         self._seq = (self._seq + 1) % (proto.MAX_SEQ + 1)
         self.port.write(proto.encode(proto.Message(self._seq, verb, args)))
 
     def step(self):
+        if not self.connected:
+            # the console is not read while the broker is away: the table's lines wait in the
+            # port (then in its outbox), rather than pieces taken here with nowhere to go
+            time.sleep(0.01)
+            return
         data = self.port.read(4096)
         for item in self.parser.feed(data) if data else ():
             if isinstance(item, proto.ConsoleError):

@@ -47,13 +47,20 @@ class Floor:
         # a persistent session: what the tables published while the server was away waits for it
         self.c = client(client_id or "felt-floor-%s" % room, url, clean=False)
         self.c.on_connect = lambda c, u, f, rc, p: c.subscribe("felt/%s/+/+" % room, qos=1)
+        self.c.on_subscribe = lambda *a: setattr(self, "subscribed", True)
+        self.subscribed = False
         self.c.on_message = self._on_message
         self.connected = False
 
-    def start(self):
+    def start(self, wait_s=5.0):
+        """Connect and subscribe; returns once subscribed (or after wait_s: it goes on trying), so
+        a floor started before its tables misses nothing they publish."""
         host, port = parse_url(self.url)
         self.c.connect_async(host, port, keepalive=10)
         self.c.loop_start()
+        end = time.monotonic() + wait_s
+        while not self.subscribed and time.monotonic() < end:
+            time.sleep(0.01)
         return self
 
     def close(self):
