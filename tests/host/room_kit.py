@@ -78,7 +78,9 @@ class Collector:
                              protocol=mqtt.MQTTv311, clean_session=clean)
         self.c.reconnect_delay_set(0.1, 1)
         self.room = room
+        self.subscribed = 0  # subscriptions acknowledged (one per connection)
         self.c.on_connect = lambda c, u, f, rc, p: c.subscribe("felt/%s/#" % room, qos=1)
+        self.c.on_subscribe = lambda *a: setattr(self, "subscribed", self.subscribed + 1)
         self.c.on_message = self._on
         self.c.connect(host, port, keepalive=10)
         self.c.loop_start()

@@ -141,8 +141,12 @@ class TableLink:
             # a broker that went down may have acknowledged messages it never passed on (seen with
             # Mosquitto: a PUBACK, then SIGTERM before the floor's session had them): the last
             # RECENT_S of acknowledged messages go again; the floor drops what it has by seq
+            # (and what paho had in flight: it resends that itself at once, maybe before the floor
+            # is subscribed again)
             self._reconnected = False
-            for _t, seq, kind, payload in self._recent:
+            again = [(seq, kind, payload) for _t, seq, kind, payload in self._recent]
+            again += sorted(self._inflight.values())
+            for seq, kind, payload in again:
                 self.c.publish(message.topic(self.room, self.table, kind), payload, qos=1,
                                retain=kind in message.RETAINED)
                 self.resent += 1
