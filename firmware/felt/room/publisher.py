@@ -15,8 +15,9 @@ HEALTH_MS = 5000  # a health message this often
 _SEAT_EMPTY = "empty"
 
 
-def state_body(table):
-    """The public state of a table, JSON-ready (ints and text only: no None, no booleans)."""
+def state_body(table, now_ms=None):
+    """The public state of a table, JSON-ready (ints and text only: no None, no booleans); with
+    now_ms, the level clock (TOUR-1) as {"level", "left_ms", "running"} when it is shown."""
     cfg = table.config
     lt = view.lights(table)
     stacks = view.stacks(table)
@@ -28,7 +29,11 @@ def state_body(table):
             "board": cards_text(h.board) if (h is not None and h.board and table.state != "void") else "",
             "level": cfg.level or 0, "sb": cfg.sb, "bb": cfg.bb, "ante": cfg.ante,
             "pending": [_alert(a) for a in table.pending()], "seats": _seats(table, stacks),
-            "result": list(table.results) if table.state == OVER else []}
+            "result": list(table.results) if table.state == OVER else [], "clock": {}}
+    lc = table.level_clock
+    if lc is not None and lc.shown and now_ms is not None:
+        n, left, running = lc.peek(now_ms)  # the floor's dashboard counts down from it
+        body["clock"] = {"level": n, "left_ms": left, "running": 1 if running else 0, "h4h": 1 if lc.h4h else 0}
     return body
 
 
@@ -129,7 +134,7 @@ class Publisher:
         mark = (rt.events if rt is not None else None, t.seq, t.hand_no, t.state, len(t.alerts))
         if rt is None or mark != self._mark:
             self._mark = mark
-            body = state_body(t)
+            body = state_body(t, now_ms)
             text = message.encode(body)
             if text != self._state:
                 self._state = text

@@ -56,3 +56,13 @@ def test_DEAL_15_a_ruling_on_no_pending_proposal_is_refused():
     desk = _desk(sim)
     with raises(RuleError, match="no pending proposal #7"):
         _run(desk, "ruling 7 confirm", 0)
+
+
+def test_TOUR_1_the_published_state_carries_the_level_clock():
+    from felt.room import publisher
+
+    sim = tour_sim()
+    sim.table.config.levels = [dict(r) for r in LEVELS]
+    eq(publisher.state_body(sim.table, 0)["clock"], {})  # not started: nothing to show
+    _run(_desk(sim), "clock start", 1000)
+    eq(publisher.state_body(sim.table, 61010)["clock"], {"level": 1, "left_ms": 19 * 60000, "running": 1, "h4h": 0})
