@@ -544,6 +544,8 @@ def _run(hal, board, root, log, steps):
     settings = _read_json(config_paths(root, "table.json"), {"game": "holdem", "structure": "no_limit",
                                                              "seats": board.seats, "sb": 1, "bb": 2})
     shoe = settings.pop("shoe", "pn532")  # "pn532" or "ascii"
+    if settings.get("game") == "blackjack":  # issue 17 item 3: loaded only for a blackjack table
+        return _run_blackjack(hal, board, root, log, steps, settings, shoe)
     rotation = auditlib.Rotation.from_config(settings)  # audit_max_bytes / audit_keep (security.md)
     settings.pop("audit_max_bytes", None)
     settings.pop("audit_keep", None)
@@ -570,4 +572,21 @@ def _run(hal, board, root, log, steps):
             log("felt: unexpected %s: %s -- resetting" % (type(e).__name__, e))
             machine.reset()
         raise
+    return app
+
+
+def _run_blackjack(hal, board, root, log, steps, settings, shoe):
+    """The blackjack table (felt.runtime.blackjack): journal, drivers and loop; what it does not
+    wire yet is listed there. Returns an App with table, runtime and report."""
+    from felt.runtime import blackjack as bjrt
+
+    app = App()
+    app.root = root
+    _mkdir(root)
+    _mkdir(join(root, "hands"))
+    reg = registry_from(_read_json(config_paths(root, "decks.json"), {}))
+    app.runtime, app.table, app.report = bjrt.build(hal, board, settings, reg, root, shoe=shoe, log=log,
+                                                    keys_path=getenv("FELT_KEYS"))
+    app.runtime.start()
+    looplib.run_forever(app.runtime, _sleeper(hal), steps=steps, start=False)
     return app

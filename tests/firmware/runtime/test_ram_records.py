@@ -61,7 +61,7 @@ def test_console_verb_schema_rows():
     for bad in ("", "hel", "hello ", "ok\n", "nosuch"):
         eq(proto.verb(bad), None)
     names = proto.verb_names()
-    eq((len(names), names[0], names[-1]), (35, "hello", "pub"))  # 1.3: puback, pub (issue 15)
+    eq((len(names), names[0], names[-1]), (36, "hello", "pub"))  # 1.3: puback, pub (issue 15); 1.4: bj (issue 17)
 
 
 def test_console_line_round_trip_through_the_schema():

@@ -1,0 +1,230 @@
+# The blackjack table's runtime (runtime layer; issue 17 item 3): what felt.runtime.app runs when
+# table.json says "game": "blackjack". The board's drivers (loop.open_drivers: shoe, console link,
+# antennas, seat buttons, lights, display) are wired to felt.table.blackjack.BlackjackTable, which
+# the journal records and rebuilds after a power cut (felt.recovery.restore). Loaded only for a
+# blackjack table: the poker path imports nothing from here (tests/host/test_blackjack_not_on_poker_path.py).
+# Board map: the antenna of seat N is box N (1..bj.boxes), the board antenna is the dealer's spot.
+# Console (FELT1 1.4, hardware/protocols/console.md): newhand, bet BOX AMOUNT, and
+# `bj WORD [BOX] [AMOUNT]` for the rest (newshoe, close, hit, stand, double, split, surrender,
+# redouble, insure, even, noinsure, closeinsurance). Seat buttons: felt.table.blackjack (short =
+# hit, long = stand; during the insurance offer short = insure, long = no).
+# Not wired yet (the poker path's build() has them): keys and the signed boot check, the audit
+# log, the secrecy feed, the tilt lock, the floor desk and the room -- so a provisioned board
+# refuses to run a blackjack table (ConfigError) rather than run it unsigned.
+import json
+
+from felt.drivers import neopixel_lights as leds
+from felt.drivers import shoe as shoe_mod
+from felt.engine.blackjack.rules import BlackjackRules
+from felt.errors import ConfigError
+from felt.history import blackjack as bjh
+from felt.recovery import restore as recovery
+from felt.runtime import loop as looplib
+from felt.table import blackjack_view as view
+from felt.table.blackjack import DEALER_SPOT, BlackjackTable
+
+_DECIDE = ("hit", "stand", "double", "split", "surrender", "redouble")
+_INSURE = {"insure": "yes", "even": "even", "noinsure": "no", "closeinsurance": "close"}
+
+
+def spot(location):
+    """The blackjack spot of a board antenna: 'seat3' -> 'box3', 'board' -> 'dealer'; None else."""
+    if location == "board":
+        return DEALER_SPOT
+    if location.startswith("seat"):
+        return "box" + location[4:]
+    return None
+
+
+def lights(t):
+    """The seat LEDs (drivers.neopixel_lights roles): the action light on the box that decides
+    now. The other box states (bet, insure, won, lost, push) have no LED on the poker light
+    layout; the display shows them."""
+    out = {leds.DEALER: None, leds.SMALL_BLIND: None, leds.BIG_BLIND: None, leds.ACTION: None, leds.ALL_IN: []}
+    states = view.lights(t)
+    for b in states:
+        if states[b] == view.ACT:
+            out[leds.ACTION] = b
+    return out
+
+
+class RoundFiles:
+    """The round history sink: each settled round's .bjh line appended to <folder>/rounds.bjh
+    (hardware/blackjack-history.md; `feltctl replay` reads it)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __call__(self, line):
+        try:
+            with open(self.path) as f:
+                new = not f.read(1)
+        except OSError:
+            new = True
+        with open(self.path, "a") as f:
+            if new:
+                f.write(bjh.HEADER + "\n")
+            f.write(line + "\n")
+
+
+class BlackjackRuntime:
+    """One step polls the drivers (shoe first: a card leaves the shoe before it lands), hands each
+    event to the table in order, then applies lights and display computed from its state.
+    console_filters: fn(msg) before the table sees an entry (the journal's line note)."""
+
+    def __init__(self, hal, table, drivers, log=None, console_filters=None):
+        self.hal = hal
+        self.table = table
+        self.d = drivers
+        self.log = log
+        self.console_filters = console_filters or []
+        self.link = drivers.link
+        self.display = drivers.display
+        self._lines = None
+        self._applied_ms = 0
+        self.steps = 0
+        self.events = 0
+        table.notify = self._notify
+
+    def start(self):
+        d = self.d
+        if d.poller is not None:
+            for e in d.poller.start():
+                self._antenna(e)
+        if d.display is not None:
+            d.display.init()
+        if d.link is not None:
+            d.link.hello()
+        self.apply()
+
+    def step(self):
+        now = self.hal.ticks_ms()
+        d = self.d
+        n = 0
+        if d.shoe is not None:
+            n += self._each(self._shoe, d.shoe.poll(now))
+        if d.link is not None:
+            n += self._each(self._console, d.link.poll(now))
+        if d.buttons is not None:
+            n += self._each(self._button, d.buttons.poll(now))
+        if d.poller is not None and now >= d.poller.next_due_ms:
+            n += self._each(self._antenna, d.poller.poll(now))
+        self.events += n
+        self.steps += 1
+        if n or now - self._applied_ms >= looplib.REFRESH_MS:
+            self._applied_ms = now
+            self.apply()
+        return n
+
+    def _each(self, fn, events):
+        i = 0
+        while i < len(events):
+            fn(events[i])
+            i += 1
+        return i
+
+    def next_due_ms(self):
+        now = self.hal.ticks_ms()
+        due = now + looplib.POLL_MS
+        p = self.d.poller
+        if p is not None and p.next_due_ms < due:
+            due = p.next_due_ms
+        return due if due > now else now
+
+    def apply(self):
+        d = self.d
+        if d.lights is not None:
+            d.lights.apply(lights(self.table))
+        if d.display is not None:
+            lines = view.lines(self.table)
+            if lines != self._lines:
+                self._lines = lines
+                d.display.show(lines)
+
+    # -- events ----------------------------------------------------------------------------------
+    def _shoe(self, e):
+        if e.kind == shoe_mod.CARD:
+            self.table.shoe_card(e.uid)
+        elif e.kind in (shoe_mod.FAULT, shoe_mod.STOPPED):
+            self.table.alert("error" if e.kind == shoe_mod.STOPPED else "warn", "", "shoe reader: %s" % (e.detail,))
+
+    def _antenna(self, e):
+        s = spot(e[1])
+        if s is not None:
+            self.table.antenna((e[0], s, e[2]))
+
+    def _button(self, e):
+        if e[0] == "button":
+            self.table.button(e[1], e[2])
+
+    def _console(self, msg):
+        for f in self.console_filters:
+            if f(msg):
+                return
+        t = self.table
+        link = self.link
+        verb = msg.verb
+        a = msg.args
+        if verb == "pong":
+            return
+        if verb == "newhand":
+            ok = t.new_hand()
+        elif verb == "bet":
+            ok = t.bet(a[0], a[1])
+        elif verb == "bj" and a[0] == "newshoe":
+            ok = t.new_shoe()
+        elif verb == "bj" and a[0] == "close":
+            ok = t.close_bets()
+        elif verb == "bj" and a[0] in _DECIDE and len(a) > 1:
+            ok = t.decide(a[1], a[0])
+        elif verb == "bj" and a[0] in _INSURE:
+            ok = t.insure(a[1] if len(a) > 1 else 0, _INSURE[a[0]], a[2] if len(a) > 2 else None)
+        else:
+            link.reply_error(msg.seq, "%s is not a blackjack console entry" % " ".join([verb] + [str(x) for x in a]),
+                             code="unsupported")
+            return
+        if ok:
+            link.reply_ok(msg.seq)
+            return
+        level, rule, text = t.alerts[-1] if t.alerts else ("error", "", "refused")
+        link.reply_error(msg.seq, looplib._clean(text), rule=rule or None, code="rule")
+
+    def _notify(self, a):
+        if self.link is None:
+            return
+        try:
+            self.link.alert(a[0] if a[0] in ("info", "warn", "error") else "error", looplib._clean(a[2]),
+                            rule=a[1] or None)
+        except ValueError as e:  # a text the codec refuses is logged, never lost silently
+            if self.log is not None:
+                self.log("console: alert not sent: %s" % e)
+
+
+def build(hal, board, settings, registry, root, shoe="pn532", log=None, keys_path=None):
+    """(BlackjackRuntime, BlackjackTable, recovery Report) for table.json `settings` ({"game":
+    "blackjack", "name": .., "decks": [deck ids], "cut_uid": HEX, "bj": {house rules}})."""
+    from felt.runtime import app as applib
+    from felt.security import bootcheck
+
+    say = log or (lambda text: None)
+    if bootcheck.provisioned(keys_path or applib.join(root, "felt.keys")):
+        raise ConfigError("blackjack: this board is provisioned, and the blackjack runtime does not run the "
+                          "signed boot check yet (issue 17 item 3): not started")
+    rules = BlackjackRules(settings.get("bj") or {})
+    decks = settings.get("decks")
+    cut = settings.get("cut_uid")
+    cut_uid = bytes.fromhex(cut) if cut else None
+    name = settings.get("name", board.name)
+    if not decks:
+        raise ConfigError("blackjack: table.json names no decks (\"decks\": [ids from decks.json])")
+    journal, handlog = applib.open_journal(hal, board, root, say)
+
+    def make(history):
+        return BlackjackTable(rules, registry, decks, cut_uid=cut_uid, name=name, log=say, history=history)
+    table, recorder, report = recovery.restore_table(journal, make, handlog, log=say,
+                                                     history=RoundFiles(applib.join(root, "hands/rounds.bjh")))
+    d = looplib.open_drivers(hal, board, board.seats, shoe, log=say)
+    rt = BlackjackRuntime(hal, table, d, log=say, console_filters=[recorder.console_entry])
+    recorder.seed_console(d.link)
+    say("felt: blackjack table %s, %d decks, rules %s" % (name, len(decks), json.dumps(settings.get("bj") or {})))
+    return rt, table, report
