@@ -144,3 +144,27 @@ def test_BJ_4_blackjack_round_on_the_assembled_firmware_and_after_a_power_cycle(
     eq(b2.send("newhand"), [("ok", None)])
     eq(b2.send("bet", 8, 10)[0][0], "error")  # box 8 is no box (BJ-3)
     kit.rm_tree(root)
+
+
+def test_blackjack_table_is_refused_on_a_provisioned_board_and_without_decks():
+    # the blackjack runtime does not run the signed boot check yet: a board with a key file must
+    # not run it unsigned; a table.json naming no decks is a named ConfigError (BJ-22)
+    from felt.errors import ConfigError
+
+    root = kit.tmp_root("bj_e2e_keys")
+    write_config(root)
+    with open(root + "/felt.keys", "w") as f:
+        f.write("{}")
+    board = sim_board(7)
+    for fix in ("keys", "decks"):
+        try:
+            applib.run(SimHAL(), board, root, log=lambda line: None, steps=1)
+        except ConfigError as e:
+            assert ("provisioned" if fix == "keys" else "no decks") in str(e), e
+        else:
+            raise AssertionError("a blackjack table ran (%s)" % fix)
+        if fix == "keys":
+            os.remove(root + "/felt.keys")
+            with open(root + "/table.json", "w") as f:
+                json.dump({"game": "blackjack"}, f)
+    kit.rm_tree(root)
