@@ -217,12 +217,15 @@ if [ -e "$COUNTER" ]; then  # activate may have just written it
     root_only "$COUNTER"
 fi
 
-# The interpreter: a venv with the Raspberry Pi HAL's libraries (spidev for the RFID readers) and
-# paho-mqtt for the room (room.json with a broker: hardware/floor.md section 7).
+# The interpreter: a venv with the Raspberry Pi HAL's libraries (RPi.GPIO for pins and buttons,
+# spidev for the RFID readers, pyserial for the shoe and console), cryptography for a fast Ed25519
+# check (felt.security.ed25519 falls back to pure Python without it) and paho-mqtt for the room
+# (room.json with a broker: hardware/floor.md section 7). tests/host/test_rpi_install_deps.py keeps
+# this list in step with what firmware/ imports.
 if [ ! -x "$PREFIX/venv/bin/python" ]; then
     if [ "$SYSTEMD" = 1 ]; then
         "$PYTHON" -m venv "$PREFIX/venv"
-        "$PREFIX/venv/bin/pip" install --quiet spidev pyserial paho-mqtt
+        "$PREFIX/venv/bin/pip" install --quiet RPi.GPIO spidev pyserial cryptography paho-mqtt
     else
         say "skipping the venv in a staged install (created on the Pi by a real install)"
     fi
