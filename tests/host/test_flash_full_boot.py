@@ -123,8 +123,13 @@ def test_a_flash_full_of_data_at_boot_is_a_named_error_not_a_crash(board):
     assert "felt: NOT STARTED: StorageFull: the flash is full" in out, out[-1500:]
 
 
-def test_a_deploy_that_fails_on_a_full_flash_frees_its_slot_and_the_old_firmware_boots(board, tree):
+def test_a_deploy_that_fails_on_a_full_flash_frees_its_slot_and_the_old_firmware_boots(board, tree, monkeypatch):
     from feltctl.board.deploy import Tree
+
+    # the up-front fit check (issue 18 item 2, tests/host/test_flash_fit.py) would refuse this deploy
+    # before writing; here its estimate is short, as on a real littlefs that spends more blocks on a
+    # folder than the estimate counts, so the flash fills part way through the staging writes
+    monkeypatch.setattr(Deployer, "_check_fits", staticmethod(lambda tree, hello, uploads: None))
 
     free = CAPACITY - used(board.flash_dir)
     files = dict(tree.files)

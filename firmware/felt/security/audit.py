@@ -11,7 +11,7 @@ import os
 from felt.errors import ConfigError
 from felt.security import AuditError
 from felt.security import ed25519
-from felt.security.hmac import hexlify, unhexlify
+from felt.security.hmac import hexlify, signature_bytes
 from felt.textnum import is_digits, parse_uint
 
 GENESIS = "0" * 64
@@ -46,7 +46,7 @@ def record_message(body):
 
 def _signed(public, body, sig_hex):
     try:
-        raw = unhexlify(sig_hex)
+        raw = signature_bytes(sig_hex)
     except ValueError:
         return False
     sign = getattr(public, "sign", None)

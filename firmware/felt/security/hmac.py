@@ -59,6 +59,16 @@ def unhexlify(text):
     return bytes([int(text[i:i + 2], 16) for i in range(0, len(text), 2)])
 
 
+def signature_bytes(text):
+    """A signature's hex as written by hexlify (lowercase, nothing else) -> bytes; ValueError
+    otherwise. int(.., 16) also takes 'E' for 'e', '+' and '_': a record whose signature field was
+    edited that way decoded to the same bytes and verified (found by test_security_fuzz)."""
+    raw = unhexlify(text)
+    if hexlify(raw) != text:
+        raise ValueError("a signature is lowercase hex")
+    return raw
+
+
 def hmac_hex(key, msg):
     return hexlify(hmac_sha256(key, msg))
 

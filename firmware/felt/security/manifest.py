@@ -9,7 +9,7 @@ import hashlib
 
 from felt.security import ManifestError
 from felt.security import ed25519
-from felt.security.hmac import hexlify, unhexlify
+from felt.security.hmac import hexlify, signature_bytes, unhexlify
 from felt.security.keys import public_id
 
 NAME = "felt.manifest"  # in the root of every firmware tree (slot); not listed in itself
@@ -180,7 +180,7 @@ def verify(text, release, device=None, revoked=()):
         raise ManifestError("refused: the manifest is signed with key %s, not a release key this board "
                             "trusts (%s) (wrong key)" % (m.key, ", ".join(sorted(trusted)) or "none"))
     try:
-        raw = unhexlify(m.sig)
+        raw = signature_bytes(m.sig)
     except ValueError:
         raw = b""
     if not ed25519.verify(trusted[m.key], signed_message(m.body), raw):

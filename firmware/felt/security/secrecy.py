@@ -15,7 +15,7 @@ from felt.errors import DeckError
 from felt.security import AuthError
 from felt.security.auth import FloorCommand
 from felt.security import ed25519
-from felt.security.hmac import hexlify, seal, unhexlify, unseal
+from felt.security.hmac import hexlify, seal, signature_bytes, unhexlify, unseal
 
 SALT_BYTES = 16
 NONCE_BYTES = 12
@@ -107,7 +107,7 @@ def check_signature(public, device, record):
     if not isinstance(sig, str):
         return False
     try:
-        raw = unhexlify(sig)
+        raw = signature_bytes(sig)
         msg = feed_message(device, record)
     except ValueError:
         return False
