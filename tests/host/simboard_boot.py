@@ -36,3 +36,14 @@ def active_files(flash_dir):
                 with open(os.path.join(d, n), "rb") as f:
                     out[os.path.relpath(os.path.join(d, n), root).replace(os.sep, "/")] = f.read()
     return out
+
+
+def read_until(board, needles, seconds=90):
+    """What the board prints until one of `needles` (bytes) appears or `seconds` pass."""
+    ser = serial.serial_for_url(board.device, timeout=0.05)
+    data = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not any(n in data for n in needles):
+        data += ser.read(512)
+    ser.close()
+    return data.decode("utf-8", "replace")

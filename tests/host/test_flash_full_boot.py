@@ -15,6 +15,7 @@ from feltctl.board.deploy import Deployer, FlashFull, build_tree
 from feltctl.board.transport import Transport
 from feltctl.board_sim.simboard import SimBoard
 from feltctl.paths import FIRMWARE, REPO
+from simboard_boot import read_until
 
 BLOCK = 4096  # the simulated flash's block (board_sim/vm.py)
 CAPACITY = 2 * 1024 * 1024
@@ -30,16 +31,6 @@ def used(flash_dir):
     for d, dirs, names in os.walk(flash_dir):
         total += BLOCK * len(dirs) + sum(blocks(os.path.getsize(os.path.join(d, n))) for n in names)
     return total
-
-
-def read_until(board, needles, seconds=90):
-    ser = serial.serial_for_url(board.device, timeout=0.05)
-    data = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end and not any(n in data for n in needles):
-        data += ser.read(512)
-    ser.close()
-    return data.decode("utf-8", "replace")
 
 
 BOOTED = b"recovered to event"  # the table ran (felt.runtime.app logs it once the journal is read)

@@ -12,7 +12,7 @@ from feltctl.board.deploy import Deployer, build_tree
 from feltctl.paths import FIRMWARE
 from feltctl.board_sim.simboard import Faults, SimBoard
 from feltctl.board.transport import Transport
-from simboard_boot import active_files, boot_output
+from simboard_boot import active_files, boot_output, read_until
 
 LONG = os.environ.get("FELT_LONG_SWEEP") == "1"
 MAIN = """import app.a, app.b
@@ -207,25 +207,12 @@ def _signed_tree(full, which, owner, counter, configs=()):
     return sign_tree(Tree(files), "table1", owner, "1.0.%d" % counter, counter, configs)
 
 
-def _read_until(board, needles, seconds):
-    import serial
-    import time
-
-    ser = serial.serial_for_url(board.device, timeout=0.05)
-    data = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end and not any(n in data for n in needles):
-        data += ser.read(512)
-    ser.close()
-    return data.decode("utf-8", "replace")
-
-
 def _maintenance_board(flash_dir, faults=None):
     """The board powered on with the key switch held, once main.py has opened the console."""
     board = SimBoard(flash_dir, link=flash_dir + ".tty", faults=faults, capacity=8 * 1024 * 1024, heap="4M")
     board.key_switch = True
     board.start()
-    out = _read_until(board, [b"maintenance mode", b"NOT STARTED", b">>> "], 90)
+    out = read_until(board, [b"maintenance mode", b"NOT STARTED", b">>> "], 90)
     assert "maintenance mode" in out, out[-2000:]
     # the maintainer stops the table (Ctrl-C until the prompt: one that lands in a collection of
     # the unix port's heap can kill the simulated interpreter, which then boots again)
@@ -303,7 +290,7 @@ def _signed_cut(world, op):
             pass  # the power went
         board.key_switch = False
         board.power_cycle(Faults())
-        out = _read_until(board, [SIGNED_BOOTS, b"NOT STARTED", b">>> "], 90)
+        out = read_until(board, [SIGNED_BOOTS, b"NOT STARTED", b">>> "], 90)
         files = active_files(flash_dir)
         booted = files.get("which.txt", b"?").decode()
         assert "NOT STARTED" not in out and SIGNED_BOOTS.decode() in out, (op, booted, out[-1500:])

@@ -140,17 +140,6 @@ def _open(args):
     return Transport(args.port, baud=args.baud, timeout_s=args.timeout)
 
 
-def _open(args):
-    """The table's console port, or its cmd/reply topics for mqtt://HOST:PORT/ROOM/TABLE
-    (hardware/floor.md section 6: the same lines over the room's broker)."""
-    if args.port.startswith("mqtt://"):
-        from feltctl.room.mqtt import MqttPort, parse_table_url
-
-        url, room, table = parse_table_url(args.port)
-        return MqttPort(url, room, table, connect_timeout_s=args.timeout)
-    return Transport(args.port, baud=args.baud, timeout_s=args.timeout)
-
-
 def run(args):
     words = args.words
     try:
