@@ -6,6 +6,9 @@ from felt.engine.dealing import plan as dealplan
 from felt.engine.cards import cards_text
 SHOWDOWN = "showdown"  # Hand.phase
 from felt.table.controller import IDLE, OVER, PLAYING, VOID
+from felt.table.textfit import WIDTH  # 16 characters a line (the SSD1306, 8x8 font)
+from felt.table.textfit import fit as _fit
+from felt.table.textfit import wrap as _wrap
 
 _BOARD_STREETS = ("preflop", "flop", "turn", "river")
 _SHORT = {"holdem": "HOLDEM", "omaha": "OMAHA", "omaha8": "OMAHA8", "stud7": "STUD7", "stud7_8": "STUD7/8",
@@ -57,19 +60,6 @@ def lights(table):
             SMALL_BLIND: s.sb if blinds and playing else None,
             BIG_BLIND: s.bb if blinds and playing else None,
             ACTION: action, ALL_IN: _all_in(table)}
-
-
-WIDTH = 16  # characters a line: a 128x64 SSD1306 with an 8x8 font (drivers/display.py)
-
-
-def _fit(*forms):
-    """The first wording that fits a display line; forms go from the fullest to the tersest. A
-    line is never cut (the driver would cut it at WIDTH): a cut number misreads ("MAX 980" for
-    9800), so a line loses words, never digits. The tersest forms fit any amount below 10^9."""
-    for f in forms:
-        if len(f) <= WIDTH:
-            return f
-    return forms[-1]
 
 
 def lines(table, now_ms=None):
@@ -178,30 +168,6 @@ def _award_line(table, a):
     amount = _award_amount(a)
     return _fit("%s WINS %s%d" % (who, what, amount), "%s %s%d" % (who, what, amount),
                 "%d WAY %s%d" % (len(seats), what, amount), "%s%d" % (what, amount))
-
-
-def _wrap(text, rows):
-    """Words into at most `rows` lines of WIDTH characters; a longer word is split over lines,
-    never cut short."""
-    out = []
-    line = ""
-    for word in text.split():
-        while len(word) > WIDTH:
-            if line:
-                out.append(line)
-                line = ""
-            out.append(word[:WIDTH])
-            word = word[WIDTH:]
-        cand = word if not line else line + " " + word
-        if len(cand) <= WIDTH:
-            line = cand
-            continue
-        if line:
-            out.append(line)
-        line = word
-    if line:
-        out.append(line)
-    return out[:rows]
 
 
 def stacks(table):

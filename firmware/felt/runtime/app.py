@@ -126,17 +126,31 @@ class App:
         self.room = None  # felt.room.setup.Room: the table's messages to the room (issue 15), with room.json
 
 
-def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
-          keys_path=None, clock=None, keep_hands=200, audit_rotation=None, counter_path=None, room=None):
-    """Assemble the table. make_table(history, log) -> felt.table.controller.Table with those sinks.
-    pressed: the maintenance control (None: read it from the board's pin). audit_rotation: an
-    audit.Rotation (None: the default size and count). counter_path: the anti-rollback counter
-    (None: beside the data). Returns App; when the
-    running tree fails its signature check app.halted holds why and nothing else is built."""
+class Boot:
+    """What secure_boot() found, for the table-specific rest of a build: say (the log), clock,
+    key (the device signer or None), rng (nonces), no_rng (why the entropy source failed, or None),
+    device (the board's name on the wire), switch (the maintenance control's pin or None), control
+    (its name), audit_broken (why the audit log did not verify at boot, or None)."""
+
+    def __init__(self, say, clock):
+        self.say = say
+        self.clock = clock
+        self.key = self.rng = self.no_rng = self.device = self.switch = self.audit_broken = None
+        self.control = "control"
+
+
+def secure_boot(hal, board, root, pressed=None, log=None, micropython_module=None, keys_path=None, clock=None,
+                audit_rotation=None, counter_path=None):
+    """The boot every table has, whatever its game, up to the table itself: data folders, keys,
+    the entropy source, the audit (event) log and its boot check, the power-up record, the signed
+    tree check (production / maintenance by the physical control), the boot and firmware records.
+    Returns (App, Boot); when the running tree is refused app.halted says why (NOT STARTED on the
+    display, audited) and nothing more may be built."""
     app = App()
     app.root = root
-    say = log or (lambda text: None)
-    clock = clock or hal.ticks_ms
+    b = Boot(log or (lambda text: None), clock or hal.ticks_ms)
+    say = b.say
+    clock = b.clock
     _mkdir(root)
     _mkdir(join(root, "hands"))
     keys_path = keys_path or join(root, "felt.keys")
@@ -151,13 +165,13 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
             say("unprovisioned board: running unsigned, audit log unkeyed (%s)" % e)
     # the board's own Ed25519 key signs audit and feed records (issue 16 item 1); none: unprovisioned
     key = app.keys.signer() if app.keys is not None and app.keys.sign is not None else None
+    b.key = key
     no_key = app.keys is not None and key is None
     from felt.security.entropy import EntropyError
     try:
-        rng = make_rng(hal, app.keys.device if app.keys is not None else board.name)
-        no_rng = None
+        b.rng = make_rng(hal, app.keys.device if app.keys is not None else board.name)
     except EntropyError as e:
-        rng, no_rng = _weak_nonce, str(e)
+        b.rng, b.no_rng = _weak_nonce, str(e)
     store = auditlib.FileStore(join(root, "audit.log"), audit_rotation or auditlib.Rotation())
     # unauthenticated records (alerts, refusals) are rate- and size-limited and never push an
     # unexported record off the board (issue 12 item 7)
@@ -168,24 +182,24 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
     last_boot = None
     try:  # issue 16 item 3: the records written since the last boot's check must verify, or the table tilts
         last_boot = tiltlib.check_audit(store, key)
-        audit_broken = None
     except AuditError as e:
-        audit_broken = "audit log does not verify: %s" % e
+        b.audit_broken = "audit log does not verify: %s" % e
     power = eventlog.power_up(app.audit)  # issue 16 item 4: after a clean stop or not (in the boot record)
-    switch = control_pin(hal, board)  # read at boot, then watched (issue 16 item 4)
+    b.switch = control_pin(hal, board)  # read at boot, then watched (issue 16 item 4)
     if pressed is None:
-        pressed = read_control(hal, board, switch)
-    control = "GP%d key switch" % MAINTENANCE_PINS[board.board] if board.board in MAINTENANCE_PINS else "control"
+        pressed = read_control(hal, board, b.switch)
+    if board.board in MAINTENANCE_PINS:
+        b.control = "GP%d key switch" % MAINTENANCE_PINS[board.board]
     try:
-        app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=control, t_ms=clock(),
+        app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=b.control, t_ms=clock(),
                                                  micropython_module=micropython_module, keys_path=keys_path,
                                                  counter_path=counter_path or join(root, "felt.counter"))
         if no_key:
             raise ManifestError("refused: the key file holds no device signing key (provisioning did not "
                                 "finish): audit and feed records could not be signed")
-        if no_rng is not None and app.keys is not None:
+        if b.no_rng is not None and app.keys is not None:
             raise ManifestError("refused: %s (issue 16 item 6: floor challenges and hole-card salts would be "
-                                "predictable)" % no_rng)
+                                "predictable)" % b.no_rng)
     except ManifestError as e:
         app.halted = str(e)
         app.mode = bootcheck.MAINTENANCE if pressed else bootcheck.PRODUCTION
@@ -195,24 +209,91 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         app.audit.append("tilt", "not started (needs a signed deploy): %s" % e, who="board", t_ms=clock())
         say("felt: refusing to run the table: %s" % e)
         _show_alone(hal, board, "NOT STARTED: %s" % e, say)
-        return app
+        return app, b
     signed = ("signed, manifest %s" % app.manifest.hash()) if app.manifest is not None else "unsigned"
     app.audit.append("boot", "%s mode, %s tree, data %s; %s" % (app.mode, signed, root, power), who="board",
                      t_ms=clock())
     eventlog.firmware_change(app.audit, last_boot, signed, clock())  # issue 16 item 4
     say("felt: %s mode (%s), %s tree" % (app.mode, "console open" if app.mode == bootcheck.MAINTENANCE
                                          else "console closed during play", signed))
+    b.device = app.keys.device if app.keys is not None else board.name
+    if b.no_rng is not None:
+        say("felt: unprovisioned board without a true entropy source: nonces are weak (%s)" % b.no_rng)
+    return app, b
+
+
+def journal_seal(app, b):
+    """The journal seal of a provisioned board (issue 16 item 5: no live tag UID on flash in the
+    clear, hardware/journal.md section 9), or None on an unprovisioned one."""
+    if app.keys is None:
+        return None
+    from felt.recovery.seal import JournalSeal
+    from felt.security.hmac import derive
+    return JournalSeal(derive(app.keys.sign, "journal-seal"), b.rng)  # a board-only secret (issue 16 items 1, 5)
+
+
+def floor_desk(app, b, table, feed=None):
+    """The floor desk (authenticated floor commands) of a provisioned board, or None."""
+    if app.keys is None:
+        return None
+    from felt.security.auth import FloorGate
+    gate = FloorGate(b.device, app.keys.floor, b.rng, audit=app.audit)
+    return FloorDesk(gate, table, feed, app.keys.floor, b.device)
+
+
+def guard_hooks(app, b, drivers, middle=(), antennas_of=None):
+    """The after-step hooks every assembled table runs, in order: the boot antenna check (until it
+    has acted; antennas_of: the table as AntennaCheck sees it, default app.table), `middle` (the
+    game's own), the tilt lock's watch, the maintenance switch watch. Sets app.antennas, app.tilt
+    (and the desk's tilt). Returns the list (the runtime's after_step)."""
+    after_step = []
+    if drivers.poller is not None:
+        app.antennas = antenna_check.AntennaCheck(antennas_of or app.table, drivers.poller, hooks=after_step)
+        after_step.append(app.antennas)
+    after_step.extend(middle)
+    # the tilt lock answers a locked table's console first (a refused entry is not journaled) and
+    # records each tilt after the step that raised it
+    app.tilt = tiltlib.TiltLock(app.table, drivers.link, app.audit, b.clock)
+    after_step.append(app.tilt.watch)
+    if b.switch is not None:  # issue 16 item 4: the key switch turned while the table runs is an event
+        after_step.append(eventlog.SwitchWatch(b.switch, app.audit, app.table, b.switch.value() == 0, b.control))
+    if app.desk is not None:
+        app.desk.tilt = app.tilt
+    return after_step
+
+
+def finish_boot(app, b, link):
+    """After the runtime is built: the tilts the boot found, the audit log's space warning, the
+    journal's answer to a console line retransmitted across the restart."""
+    _boot_tilts(app, b.audit_broken, b.clock)
+
+    def audit_low(text):  # issue 16 item 4: before the log fills, not when it has
+        app.table.device_alert("audit", "warn", text, "export the event log (feltctl audit verify --port)")
+    app.audit.on_low = audit_low
+    app.audit.check_space(b.clock())
+    app.recorder.seed_console(link)
+
+
+def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, micropython_module=None,
+          keys_path=None, clock=None, keep_hands=200, audit_rotation=None, counter_path=None, room=None):
+    """Assemble the table. make_table(history, log) -> felt.table.controller.Table with those sinks.
+    pressed: the maintenance control (None: read it from the board's pin). audit_rotation: an
+    audit.Rotation (None: the default size and count). counter_path: the anti-rollback counter
+    (None: beside the data). Returns App; when the
+    running tree fails its signature check app.halted holds why and nothing else is built."""
+    app, b = secure_boot(hal, board, root, pressed, log, micropython_module, keys_path, clock, audit_rotation,
+                         counter_path)
+    if app.halted is not None:
+        return app
+    say, clock, rng, device = b.say, b.clock, b.rng, b.device
     app.journal, app.handlog = open_journal(hal, board, root, say)
     files = HandFiles(join(root, "hands"), keep=keep_hands)
-    device = app.keys.device if app.keys is not None else board.name
-    if no_rng is not None:
-        say("felt: unprovisioned board without a true entropy source: nonces are weak (%s)" % no_rng)
     bkey = app.keys.broadcast if app.keys is not None else rng(32)  # unprovisioned: nobody can open it
 
     def feed_out(record):
         say("FEED " + json.dumps(record))
     # the feed exists before the replay, so what the table logs while replaying is guarded too
-    signer = key  # the device key signs every feed record (issue 12 item 6, issue 16 item 1)
+    signer = b.key  # the device key signs every feed record (issue 12 item 6, issue 16 item 1)
     app.feed = secrecy.SecretFeed(device, bkey, rng, public=feed_out, broadcast=feed_out, audit=app.audit,
                                   signer=signer)
 
@@ -235,50 +316,26 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
         built[:] = [make_table(history, table_log)]
         built[0].tilt_on_foreign = app.keys is not None  # issue 16 item 3: a foreign deck tilts a provisioned table
         return built[0]
-    seal = None
-    if app.keys is not None:  # issue 16 item 5: no live tag UID on flash in the clear (hardware/journal.md section 9)
-        from felt.recovery.seal import JournalSeal
-        from felt.security.hmac import derive
-        seal = JournalSeal(derive(app.keys.sign, "journal-seal"), rng)  # a board-only secret (issue 16 items 1, 5)
     app.table, app.recorder, app.report = recovery.restore_table(app.journal, fresh_table, app.handlog, log=say,
-                                                                 history=hand_out, seal=seal)
-    if app.keys is not None:
-        from felt.security.auth import FloorGate
-        gate = FloorGate(device, app.keys.floor, rng, audit=app.audit)
-        app.desk = FloorDesk(gate, app.table, app.feed, app.keys.floor, device)
+                                                                 history=hand_out, seal=journal_seal(app, b))
+    app.desk = floor_desk(app, b, app.table, app.feed)
     # the loop and its hooks, declared here in the order they run (felt.runtime.loop.Runtime):
-    # console entries pass the journal's line note, then the floor desk's stack guard; after each
-    # step the boot antenna check (until it has acted; a card taken off an antenna while the power
-    # was out is reported gone), then the secrecy feed's observer (commitments, hand end, release);
-    # every alert goes to the console, then the audit log; every text out passes the secrecy guard
+    # console entries pass the tilt lock, the event log's space query, the journal's line note,
+    # then the floor desk's stack guard; after each step the boot antenna check (until it has
+    # acted; a card taken off an antenna while the power was out is reported gone), then the
+    # secrecy feed's observer (commitments, hand end, release), the tilt lock's watch and the key
+    # switch's; every alert goes to the console, then the audit log; every text out passes the
+    # secrecy guard
     feed_hooks = secrecy.Hooks(app.feed, app.table, clock, audit=app.audit)
     text_filters = [feed_hooks.text_filter]
     drivers = looplib.open_drivers(hal, board, app.table.config.seats, shoe, log=table_log, text_filters=text_filters)
-    after_step = []
-    if drivers.poller is not None:
-        app.antennas = antenna_check.AntennaCheck(app.table, drivers.poller, hooks=after_step)
-        after_step.append(app.antennas)
-    after_step.append(feed_hooks.observer)
-    # the tilt lock answers a locked table's console first (a refused entry is not journaled) and
-    # records each tilt after the step that raised it
-    app.tilt = tiltlib.TiltLock(app.table, drivers.link, app.audit, clock)
-    after_step.append(app.tilt.watch)
-    if switch is not None:  # issue 16 item 4: the key switch turned while the table runs is an event
-        after_step.append(eventlog.SwitchWatch(switch, app.audit, app.table, switch.value() == 0, control))
-    if app.desk is not None:
-        app.desk.tilt = app.tilt
+    after_step = guard_hooks(app, b, drivers, middle=[feed_hooks.observer])
     rt = looplib.build(hal, board, app.table, shoe, log=table_log, drivers=drivers, desk=app.desk, after_step=after_step,
                        console_filters=[app.tilt, eventlog.SpaceQuery(app.audit, drivers.link),
                                         app.recorder.console_entry, StackGuard(app.table, drivers.link)],
                        alert_sinks=[feed_hooks.auditor], text_filters=text_filters)
     app.runtime = rt
-    _boot_tilts(app, audit_broken, clock)
-
-    def audit_low(text):  # issue 16 item 4: before the log fills, not when it has
-        app.table.device_alert("audit", "warn", text, "export the event log (feltctl audit verify --port)")
-    app.audit.on_low = audit_low
-    app.audit.check_space(clock())
-    app.recorder.seed_console(rt.link)
+    finish_boot(app, b, rt.link)
     if room:  # issue 15: the room on MQTT (a Pi) or through the console bridge (a Pico); hardware/floor.md
         from felt.room import setup as room_setup
 
@@ -554,6 +611,13 @@ def _run(hal, board, root, log, steps):
     app = build(hal, board, lambda history, table_log: Table(cfg, reg, log=table_log, history=history), root, shoe=shoe,
                 log=log, keys_path=getenv("FELT_KEYS"), audit_rotation=rotation,
                 counter_path=getenv("FELT_COUNTER"), room=_read_json(config_paths(root, "room.json"), None))
+    return serve(app, hal, log, steps)
+
+
+def serve(app, hal, log, steps=None):
+    """Start the built table and run its loop, whatever its game. A Ctrl-C or SIGTERM is a clean
+    stop (recorded, issue 16 item 4); in production an unexpected error resets a MicroPython
+    board (never the REPL). A refused tree (app.halted) does not run."""
     if app.halted is not None:
         return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
     _stop_on_sigterm()
@@ -576,17 +640,11 @@ def _run(hal, board, root, log, steps):
 
 
 def _run_blackjack(hal, board, root, log, steps, settings, shoe):
-    """The blackjack table (felt.runtime.blackjack): journal, drivers and loop; what it does not
-    wire yet is listed there. Returns an App with table, runtime and report."""
+    """The blackjack table (felt.runtime.blackjack): the same secure boot, journal seal, tilt lock,
+    floor desk, antenna check and loop guard as poker (issue 17). Returns the App."""
     from felt.runtime import blackjack as bjrt
 
-    app = App()
-    app.root = root
-    _mkdir(root)
-    _mkdir(join(root, "hands"))
     reg = registry_from(_read_json(config_paths(root, "decks.json"), {}))
-    app.runtime, app.table, app.report = bjrt.build(hal, board, settings, reg, root, shoe=shoe, log=log,
-                                                    keys_path=getenv("FELT_KEYS"))
-    app.runtime.start()
-    looplib.run_forever(app.runtime, _sleeper(hal), steps=steps, start=False)
-    return app
+    app = bjrt.build(hal, board, settings, reg, root, shoe=shoe, log=log, keys_path=getenv("FELT_KEYS"),
+                     counter_path=getenv("FELT_COUNTER"))
+    return serve(app, hal, log, steps)

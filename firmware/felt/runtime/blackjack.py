@@ -6,11 +6,14 @@
 # Board map: the antenna of seat N is box N (1..bj.boxes), the board antenna is the dealer's spot.
 # Console (FELT1 1.4, hardware/protocols/console.md): newhand, bet BOX AMOUNT, and
 # `bj WORD [BOX] [AMOUNT]` for the rest (newshoe, close, hit, stand, double, split, surrender,
-# redouble, insure, even, noinsure, closeinsurance). Seat buttons: felt.table.blackjack (short =
-# hit, long = stand; during the insurance offer short = insure, long = no).
-# Not wired yet (the poker path's build() has them): keys and the signed boot check, the audit
-# log, the secrecy feed, the tilt lock, the floor desk and the room -- so a provisioned board
-# refuses to run a blackjack table (ConfigError) rather than run it unsigned.
+# redouble, insure, even, noinsure, closeinsurance). Seat buttons (felt.table.blackjack.button):
+# a short press offers hit, double, split, surrender, re-double (insure, even money during the
+# insurance offer) in turn on the display, a long press takes the offer or stands / declines.
+# Security (issue 16, shared with poker through felt.runtime.app: secure_boot, journal_seal,
+# floor_desk, guard_hooks, finish_boot, serve): the signed boot check, the audit / event log, the
+# sealed journal, the tilt lock, the floor desk (`clear`, `time`), the boot antenna check, the
+# key switch watch, the production reset and the clean-stop record. Not here: the poker secrecy
+# feed (commitments of face-down cards) and the room.
 import json
 
 from felt.drivers import neopixel_lights as leds
@@ -21,7 +24,7 @@ from felt.history import blackjack as bjh
 from felt.recovery import restore as recovery
 from felt.runtime import loop as looplib
 from felt.table import blackjack_view as view
-from felt.table.blackjack import DEALER_SPOT, BlackjackTable
+from felt.table.blackjack import DEALER, DEALER_SPOT, BlackjackTable
 
 _DECIDE = ("hit", "stand", "double", "split", "surrender", "redouble")
 _INSURE = {"insure": "yes", "even": "even", "noinsure": "no", "closeinsurance": "close"}
@@ -36,15 +39,67 @@ def spot(location):
     return None
 
 
+def location(box):
+    """The board antenna of a blackjack spot (the inverse of spot): 3 -> 'seat3', DEALER -> 'board'."""
+    return "board" if box == DEALER else "seat%d" % box
+
+
+class BoardSpots:
+    """The blackjack table as the boot antenna check (felt.recovery.antennas.AntennaCheck) sees it:
+    onant, the cards of the round in play by board antenna; antenna() and device_alert() passed on."""
+
+    def __init__(self, table):
+        self.table = table
+
+    @property
+    def onant(self):
+        t = self.table
+        out = {}
+        if t.state == "playing":
+            for u in t.spot:
+                out[u] = location(t.spot[u])
+        return out
+
+    def antenna(self, event):
+        s = spot(event[1])
+        return self.table.antenna((event[0], s, event[2])) if s is not None else None
+
+    def device_alert(self, device, level, text, remedy=""):
+        return self.table.device_alert(device, level, text, remedy)
+
+
+class FloorView:
+    """The blackjack table as the floor desk (felt.security.floordesk.FloorDesk, verbs `clear` and
+    `time`) sees it: its log, its alerts, its tilt."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def log(self, text):
+        self.table.log(text)
+
+    def alert(self, level, rules, text, remedy="", device=None):
+        self.table.alert(level, rules[0] if rules else "", text)
+
+    def rule_alert(self, err):
+        self.table._refused(err)
+
+    def clear_tilt(self):
+        return self.table.clear_tilt()
+
+
 def lights(t):
     """The seat LEDs (drivers.neopixel_lights roles): the action light on the box that decides
-    now. The other box states (bet, insure, won, lost, push) have no LED on the poker light
-    layout; the display shows them."""
+    now (BJ-5); during the insurance offer the all-in light of every box that may still answer
+    (BJ-15). The other box states (bet, won, lost, push) have no LED on the poker light layout;
+    the display shows them."""
     out = {leds.DEALER: None, leds.SMALL_BLIND: None, leds.BIG_BLIND: None, leds.ACTION: None, leds.ALL_IN: []}
     states = view.lights(t)
-    for b in states:
+    for b in sorted(states):
         if states[b] == view.ACT:
             out[leds.ACTION] = b
+        elif states[b] == view.INSURE:
+            out[leds.ALL_IN].append(b)
     return out
 
 
@@ -70,14 +125,23 @@ class RoundFiles:
 class BlackjackRuntime:
     """One step polls the drivers (shoe first: a card leaves the shoe before it lands), hands each
     event to the table in order, then applies lights and display computed from its state.
-    console_filters: fn(msg) before the table sees an entry (the journal's line note)."""
+    Hooks as loop.Runtime's (felt.runtime.app.guard_hooks): console_filters fn(msg) before the
+    table sees an entry (the tilt lock, the event log's space query, the journal's line note);
+    after_step fn(now_ms) after each step (the boot antenna check, the tilt watch, the key switch);
+    alert_sinks fn(alert) for every table alert after the console (the audit log). desk: the floor
+    desk (FELT1 1.1 challenge / auth / deckline), None on an unprovisioned board."""
 
-    def __init__(self, hal, table, drivers, log=None, console_filters=None):
+    def __init__(self, hal, table, drivers, log=None, console_filters=None, after_step=None, alert_sinks=None,
+                 desk=None):
         self.hal = hal
         self.table = table
         self.d = drivers
         self.log = log
-        self.console_filters = console_filters or []
+        self.console_filters = console_filters if console_filters is not None else []
+        self.after_step = after_step if after_step is not None else []
+        self.alert_sinks = alert_sinks if alert_sinks is not None else []
+        self.desk = desk
+        self.poller = drivers.poller
         self.link = drivers.link
         self.display = drivers.display
         self._lines = None
@@ -114,6 +178,7 @@ class BlackjackRuntime:
         if n or now - self._applied_ms >= looplib.REFRESH_MS:
             self._applied_ms = now
             self.apply()
+        looplib.run_hooks(self.after_step, now)
         return n
 
     def _each(self, fn, events):
@@ -139,7 +204,10 @@ class BlackjackRuntime:
             lines = view.lines(self.table)
             if lines != self._lines:
                 self._lines = lines
-                d.display.show(lines)
+                self.show(lines)
+
+    def show(self, lines):
+        self.d.display.show(lines)
 
     # -- events ----------------------------------------------------------------------------------
     def _shoe(self, e):
@@ -154,8 +222,13 @@ class BlackjackRuntime:
             self.table.antenna((e[0], s, e[2]))
 
     def _button(self, e):
-        if e[0] == "button":
-            self.table.button(e[1], e[2])
+        if e[0] != "button":
+            return
+        if self.table.tilted is not None:  # issue 16 item 3: play is locked; the press is logged, not taken
+            if self.log is not None:
+                self.log("tilt: seat %s button ignored (play locked)" % (e[1],))
+            return
+        self.table.button(e[1], e[2])
 
     def _console(self, msg):
         for f in self.console_filters:
@@ -166,6 +239,12 @@ class BlackjackRuntime:
         verb = msg.verb
         a = msg.args
         if verb == "pong":
+            return
+        if verb in looplib._FLOOR_WIRE:  # FELT1 1.1 floor-key verbs: the floor desk answers
+            if self.desk is None:
+                link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
+            else:
+                self.desk.answer(msg, link, self.hal.ticks_ms())
             return
         if verb == "newhand":
             ok = t.new_hand()
@@ -190,6 +269,8 @@ class BlackjackRuntime:
         link.reply_error(msg.seq, looplib._clean(text), rule=rule or None, code="rule")
 
     def _notify(self, a):
+        for sink in self.alert_sinks:
+            sink(a)
         if self.link is None:
             return
         try:
@@ -200,31 +281,47 @@ class BlackjackRuntime:
                 self.log("console: alert not sent: %s" % e)
 
 
-def build(hal, board, settings, registry, root, shoe="pn532", log=None, keys_path=None):
-    """(BlackjackRuntime, BlackjackTable, recovery Report) for table.json `settings` ({"game":
-    "blackjack", "name": .., "decks": [deck ids], "cut_uid": HEX, "bj": {house rules}})."""
+def build(hal, board, settings, registry, root, shoe="pn532", log=None, keys_path=None, pressed=None,
+          micropython_module=None, counter_path=None, clock=None, audit_rotation=None):
+    """The assembled blackjack table (felt.runtime.app.App: runtime, table, report, audit, tilt,
+    desk, antennas) for table.json `settings` ({"game": "blackjack", "name": .., "decks": [deck
+    ids], "cut_uid": HEX, "bj": {house rules}}), booted as poker's: app.secure_boot and the shared
+    hooks. A refused tree: app.halted says why and nothing else is built."""
     from felt.runtime import app as applib
-    from felt.security import bootcheck
+    from felt.security import eventlog
 
-    say = log or (lambda text: None)
-    if bootcheck.provisioned(keys_path or applib.join(root, "felt.keys")):
-        raise ConfigError("blackjack: this board is provisioned, and the blackjack runtime does not run the "
-                          "signed boot check yet (issue 17 item 3): not started")
-    rules = BlackjackRules(settings.get("bj") or {})
     decks = settings.get("decks")
+    if not decks:
+        raise ConfigError("blackjack: table.json names no decks (\"decks\": [ids from decks.json])")
+    rules = BlackjackRules(settings.get("bj") or {})
     cut = settings.get("cut_uid")
     cut_uid = bytes.fromhex(cut) if cut else None
     name = settings.get("name", board.name)
-    if not decks:
-        raise ConfigError("blackjack: table.json names no decks (\"decks\": [ids from decks.json])")
-    journal, handlog = applib.open_journal(hal, board, root, say)
+    app, b = applib.secure_boot(hal, board, root, pressed, log, micropython_module, keys_path, clock,
+                                audit_rotation, counter_path)
+    if app.halted is not None:
+        return app
+    say = b.say
+    app.journal, app.handlog = applib.open_journal(hal, board, root, say)
 
     def make(history):
         return BlackjackTable(rules, registry, decks, cut_uid=cut_uid, name=name, log=say, history=history)
-    table, recorder, report = recovery.restore_table(journal, make, handlog, log=say,
-                                                     history=RoundFiles(applib.join(root, "hands/rounds.bjh")))
+    # issue 16 item 5: on a provisioned board the CARD and ANTENNA records (every tag UID, the
+    # dealer's hole card's too) are sealed on flash
+    app.table, app.recorder, app.report = recovery.restore_table(
+        app.journal, make, app.handlog, log=say, history=RoundFiles(applib.join(root, "hands/rounds.bjh")),
+        seal=applib.journal_seal(app, b))
+    app.desk = applib.floor_desk(app, b, FloorView(app.table))
+    if app.desk is not None:
+        app.desk.verbs = ("clear", "time")  # the poker floor commands (void, stack, level, ...) are refused
     d = looplib.open_drivers(hal, board, board.seats, shoe, log=say)
-    rt = BlackjackRuntime(hal, table, d, log=say, console_filters=[recorder.console_entry])
-    recorder.seed_console(d.link)
+    after_step = applib.guard_hooks(app, b, d, antennas_of=BoardSpots(app.table))
+
+    def audited(a):  # every table alert is an audit record (rate-limited like any record anyone can cause)
+        app.audit.append("alert", "%s %s: %s" % (a[0], a[1] or "-", a[2]), who="table", t_ms=b.clock())
+    app.runtime = BlackjackRuntime(hal, app.table, d, log=say, after_step=after_step, alert_sinks=[audited],
+                                   desk=app.desk, console_filters=[app.tilt, eventlog.SpaceQuery(app.audit, d.link),
+                                                                   app.recorder.console_entry])
+    applib.finish_boot(app, b, d.link)
     say("felt: blackjack table %s, %d decks, rules %s" % (name, len(decks), json.dumps(settings.get("bj") or {})))
-    return rt, table, report
+    return app

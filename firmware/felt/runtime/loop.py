@@ -246,14 +246,7 @@ class Runtime:
             self._busy_since = None
 
     def _after(self, now):
-        # in list order; a hook that removes itself does not skip the next
-        hooks = self.after_step
-        i = 0
-        while i < len(hooks):
-            hook = hooks[i]
-            hook(now)
-            if i < len(hooks) and hooks[i] is hook:
-                i += 1
+        run_hooks(self.after_step, now)
 
     def _dispatch(self, kind, e):
         t = self.table
@@ -459,6 +452,17 @@ class Runtime:
         except ValueError as e:  # a text the codec refuses is logged, never lost silently
             if self.log is not None:
                 self.log("console: alert #%d not sent: %s" % (a.id, e))
+
+
+def run_hooks(hooks, now):
+    """The after-step hooks fn(now_ms), in list order; a hook that removes itself (the boot
+    antenna check) does not skip the next. Every runtime's (poker's Runtime, the blackjack one)."""
+    i = 0
+    while i < len(hooks):
+        hook = hooks[i]
+        hook(now)
+        if i < len(hooks) and hooks[i] is hook:
+            i += 1
 
 
 class Drivers:

@@ -27,6 +27,7 @@ class FloorDesk:
         self._order = []  # their hashes, oldest first (MicroPython dicts keep no order)
         self._lines = None  # deck record lines arriving over the console (deck_line)
         self.tilt = None  # felt.security.tilt.TiltLock (felt.runtime.app sets it): `clear` goes through it
+        self.verbs = None  # the commands this table can do (None: all; a blackjack table: clear, time)
 
     MAX_STAGED = 2  # deck records held at once (each ~2.5 KB of heap until registered)
 
@@ -71,7 +72,7 @@ class FloorDesk:
         when it does not authenticate; FeltError (state unchanged) when it cannot be done."""
         cmd = self.gate.verify(who, text, nonce_hex, tag_hex, now_ms)
         fn = getattr(self, "_do_" + cmd.verb, None)
-        if fn is None:
+        if fn is None or (self.verbs is not None and cmd.verb not in self.verbs):
             raise SecurityError("floor command %s is authenticated but this table cannot do it yet" % cmd.verb)
         done = fn(cmd, now_ms)
         self.table.log("floor %s: %s" % (cmd.who, done))

@@ -148,8 +148,10 @@ class Sim:
                     self.screen("dealt")
                     shown = True
                 d = choose(r.acting(), r.dealer[0], r.legal(who))
-                if d in ("hit", "stand"):
-                    t.button(who, "short" if d == "hit" else "long")
+                if d in ("hit", "stand"):  # the seat button: short offers hit, long takes it (or stands)
+                    if d == "hit":
+                        t.button(who, "short")
+                    t.button(who, "long")
                 else:
                     t.decide(who, d)
         self.screen("settled")

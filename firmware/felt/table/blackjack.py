@@ -4,15 +4,21 @@
 # Shoe). Lights and display are computed from its state by felt/table/blackjack_view.py. Loaded only
 # by a table configured for blackjack; the journal (felt.recovery.restore) records its INPUTS like
 # the poker table's, so a power cut loses no round.
-from felt.engine.blackjack.errors import BlackjackError, ShoeError
-from felt.engine.blackjack.round import DEALER, DONE, HIT, STAND, Round
+from felt.engine.blackjack.errors import BlackjackError, InsuranceNotAllowed, OutOfTurn, ShoeError
+from felt.engine.blackjack.round import DEALER, DONE, DOUBLE, HIT, REDOUBLE, SPLIT, STAND, SURRENDER, Round
 from felt.engine.blackjack.shoe import CUT, Shoe
 from felt.engine.cards import card_text
-from felt.errors import DeckError, FeltError
+from felt.errors import ConfigError, DeckError, FeltError
 
 PLAYING = "playing"  # a round is in progress (the journal compacts at the next new_hand only outside it)
 IDLE = "idle"
 DEALER_SPOT = "dealer"
+# What a short press of a seat button offers, in this order (BJ-6, BJ-8, BJ-10, BJ-11, BJ-14); a
+# long press takes the offer, or stands when nothing is offered. During the insurance offer:
+# insure half the bet (BJ-15), even money (BJ-16); a long press with nothing offered declines.
+MENU = (HIT, DOUBLE, SPLIT, SURRENDER, REDOUBLE)
+INSURE = "yes"
+EVEN = "even"
 
 
 def box_of(location):
@@ -22,6 +28,25 @@ def box_of(location):
     if location.startswith("box") and location[3:].isdigit():
         return int(location[3:])
     return None
+
+
+def _refusal(decide, seat):
+    # the engine's own named error for a decision now (it refuses: a card is due)
+    try:
+        decide(seat, HIT)
+    except FeltError as e:
+        return e
+    raise BlackjackError("BJ-5: box %d: a decision was taken while a card was due" % seat)
+
+
+def _turn_text(what, who):
+    if what == "decision":
+        return "box %d decides now" % who
+    if what == "insurance":
+        return "insurance is offered to box %s" % " ".join([str(b) for b in who])
+    if what == "card":
+        return "a card is due to %s" % ("the dealer" if who == DEALER else "box %d" % who)
+    return "no decision now (%s)" % what
 
 
 def _hex(uid):
@@ -36,7 +61,7 @@ class BlackjackTable:
     # Every input from outside (the loop's drivers and the console) with its journal record kind.
     INPUTS = {"shoe_card": "card", "antenna": "antenna", "button": "button", "new_hand": "console",
               "new_shoe": "console", "bet": "console", "close_bets": "console", "decide": "console",
-              "insure": "console"}
+              "insure": "console", "tilt": "alert", "clear_tilt": "console"}
 
     def __init__(self, rules, registry, decks, cut_uid=None, name="T1", log=None, history=None, notify=None):
         self.rules = rules
@@ -57,6 +82,8 @@ class BlackjackTable:
         self.alerts = []  # (level, rule, text) newest last, the last 8
         self.house = 0  # the house's win over all rounds, in chips
         self.last_result = None  # {box: net} of the last settled round
+        self.tilted = None  # why play is locked (felt.security.tilt, issue 16 item 3), or None
+        self.menu = {}  # seat -> [decision point, index into options(seat)]: the offer a short press made
 
     # ---- sinks ------------------------------------------------------------------------------------
 
@@ -71,6 +98,29 @@ class BlackjackTable:
         self.log("%s %s: %s" % (level, rule or "-", text))
         if self.notify is not None:
             self.notify((level, rule, text))
+
+    def device_alert(self, device, level, text, remedy=""):
+        """A device's alert (the boot antenna check, the audit log, the key switch): shown and logged."""
+        self.alert(level, "", "%s: %s%s" % (device, text, (" -- " + remedy) if remedy else ""))
+        return True
+
+    # ---- integrity (issue 16 item 3, felt.security.tilt): the runtime refuses play while tilted --------
+
+    def tilt(self, reason):
+        """An integrity failure locks play: shown, journaled like any input, kept in the snapshot;
+        only clear_tilt (an authenticated floor command) ends it."""
+        self.tilted = str(reason)[:120]
+        self.alert("error", "", "TILT: %s" % self.tilted)
+        return self.tilted
+
+    def clear_tilt(self):
+        """The floor's authenticated `clear`: play resumes. ConfigError when not tilted."""
+        was = self.tilted
+        if was is None:
+            raise ConfigError("the table is not in tilt: nothing to clear")
+        self.tilted = None
+        self.alert("info", "", "tilt cleared by the floor (was: %s)" % was)
+        return "tilt cleared (was: %s)" % was
 
     def _refused(self, err):
         # a named error of the engine or the shoe: shown and logged, the state unchanged (BJ-21)
@@ -102,6 +152,7 @@ class BlackjackTable:
         self.drawn = []
         self.spot = {}
         self.alerts = []  # the display shows this round's alerts only (the log keeps them all)
+        self.menu = {}
         self.state = PLAYING
         self.log("round %d: place your bets" % self.round_no)
         return True
@@ -140,19 +191,59 @@ class BlackjackTable:
         return self._engine(fn, *args)
 
     def button(self, seat, kind):
-        """A seat button (the box in front of it): while the box acts, short = hit, long = stand;
-        during the insurance offer short = insure half the bet, long = no insurance."""
+        """A seat button (the box in front of it), the player's decisions without the console: a
+        short press offers the next of options(seat) (shown on the display: "1: DOUBLE? hold"), a
+        long press takes the offer -- or, with nothing offered, stands (BJ-6) / declines insurance
+        (BJ-15). A press from a box that is not to decide is a named error (BJ-5), shown and logged."""
         r = self.round
         if r is None or self.state != PLAYING:
-            self.log("box %d button: no round in play" % seat)
-            return False
-        kind_of, who = r.expect()
-        if kind_of == "insurance" and seat in who:
-            return self.insure(seat, "yes" if kind == "short" else "no")
-        if kind_of == "decision" and who == seat:
-            return self.decide(seat, HIT if kind == "short" else STAND)
-        self.log("box %d button: not this box's turn" % seat)
-        return False
+            return self._refused(OutOfTurn("BJ-5: box %d button: no round in play" % seat))
+        what, who = r.expect()
+        if what == "card" and r.acting() is not None or (what == "card" and who == DEALER and len(r.dealer) == 1):
+            return self._refused(_refusal(r.decide, seat))  # BJ-7 a card is owed, BJ-26 the hole card first
+        if not ((what == "decision" and who == seat) or (what == "insurance" and seat in who)):
+            return self._refused(OutOfTurn("BJ-5: box %d button: %s" % (seat, _turn_text(what, who))))
+        opts = self.options(seat)
+        at = self.choice(seat)
+        if kind == "short":
+            if not opts:  # nothing but stand / decline: say why (BJ-8, BJ-12: a doubled hand, split aces)
+                return self._refused(r.problem(HIT) if what == "decision" else InsuranceNotAllowed(
+                    "BJ-15: box %d: hold the button to decline insurance" % seat))
+            self.menu[seat] = [self._point(), 0 if at is None else (at + 1) % len(opts)]
+            return True
+        self.menu.pop(seat, None)
+        pick = opts[at] if at is not None and at < len(opts) else None
+        if what == "insurance":
+            return self.insure(seat, pick or "no")
+        return self.decide(seat, pick or STAND)
+
+    def options(self, seat):
+        """What a short press of `seat` may offer now, in order: the acting box's legal decisions
+        other than stand (MENU order), or during the insurance offer INSURE and EVEN where legal;
+        [] when the box has nothing to choose."""
+        r = self.round
+        what, who = r.expect()
+        if what == "decision" and who == seat:
+            legal = r.legal(seat)
+            return [d for d in MENU if d in legal]
+        out = []
+        if what == "insurance" and seat in who:
+            if r.rules.insurance and r.max_insurance(seat) > 0:
+                out.append(INSURE)
+            if r.rules.even_money and r.box_hands(seat)[0].natural():
+                out.append(EVEN)
+        return out
+
+    def choice(self, seat):
+        """The index into options(seat) a short press offered at this decision point, or None."""
+        m = self.menu.get(seat)
+        return m[1] if m is not None and m[0] == self._point() else None
+
+    def _point(self):
+        # the decision point: an offer made before a card, a split or an insurance answer lapses
+        r = self.round
+        h = r.acting()
+        return [r.phase, r.at, len(h.cards) if h is not None else 0, len(r.hands)]
 
     # ---- cards: the shoe and the spots (BJ-24, BJ-25, BJ-26, BJ-27) --------------------------------------
 
@@ -228,12 +319,13 @@ class BlackjackTable:
 
     def snapshot(self):
         return {"shoe": self.shoe.save() if self.shoe is not None else None, "shoe_no": self.shoe_no,
-                "round_no": self.round_no, "house": self.house}
+                "round_no": self.round_no, "house": self.house, "tilt": self.tilted}
 
     def restore(self, snap):
         self.shoe_no = snap["shoe_no"]
         self.round_no = snap["round_no"]
         self.house = snap["house"]
+        self.tilted = snap.get("tilt")  # a tilt outlives rounds and power cuts (snapshots before it have none)
         self.shoe = None
         if snap["shoe"] is not None:
             self.shoe = Shoe(self.registry, self.decks, self.rules, cut_uid=self.cut_uid)

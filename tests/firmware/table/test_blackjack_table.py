@@ -1,8 +1,10 @@
 # The blackjack table controller (felt.table.blackjack) and its view (felt.table.blackjack_view):
-# cards read leaving the shoe and arriving on the box and dealer antennas, seat buttons (short = hit,
-# long = stand), console entries, lights and display computed from state, each settled round as a
+# cards read leaving the shoe and arriving on the box and dealer antennas, seat buttons (a short press
+# offers hit, double, split, surrender, re-double / insure, even money; a long press takes the offer or
+# stands / declines), console entries, lights and display computed from state, each settled round as a
 # history line, and the journal: a power cut at any input loses nothing of the round.
 from check import eq
+import kit
 from felt.engine.blackjack.rules import BlackjackRules
 from felt.engine.cards import parse_card
 from felt.engine.deck import DeckRegistry
@@ -53,6 +55,11 @@ class Dealer:
         return self.t.antenna(("card-arrived", to or spot, hexu(u))), u
 
 
+def shown_alert(t, rule):
+    """The display shows the newest alert with its rule ID first ("!BJ-25 ..."), wrapped to 16."""
+    return [ln for ln in view.lines(t) if ln.startswith("!" + rule + " ")] != []
+
+
 def opened(t, bets):
     t.new_shoe()
     t.new_hand()
@@ -71,7 +78,8 @@ def test_BJ_4_a_round_through_shoe_antennas_buttons_and_console():
     eq(view.lights(t), {1: "act", 2: "off", 3: "bet", 4: "off", 5: "off", 6: "off", 7: "off"})
     eq(view.lines(t)[1:4], ["D 6d ??", ">1 16", " 3 soft 20"])  # the hole card stays hidden
     assert t.button(3, "short") is False  # not box 3's turn
-    t.button(1, "short")  # hit
+    t.button(1, "short")  # offers hit
+    t.button(1, "long")  # takes it
     d.deal("2c", "box1")
     eq(view.lines(t)[2], ">1 18")
     t.button(1, "long")  # stand
@@ -95,7 +103,7 @@ def test_BJ_25_card_on_the_wrong_box_waits_until_the_dealer_moves_it():
     ok, u = d.deal("Th", "box1", to="box3")
     assert ok is False
     eq(t.alerts[-1][1], "BJ-25")
-    assert view.lines(t)[-1].startswith("!BJ-25"), view.lines(t)
+    assert shown_alert(t, "BJ-25"), view.lines(t)
     eq(len(t.drawn), 1)
     assert t.antenna(("card-arrived", "box1", hexu(u))) is True  # moved to box 1
     eq(t.round.box_hands(1)[0].cards, [parse_card("Th")])
@@ -148,18 +156,208 @@ def test_BJ_15_insurance_buttons_and_console_answers():
     for text, spot in (("Th", "box1"), ("9c", "box2"), ("Ad", "dealer"), ("7h", "box1"), ("8c", "box2"), ("Ks", "dealer")):
         d.deal(text, spot)
     eq(view.lights(t)[1], "insure")
-    t.button(1, "short")  # insures half the bet
+    t.button(1, "short")  # offers insurance (half the bet)
+    t.button(1, "long")  # takes it
     eq(t.insure(2, "maybe"), False)
     eq(t.alerts[-1][1], "BJ-15")
     t.insure(2, "no")
     eq(t.last_result, {1: 0, 2: -10})  # the dealer's blackjack: box 1 insured
 
 
+# ---- the seat buttons: every decision without the console (issue 17 item 3) ----------------------------
+
+def offered(t):
+    return [ln for ln in view.lines(t) if "?" in ln and ":" in ln]
+
+
+def test_BJ_6_a_short_press_offers_each_legal_decision_and_a_long_press_takes_it():
+    # BJ-6 hit/stand, BJ-8 double, BJ-11 split, BJ-14 surrender -- on the seat button alone
+    t = table(surrender="late")
+    d = opened(t, {1: 10, 2: 10, 3: 10})
+    for text, spot in (("8h", "box1"), ("Tc", "box2"), ("5c", "box3"), ("6d", "dealer"), ("8s", "box1"),
+                       ("6c", "box2"), ("6h", "box3"), ("Ts", "dealer")):
+        d.deal(text, spot)
+    eq(t.options(1), ["hit", "double", "split", "surrender"])
+    eq(offered(t), [])
+    seen = []
+    for _ in range(5):
+        assert t.button(1, "short") is True
+        seen.append(offered(t))
+    # each press offers the next one, round and round; nothing is taken yet
+    eq(seen, [["1: HIT? hold"], ["1: DOUBLE? hold"], ["1: SPLIT? hold"], ["1: SURRENDER?"], ["1: HIT? hold"]])
+    eq(len(t.round.hands), 3)
+    t.button(1, "short")
+    t.button(1, "short")  # SPLIT?
+    assert t.button(1, "long") is True
+    eq([len(h.cards) for h in t.round.box_hands(1)], [1, 1])  # split (BJ-11)
+    d.deal("3d", "box1")  # first hand 8 3 = 11: the old offer lapsed with the split
+    eq(offered(t), [])
+    t.button(1, "short")
+    t.button(1, "short")  # DOUBLE? (BJ-9 double after split)
+    t.button(1, "long")
+    d.deal("9c", "box1")  # 20, doubled: one card, it stands (BJ-8)
+    d.deal("Kd", "box1")  # second hand 8 K = 18
+    t.button(1, "long")  # nothing offered: a long press stands (BJ-6)
+    eq(t.round.acting().box, 2)
+    for _ in range(4):
+        t.button(2, "short")  # HIT, DOUBLE, SURRENDER? -- T 6 is no pair, so split is not offered
+    eq(offered(t), ["2: HIT? hold"])
+    t.button(2, "short")
+    t.button(2, "short")
+    eq(offered(t), ["2: SURRENDER?"])
+    t.button(2, "long")  # surrender (BJ-14)
+    t.button(3, "short")
+    t.button(3, "long")  # hit
+    d.deal("Jd", "box3")  # 21 stands by itself
+    d.deal("7s", "dealer")  # dealer 6 T 7 = 23
+    eq(t.last_result, {1: 30, 2: -5, 3: 10})
+
+
+def test_BJ_5_a_button_out_of_turn_or_an_illegal_decision_is_a_named_error_on_display_and_log():
+    logged = []
+    t = BlackjackTable(BlackjackRules({"redouble": True}), REG, IDS, cut_uid=CUT_TAG, log=logged.append)
+    eq(t.button(1, "short"), False)  # no round
+    eq(t.alerts[-1][1], "BJ-5")
+    d = opened(t, {1: 10, 2: 10})
+    eq(t.button(2, "long"), False)  # before the deal
+    for text, spot in (("5h", "box1"), ("As", "box2"), ("9d", "dealer"), ("6s", "box1"), ("As", "box2"),
+                       ("8s", "dealer")):
+        d.deal(text, spot)
+    before = t.round.log[:]
+    eq(t.button(2, "short"), False)  # box 1 decides
+    eq(t.alerts[-1][:2], ("error", "BJ-5"))
+    assert "box 1 decides now" in t.alerts[-1][2], t.alerts
+    assert [x for x in logged if x.startswith("error BJ-5: box 2 button")], logged
+    assert shown_alert(t, "BJ-5"), view.lines(t)
+    eq(t.round.log, before)  # nothing changed (BJ-21)
+    t.button(1, "short")
+    t.button(1, "short")
+    t.button(1, "long")  # double on 11
+    d.deal("2c", "box1")  # 13 doubled: re-double is offered (BJ-10), hit is not (BJ-8)
+    eq(t.options(1), ["redouble"])
+    t.button(1, "short")
+    eq(offered(t), ["1: REDOUBLE?"])
+    t.button(1, "long")
+    d.deal("4c", "box1")  # 17, three times the bet
+    eq(t.round.acting().box, 2)
+    t.button(2, "short")
+    t.button(2, "short")
+    t.button(2, "short")  # HIT, DOUBLE, SPLIT: the aces split
+    t.button(2, "long")
+    d.deal("5d", "box2")  # A 5: a split ace takes one card and stands (BJ-12)
+    eq(t.button(2, "short"), False)  # the second ace is owed its card first (BJ-7): named, shown
+    eq(t.alerts[-1][1], "BJ-7")
+    assert shown_alert(t, "BJ-7"), view.lines(t)
+
+
+def test_BJ_15_BJ_16_insurance_and_even_money_on_the_seat_buttons_and_their_lights():
+    from felt.runtime import blackjack as bjrt
+    from felt.drivers import neopixel_lights as leds
+
+    t = table()
+    d = opened(t, {1: 10, 2: 10, 3: 10})
+    for text, spot in (("Th", "box1"), ("Ac", "box2"), ("9s", "box3"), ("Ad", "dealer"), ("7h", "box1"),
+                       ("Kc", "box2"), ("8c", "box3"), ("5s", "dealer")):
+        d.deal(text, spot)
+    eq(bjrt.lights(t)[leds.ALL_IN], [1, 2, 3])  # every box may answer: their lights say so
+    eq(bjrt.lights(t)[leds.ACTION], None)
+    t.button(1, "short")
+    eq(offered(t), ["1: INSURE? hold"])
+    t.button(1, "long")  # insures half the bet
+    t.button(2, "short")
+    t.button(2, "short")
+    eq(offered(t), ["2: EVEN MONEY?"])
+    t.button(2, "long")
+    eq(bjrt.lights(t)[leds.ALL_IN], [3])
+    t.button(3, "long")  # nothing offered: declines
+    eq(t.round.insurance, {1: 5, 2: 0, 3: 0})
+    eq(bjrt.lights(t)[leds.ACTION], 1)  # no dealer blackjack: box 1 decides
+    eq(t.round.box_hands(2)[0].even_money, True)
+
+
+# ---- the display: every line fits the 16-character SSD1306 (issue 17 item 3) ----------------------------
+
+def _fits(t, seen):
+    got = view.lines(t)
+    assert len(got) <= 8, got
+    for ln in got:
+        assert len(ln) <= 16, (ln, got)  # drivers/display.py cuts at 16: nothing may be cut
+    r = t.round
+    if r is not None and r.acting() is not None and not t.alerts:
+        assert [ln for ln in got if ln.startswith(">")], got  # the acting hand stays in view
+    seen.append(got)
+
+
+def _tags(rng):
+    tags = [uid(d, c) for d in range(1, 7) for c in range(52)]
+    for i in range(len(tags) - 1, 0, -1):  # Fisher-Yates with the test's own generator
+        j = rng.below(i + 1)
+        tags[i], tags[j] = tags[j], tags[i]
+    return tags
+
+
+def _play_round(t, rng, tags, seen):
+    from felt.engine.blackjack.round import DECISIONS
+
+    if t.shoe is None or t.shoe.finished:
+        t.new_shoe()
+        tags[:] = _tags(rng)
+    t.new_hand()
+    for b in range(1, 8):
+        if rng.below(3):
+            t.bet(b, (1, 7, 99, 2500, 10000)[rng.below(5)])
+            _fits(t, seen)
+    t.close_bets()
+    r = t.round
+    while r.phase != "done":
+        kind, who = r.expect()
+        if kind == "card":
+            u = tags.pop()
+            t.shoe_card(u)
+            t.antenna(("card-arrived", "dealer" if who == 0 else "box%d" % who, hexu(u)))
+        elif kind == "insurance":
+            t.button(who[0], "short" if rng.below(2) else "long")
+        elif rng.below(6) == 0:
+            t.button(1 + rng.below(7), "short")  # out of turn, or an offer: a named alert (BJ-5)
+        elif rng.below(4) == 0:
+            t.decide(who, DECISIONS[rng.below(len(DECISIONS))])  # maybe illegal: a named alert
+        else:
+            for _ in range(rng.below(4)):
+                t.button(who, "short")
+                _fits(t, seen)
+            t.button(who, "long")
+        if len(r.hands) < 20 and kind == "decision" and r.acting() is not None and r.can(who, "split"):
+            t.decide(who, "split")  # as many split hands as the rules allow
+        _fits(t, seen)
+
+
+def test_BJ_4_every_display_line_fits_the_16_character_display():
+    # before: blackjack_view formatted 21-character lines ("insurance? 1 2 3 4 5", " 3 soft 20 x2 ...",
+    # long alerts) and drivers/display.py cut them at 16
+    rng = kit.Rng(17)
+    seen = []
+    for rules in ({"surrender": "late", "redouble": True, "resplit_aces": True, "split_max_hands": 8,
+                   "cut_card": "count"},
+                  {"hole_card": "enhc", "blackjack_pays": "6:5", "cut_card": "count", "cut_percent": 10}):
+        t = BlackjackTable(BlackjackRules(rules), REG, IDS)
+        _fits(t, seen)
+        tags = []
+        for _ in range(12):
+            _play_round(t, rng, tags, seen)
+    assert len(seen) > 300, len(seen)
+    shown = " ".join([ln for got in seen for ln in got])
+    for word in ("insurance?", "soft", "bust", "!BJ-", "x2", "win", "lose"):
+        assert word in shown, word  # the states the check went through
+    t.tilt("journal record 1,204 does not verify: HMAC mismatch in sealed antenna record")
+    _fits(t, seen)
+    eq(view.lines(t)[:2], ["TILT", "PLAY LOCKED"])
+
+
 # ---- the journal: a power cut at any input ------------------------------------------------------------
 
 SCRIPT = [("new_shoe", ()), ("new_hand", ()), ("bet", (1, 10)), ("bet", (2, 20)), ("close_bets", ())]
 CARDS = [("Th", "box1"), ("8c", "box2"), ("6d", "dealer"), ("6h", "box1"), ("8d", "box2"), ("Ts", "dealer")]
-LATER = [("button", (1, "short")), ("card", ("4c", "box1")), ("button", (1, "long")), ("decide", (2, "split")),
+LATER = [("button", (1, "short")), ("button", (1, "long")), ("card", ("4c", "box1")), ("button", (1, "long")), ("decide", (2, "split")),
          ("card", ("3c", "box2")), ("decide", (2, "double")), ("card", ("9s", "box2")), ("card", ("Kc", "box2")),
          ("button", (2, "long")), ("card", ("2h", "dealer")), ("new_hand", ()), ("bet", (1, 10))]
 

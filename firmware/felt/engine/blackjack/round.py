@@ -382,6 +382,13 @@ class Round:
             return []
         return [d for d in DECISIONS if self._problem(hand, d) is None]
 
+    def problem(self, decision):
+        """The named error `decision` on the acting hand would raise now, or None (BJ-21)."""
+        hand = self.acting()
+        if hand is None or self.owed:
+            return OutOfTurn("BJ-5: no hand decides now")
+        return self._problem(hand, decision)
+
     def can(self, box, decision):
         return decision in self.legal(box)
 
