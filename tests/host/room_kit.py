@@ -1,6 +1,7 @@
 # Helpers of the room tests (tests/host/test_room_*.py): a simulated table that publishes
 # (the firmware's Sim with the secrecy feed, the publisher and its outbox), a collector on the
-# broker that keeps every message by seq, and the hand they play.
+# broker that keeps every message by seq and acknowledges it as the floor does (`stored`), and the
+# hand they play.
 import socket
 import threading
 import time
@@ -65,9 +66,10 @@ class SimTable:
 
 class Collector:
     """Subscribes to felt/<room>/# with a persistent session (QoS 1): msgs[(table, seq)] = message;
-    dups counts repeats dropped by seq; replies lists reply lines."""
+    dups counts repeats dropped by seq; replies lists reply lines. ack: answers each message on its
+    table's `stored` topic, as the floor server does (a second collector says ack=False)."""
 
-    def __init__(self, url, room="room1", client_id=None, clean=False):
+    def __init__(self, url, room="room1", client_id=None, clean=False, ack=True):
         from feltctl.room.broker import parse_url
         host, port = parse_url(url)
         self.msgs = {}
@@ -78,6 +80,7 @@ class Collector:
                              protocol=mqtt.MQTTv311, clean_session=clean)
         self.c.reconnect_delay_set(0.1, 1)
         self.room = room
+        self.ack = ack
         self.subscribed = 0  # subscriptions acknowledged (one per connection)
         self.c.on_connect = lambda c, u, f, rc, p: c.subscribe("felt/%s/#" % room, qos=1)
         self.c.on_subscribe = lambda *a: setattr(self, "subscribed", self.subscribed + 1)
@@ -97,6 +100,9 @@ class Collector:
             if key in self.msgs:
                 self.dups += 1
             self.msgs[key] = msg
+        if self.ack:
+            c.publish(message.topic(self.room, msg["table"], message.STORED), message.stored_payload([msg["seq"]]),
+                      qos=1)
 
     def seqs(self, table="t1"):
         with self.lock:

@@ -78,7 +78,9 @@ def test_floor_stores_the_hand_sealed_then_revealed_and_refuses_forged_and_repla
     phh = store.hand(hands[0]["id"])["phh"]
     assert "'d dh p3 ??'" in phh and "Kc" not in phh  # seat 1 (p3) folded: sealed until the reveal
     t.sim.run("wait 2500")  # the broadcast delay passes on the table's clock: the reveal goes out
-    assert _until(lambda: store.hand(hands[0]["id"])["sealed"] == 0, link.pump)
+    # (the store is revealed first, the overlay's view a moment later: both awaited)
+    assert _until(lambda: store.hand(hands[0]["id"])["sealed"] == 0 and floor.snapshot()["tables"]["t1"]["reveal"],
+                  link.pump)
     phh = store.hand(hands[0]["id"])["phh"]
     assert "'d dh p3 Kc'" in phh and "'d dh p3 2s'" in phh, phh
     snap = floor.snapshot()
@@ -99,6 +101,35 @@ def test_floor_stores_the_hand_sealed_then_revealed_and_refuses_forged_and_repla
     assert floor.stats["replayed"] == 1
     assert snap["tables"]["t1"]["state"]["phase"] == floor.snapshot()["tables"]["t1"]["state"]["phase"]
     link.close()
+
+
+def test_a_floor_that_subscribes_after_the_table_published_stores_every_seq(tmp_path):
+    # the broker acknowledges what a table publishes before any floor has subscribed, and drops
+    # it (non-retained, no session to keep it for): the table's outbox keeps every message until
+    # the floor's `stored` acknowledgement names it, so a floor started later still gets all
+    b = Mosquitto(persistence=True).start()
+    store = SqliteStore(str(tmp_path / "late.sqlite"))
+    floor = None
+    try:
+        t, link, pump = _table(b, str(tmp_path / "ob"))
+        for line in HAND:
+            t.sim.run(line)
+            link.pump()
+        n = t.box.last_seq
+        time.sleep(0.5)
+        link.pump()
+        assert t.box.count() == n  # the broker's PUBACKs took nothing out of the outbox
+        floor = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, store, client_id="floor-late").start()
+        assert _until(lambda: t.box.count() == 0, pump, timeout_s=20), (t.box.count(), floor.stats)
+        assert [r[0] for r in store.db.execute("SELECT seq FROM messages ORDER BY seq")] == list(range(1, n + 1))
+        assert link.resent > 0 and floor.stats["refused"] == 0
+        assert [h["hand"] for h in store.hands()] == [1]
+        link.close()
+    finally:
+        if floor is not None:
+            floor.close()
+        store.close()
+        b.close()
 
 
 def _genuine(t, seq):

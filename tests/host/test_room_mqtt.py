@@ -66,7 +66,7 @@ def test_pi_table_publishes_signed_messages_and_takes_a_floor_ruling(broker, tmp
     assert {"state", "event", "hand", "health", "feed"} <= kinds
     assert col.wait_for(lambda: t.box.count() == 0, pump=pump)  # every PUBACK came: the outbox is empty
     # a late subscriber gets the table's state at once (retained)
-    late = Collector(broker.url, clean=True)
+    late = Collector(broker.url, clean=True, ack=False)
     assert late.wait_for(lambda: any(m["kind"] == "state" for m in late.retained))
     assert [m for m in late.retained if m["kind"] == "state"][-1]["body"]["phase"] == "over"
     late.close()

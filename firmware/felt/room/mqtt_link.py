@@ -1,7 +1,8 @@
 # The MQTT link of a Raspberry Pi table (room layer; CPython only, paho-mqtt: the Pi's firmware runs
 # under CPython, a Pico has no network and uses felt.room.wire through the bridge). TableLink sends
 # the table's outbox (felt.room.outbox) with QoS 1 -- state and health retained -- and drops each
-# message when its PUBACK comes; it takes floor command lines from the table's cmd topic into a
+# message when the floor's `stored` acknowledgement names it (not on the broker's PUBACK: that says
+# nothing about the floor); it takes floor command lines from the table's cmd topic into a
 # RoomDesk's inbox and publishes the replies (hardware/floor.md sections 4 and 6). feltctl's floor
 # tools use the same client() and parse_url().
 import collections
@@ -15,7 +16,8 @@ from felt.errors import ConfigError
 from felt.room import message
 
 
-RECENT_S = 10.0  # acknowledged messages sent again after a reconnect (the floor's replay window is 30 s)
+RESEND_S = 5.0  # a message the floor has not acknowledged by then goes again (the floor's replay window is 30 s)
+WINDOW = 64  # messages sent and not acknowledged by the floor: a floor that is away gets these again, not the outbox
 
 
 class Flag:
@@ -64,7 +66,10 @@ def client(client_id, url, clean=True):
 class TableLink:
     """url: mqtt://HOST:PORT; outbox: the table's; room, table: its topic names; inbox: a list the
     cmd topic's lines are appended to (felt.room.desk_link.RoomDesk.inbox), None: not subscribed.
-    Call pump() from the table's loop (the outbox is the loop's); PUBACKs come in between."""
+    Call pump() from the table's loop (the outbox is the loop's); acknowledgements come in between.
+    At most WINDOW messages wait for the floor's acknowledgement; one that waited RESEND_S goes
+    again, and one older than an acknowledged seq goes again at once (the floor has a later one:
+    this one was lost on the way, e.g. published before the floor had subscribed)."""
 
     def __init__(self, url, outbox, room, table, inbox=None, client_id=None, start=True):
         self.outbox = outbox
@@ -73,19 +78,17 @@ class TableLink:
         self.inbox = inbox
         self.host, self.port = parse_url(url)
         self.connected = Flag()
-        self._acked_mids = collections.deque()  # PUBACKs (network thread -> pump)
-        self._inflight = {}  # mid -> (seq, kind, payload) (pump's own)
-        self._recent = []  # [(monotonic s, seq, kind, payload)] acknowledged in the last RECENT_S
-        self._was_connected = False
+        self._stored = collections.deque()  # seqs the floor stored (network thread -> pump)
+        self._flying = {}  # seq -> monotonic s it was last published (pump's own); 0: due again
         self._reconnected = False
+        self._was_connected = False
         self.resent = 0
-        self._sent = {}  # seq -> True: handed to paho (it resends after a reconnect itself)
         self.published = 0
         self.acks = 0
+        self.refused = 0  # stored acknowledgements that were not one
         self.c = client(client_id, url)
         self.c.on_connect = self._on_connect
         self.c.on_disconnect = self._on_disconnect
-        self.c.on_publish = self._on_publish
         self.c.on_message = self._on_message
         if start:
             self.start()
@@ -101,6 +104,7 @@ class TableLink:
 
     def _on_connect(self, c, userdata, flags, reason, props):
         if not reason.is_failure:
+            c.subscribe(message.topic(self.room, self.table, message.STORED), qos=1)
             if self.inbox is not None:
                 c.subscribe(message.topic(self.room, self.table, message.COMMAND), qos=1)
             if self._was_connected:
@@ -111,11 +115,13 @@ class TableLink:
     def _on_disconnect(self, c, userdata, flags, reason, props):
         self.connected.clear()
 
-    def _on_publish(self, c, userdata, mid, reason, props):
-        self._acked_mids.append(mid)  # no lock here: paho holds its own while it calls this
-
     def _on_message(self, c, userdata, msg):
-        if self.inbox is not None:
+        if msg.topic.endswith("/" + message.STORED):
+            try:
+                self._stored.extend(message.parse_stored(msg.payload))
+            except message.RoomError:
+                self.refused += 1
+        elif self.inbox is not None:
             self.inbox.append(msg.payload.decode("ascii", "replace"))
 
     def reply(self, line):
@@ -123,42 +129,40 @@ class TableLink:
         self.c.publish(message.topic(self.room, self.table, message.REPLY), line, qos=1)
 
     def pump(self):
-        """Drop what the broker acknowledged, send what waits. Returns messages sent now."""
-        now = time.monotonic()
-        while self._acked_mids:
-            entry = self._inflight.pop(self._acked_mids.popleft(), None)
-            if entry is not None:
-                self.outbox.ack(entry[0])
-                self._sent.pop(entry[0], None)
+        """Drop what the floor stored, send what waits. Returns messages sent now (resends too)."""
+        flying = self._flying
+        while self._stored:
+            seq = self._stored.popleft()
+            self.outbox.ack(seq)
+            if flying.pop(seq, None) is not None:
                 self.acks += 1
-                self._recent.append((now,) + entry)
-        while self._recent and now - self._recent[0][0] > RECENT_S:
-            self._recent.pop(0)
+                for s in flying:
+                    if s < seq:
+                        flying[s] = 0  # the floor has a later one: a gap, this one goes again now
         if not self.connected.is_set():
             return 0
-        n = 0
         if self._reconnected:
-            # a broker that went down may have acknowledged messages it never passed on (seen with
-            # Mosquitto: a PUBACK, then SIGTERM before the floor's session had them): the last
-            # RECENT_S of acknowledged messages go again; the floor drops what it has by seq
-            # (and what paho had in flight: it resends that itself at once, maybe before the floor
-            # is subscribed again)
             self._reconnected = False
-            again = [(seq, kind, payload) for _t, seq, kind, payload in self._recent]
-            again += sorted(self._inflight.values())
-            for seq, kind, payload in again:
-                self.c.publish(message.topic(self.room, self.table, kind), payload, qos=1,
-                               retain=kind in message.RETAINED)
-                self.resent += 1
+            for s in flying:
+                flying[s] = 0  # whatever the broker had may be gone with it: due again
+        now = time.monotonic()
+        n = 0
         for seq, kind, payload in self.outbox.pending():
-            if seq in self._sent:
-                continue
-            info = self.c.publish(message.topic(self.room, self.table, kind), payload, qos=1,
-                                  retain=kind in message.RETAINED)
+            at = flying.get(seq)
+            if at is not None:
+                if now - at < RESEND_S:
+                    continue
+                # not retained: an older state sent again must not replace the broker's newer one
+                retain = False
+                self.resent += 1
+            elif len(flying) >= WINDOW:
+                break  # oldest first: everything after this one is new too
+            else:
+                retain = kind in message.RETAINED
+            info = self.c.publish(message.topic(self.room, self.table, kind), payload, qos=1, retain=retain)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 break
-            self._inflight[info.mid] = (seq, kind, payload)
-            self._sent[seq] = True
+            flying[seq] = now
             n += 1
         self.published += n
         return n

@@ -1,6 +1,6 @@
 # The outbox (room layer; files only, no clock): every room message a table makes is written here
-# before anyone tries to send it, and stays until the broker has acknowledged it (MQTT QoS 1
-# PUBACK, or the bridge's `puback` for a Pico table). A broker outage or a power cut therefore loses
+# before anyone tries to send it, and stays until the floor has stored it (its `stored`
+# acknowledgement over MQTT, or the bridge's `puback` for a Pico table). A broker outage or a power cut therefore loses
 # nothing: after the restart the unacknowledged messages go out again with their old sequence
 # numbers, and the floor drops what it already has by sequence number. Sequence numbers continue
 # across restarts (hardware/floor.md section 4).
@@ -11,7 +11,7 @@ COMPACT_LINES = 200  # once everything is acknowledged and the log is this long,
 
 class Outbox:
     """folder: where outbox.log and outbox.ack live (None: in memory only, a bench table).
-    put(seq, kind, payload) before sending; ack(seq) when the broker has it; pending() what to send."""
+    put(seq, kind, payload) before sending; ack(seq) when the floor has it; pending() what to send."""
 
     def __init__(self, folder=None):
         self.folder = folder
@@ -69,7 +69,7 @@ class Outbox:
         return len(self._waiting)
 
     def ack(self, seq):
-        """The broker has message `seq` (an unknown or repeated seq changes nothing)."""
+        """The floor has message `seq` (an unknown or repeated seq changes nothing)."""
         w = self._waiting
         for i in range(len(w)):
             if w[i][0] == seq:

@@ -1,14 +1,16 @@
 # Room messages over the FELT1 console (room layer, pure apart from the link it is handed): a Pico
 # table has no network, so its signed messages go out as FELT1 `pub SEQ N COUNT "HEX"` lines to the
 # bridge on the console port (feltctl bridge), which publishes them and answers `puback SEQ` once the
-# broker has the message; only then does the outbox drop it. Upper-case hex pieces: no piece can
-# read as a card ('Ah' needs a lower-case suit) or a tag UID (never 8 or 14 digits), so the
-# secrecy guard on the link passes them unchanged (hardware/floor.md section 5).
+# floor has stored the message (the floor's `stored` acknowledgement, relayed); only then does the
+# outbox drop it. Upper-case hex pieces: no piece can read as a card ('Ah' needs a lower-case suit)
+# or a tag UID (never 8 or 14 digits), so the secrecy guard on the link passes them unchanged
+# (hardware/floor.md sections 4-5).
 from felt.room.outbox import Outbox  # noqa: F401 (the type this sender drains)
 
 PIECE = 176  # hex digits a line (a FELT1 line is at most 240 bytes)
 MAX_PIECES = 64  # proto MAX_DECK_LINES: the `line` type of N and COUNT
-RESEND_MS = 5000  # a message the bridge has not acknowledged by then goes again
+RESEND_MS = 5000  # a message the floor has not acknowledged by then goes again
+WINDOW = 8  # messages sent and not yet acknowledged: a floor that is away gets these again, not the whole outbox
 PIECES_A_STEP = 4  # lines written in one loop step (~0.7 KB: the loop stays responsive)
 _HEX = "0123456789ABCDEF"
 
@@ -44,15 +46,19 @@ def unhex(hexed):
 
 class ConsoleSender:
     """The Pico side: sends the outbox's messages as `pub` lines over `link` (a ConsoleLink) a few
-    lines a step, and drops a message when its `puback` comes. As a console filter (__call__) it
-    takes `puback` entries; as an after-step hook (step) it sends."""
+    lines a step, at most WINDOW unacknowledged at a time, and drops a message when its `puback`
+    comes (the floor stored it). A message not acknowledged within RESEND_MS goes again; so does
+    one older than an acknowledged one at once (the floor has a later seq, so this one was lost on
+    the way: a gap). As a console filter (__call__) it takes `puback` entries; as an after-step
+    hook (step) it sends."""
 
     def __init__(self, link, outbox):
         self.link = link
         self.outbox = outbox
         self._sending = None  # [seq, pieces, next index]
-        self._sent_ms = {}  # seq -> when its last piece went (waiting for puback)
+        self._sent_ms = {}  # seq -> when its last piece went (waiting for puback); None: due again
         self.acks = 0
+        self.resent = 0
 
     def __call__(self, msg):
         if msg.verb != "puback":
@@ -60,8 +66,12 @@ class ConsoleSender:
         seq = msg.args[0]
         if isinstance(seq, int):
             self.outbox.ack(seq)
-            if seq in self._sent_ms:
-                del self._sent_ms[seq]
+            sent = self._sent_ms
+            if seq in sent:
+                del sent[seq]
+            for s in list(sent):
+                if s < seq:
+                    sent[s] = None  # the floor has a later one: this one was lost, send it now
             self.acks += 1
         return True  # nothing to answer: the bridge waits for nothing
 
@@ -80,15 +90,21 @@ class ConsoleSender:
                 self._sending[2] = i + 1
 
     def _next(self, now_ms):
+        sent = self._sent_ms
         for seq, _kind, payload in self.outbox.pending():
-            at = self._sent_ms.get(seq)
-            if at is None or now_ms - at >= RESEND_MS:
-                try:
-                    self._sending = [seq, pieces(payload), 0]
-                except WireError:
-                    self.outbox.ack(seq)  # cannot travel this way; the floor sees the seq gap
+            if seq in sent:
+                at = sent[seq]
+                if at is not None and now_ms - at < RESEND_MS:
                     continue
-                return True
+                self.resent += 1
+            elif len(sent) >= WINDOW:
+                return False  # oldest first: everything after this one is new too
+            try:
+                self._sending = [seq, pieces(payload), 0]
+            except WireError:
+                self.outbox.ack(seq)  # cannot travel this way; the floor sees the seq gap
+                continue
+            return True
         return False
 
 

@@ -1,7 +1,9 @@
 # The bridge of a Pico table (host tools): the table has no network, so a Pi or PC on its FELT1
 # console port publishes for it. It reassembles the table's `pub` lines (felt.room.wire), checks
 # that each is a room message of this table, publishes it (QoS 1; state and health retained) and
-# answers `puback SEQ` once the broker has it -- only then does the table drop it from its outbox.
+# answers `puback SEQ` when the floor's `stored` acknowledgement names it (the broker's PUBACK is
+# not enough: a floor that had not subscribed yet never gets the message) -- only then does the
+# table drop it from its outbox.
 # It cannot sign: the messages are signed on the table, so a bridge can delay but not forge.
 # Floor command lines from the table's cmd topic are written to the console as they are, and the
 # table's ok/error replies go back on the reply topic (issue 15 items 1-2).
@@ -28,8 +30,8 @@ class Bridge:
         self.parser = proto.Parser(proto.TABLE)
         self.asm = wire.Reassembler()
         self.commands = collections.deque()  # cmd topic lines (network thread -> step)
-        self._acked_mids = collections.deque()
-        self._inflight = {}  # mid -> table seq
+        self.stored = collections.deque()  # seqs the floor stored (network thread -> step)
+        self._retained = {}  # kind -> highest seq published retained
         self._seq = 0
         self.published = 0
         self.refused = 0
@@ -37,16 +39,25 @@ class Bridge:
         self.connected = False
         self.c.on_connect = self._on_connect
         self.c.on_disconnect = lambda *a: setattr(self, "connected", False)
-        self.c.on_publish = lambda c, u, mid, rc, p: self._acked_mids.append(mid)
-        self.c.on_message = lambda c, u, m: self.commands.append(bytes(m.payload))
+        self.c.on_message = self._on_message
         host, p = parse_url(url)
         self.c.connect_async(host, p, keepalive=10)
         self.c.loop_start()
 
     def _on_connect(self, c, userdata, flags, reason, props):
         if not reason.is_failure:
-            c.subscribe(message.topic(self.room, self.table, message.COMMAND), qos=1)
+            c.subscribe([(message.topic(self.room, self.table, message.COMMAND), 1),
+                         (message.topic(self.room, self.table, message.STORED), 1)])
             self.connected = True
+
+    def _on_message(self, c, userdata, m):
+        if m.topic.endswith("/" + message.STORED):
+            try:
+                self.stored.extend(message.parse_stored(m.payload))
+            except message.RoomError as e:
+                self.log("bridge: %s" % e)
+        else:
+            self.commands.append(bytes(m.payload))
 
     def _line(self, verb, args):
         self._seq = (self._seq + 1) % (proto.MAX_SEQ + 1)
@@ -69,10 +80,8 @@ class Bridge:
                                proto.encode(item).strip(), qos=1)
         while self.commands:
             self.port.write(self.commands.popleft().strip() + b"\r\n")
-        while self._acked_mids:
-            seq = self._inflight.pop(self._acked_mids.popleft(), None)
-            if seq is not None:
-                self._line("puback", [seq])
+        while self.stored:
+            self._line("puback", [self.stored.popleft()])
 
     def _piece(self, item):
         try:
@@ -93,11 +102,14 @@ class Bridge:
             self.refused += 1
             self.log("bridge: message %d is for %s/%s, not this table's" % (seq, msg["room"], msg["table"]))
             return
-        info = self.c.publish(message.topic(self.room, self.table, msg["kind"]), payload, qos=1,
-                              retain=msg["kind"] in message.RETAINED)
+        # retained only when newer than the last one retained: a state sent again must not replace
+        # the broker's newer one
+        retain = msg["kind"] in message.RETAINED and seq > self._retained.get(msg["kind"], 0)
+        if retain:
+            self._retained[msg["kind"]] = seq
+        info = self.c.publish(message.topic(self.room, self.table, msg["kind"]), payload, qos=1, retain=retain)
         if info.rc == mqtt.MQTT_ERR_SUCCESS or info.rc == mqtt.MQTT_ERR_NO_CONN:
-            self._inflight[info.mid] = seq  # paho sends it once connected; the puback waits for that
-            self.published += 1
+            self.published += 1  # paho sends it once connected; the table waits for the floor's word
 
     def run(self, duration_s=None):
         end = None if duration_s is None else time.monotonic() + duration_s

@@ -1,7 +1,8 @@
 # `feltctl floor serve` (host tools): the floor server. It subscribes to a room on the broker with a
 # persistent session, accepts only messages whose signature checks against the table's public key
 # and whose seq is new (duplicates dropped, gaps and forgeries raised as floor alerts), stores them
-# (store.Store; SQLite by default), and serves the dashboard (every table live, lights as drawn,
+# (store.Store; SQLite by default), acknowledges each stored seq to its table on the table's
+# `stored` topic once the store has committed it (only that empties a table's outbox), and serves the dashboard (every table live, lights as drawn,
 # proposals with confirm/reject, reader health, level and blinds, chip counts, hand search and
 # replay) and the broadcast overlay, with live updates by server-sent events. Confirm/reject go
 # to the table as floor commands over MQTT (challenge + HMAC, feltctl.commands.floor.FloorClient).
@@ -24,6 +25,7 @@ from feltctl.room.store import folded_seats
 WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
 CLIENT_QUEUE = 2000  # SSE events held for one browser; a slower one is resynchronised, never waited for
 REPLAY_S = 30.0  # a copy of a message taken longer ago than this is a replay, not a QoS 1 resend
+ACK_S = 0.05  # stored seqs are committed and acknowledged in batches this often
 
 
 class Floor:
@@ -46,11 +48,15 @@ class Floor:
         self.stats = {"accepted": 0, "duplicates": 0, "refused": 0, "replayed": 0, "gaps": 0, "lagged": 0}
         # a persistent session: what the tables published while the server was away waits for it
         self.c = client(client_id or "felt-floor-%s" % room, url, clean=False)
-        self.c.on_connect = lambda c, u, f, rc, p: c.subscribe("felt/%s/+/+" % room, qos=1)
+        # the table -> floor kinds only (not cmd/reply/stored: the floor's own lines)
+        self.c.on_connect = lambda c, u, f, rc, p: c.subscribe(
+            [("%s/%s/+/%s" % (message.ROOT, room, k), 1) for k in message.KINDS])
         self.c.on_subscribe = lambda *a: setattr(self, "subscribed", True)
         self.subscribed = False
         self.c.on_message = self._on_message
         self.connected = False
+        self._acks = {}  # table -> [seq] taken (stored or already had), not yet acknowledged
+        self._acking = None  # the acknowledging thread
 
     def start(self, wait_s=5.0):
         """Connect and subscribe; returns once subscribed (or after wait_s: it goes on trying), so
@@ -58,14 +64,44 @@ class Floor:
         host, port = parse_url(self.url)
         self.c.connect_async(host, port, keepalive=10)
         self.c.loop_start()
+        self._acking = threading.Event()
+        threading.Thread(target=self._ack_loop, args=(self._acking,), daemon=True).start()
         end = time.monotonic() + wait_s
         while not self.subscribed and time.monotonic() < end:
             time.sleep(0.01)
         return self
 
     def close(self):
+        if self._acking is not None:
+            self._acking.set()
+        self.flush_acks()
         self.c.disconnect()
         self.c.loop_stop()
+
+    def _ack_loop(self, stop):
+        while not stop.wait(ACK_S):
+            self.flush_acks()
+
+    def flush_acks(self):
+        """Commit the store, then tell each table which of its seqs the floor now has (its outbox
+        drops them). Also the seqs it had already: their first acknowledgement was lost."""
+        with self.lock:
+            acks, self._acks = self._acks, {}
+        if not acks:
+            return 0
+        self.store.flush()
+        n = 0
+        for table in sorted(acks):
+            seqs = sorted(set(acks[table]))
+            for i in range(0, len(seqs), message.STORED_MAX):
+                self.c.publish(message.topic(self.room, table, message.STORED),
+                               message.stored_payload(seqs[i:i + message.STORED_MAX]), qos=1)
+                n += 1
+        return n
+
+    def _acked(self, table, seq):
+        with self.lock:
+            self._acks.setdefault(table, []).append(seq)
 
     # ---- intake -------------------------------------------------------------------------------
     def _on_message(self, c, userdata, m):
@@ -121,6 +157,9 @@ class Floor:
                 if fresh or kind not in ("state", "health"):
                     self._apply(t, msg)
         if dup:
+            # the table's own signed message, stored before: acknowledged again (its first
+            # acknowledgement may have been lost, and the table sends it until one arrives)
+            self._acked(table, msg["seq"])
             if replayed:
                 self._refuse(table, "replayed message refused: seq %d %s was taken %s" % (
                     msg["seq"], kind, "long ago" if first is None else "%.0f s ago" % (now_s - first)), now_s)
@@ -135,6 +174,7 @@ class Floor:
             phh = self.store.hand_phh(table, body["hand"])
             with self.lock:  # the overlay's view, with who folded (from the stored hand)
                 self.tables[table]["reveal"] = overlay_reveal(body, folded_seats(phh) if phh else ())
+        self._acked(table, msg["seq"])  # after the store has it: acknowledged once committed
         self._push({"type": "msg", "table": table, "kind": kind, "seq": msg["seq"], "t_ms": msg["t_ms"],
                     "body": body, "received": now_s})
         return "accepted"

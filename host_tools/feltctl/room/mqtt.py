@@ -1,6 +1,6 @@
 # The room's MQTT links (host tools, and the Raspberry Pi table, which runs CPython): paho-mqtt,
-# QoS 1. TableLink sends a table's outbox (felt.room.outbox) and drops each message when its PUBACK
-# comes; it takes floor command lines from the table's cmd topic. MqttPort is the floor's end of the
+# QoS 1. TableLink sends a table's outbox (felt.room.outbox) and drops each message when the
+# floor's `stored` acknowledgement names it; it takes floor command lines from the table's cmd topic. MqttPort is the floor's end of the
 # same path: a Transport-like port for feltctl.commands.floor.FloorClient, so a floor command over
 # MQTT is the same challenge/HMAC exchange as over the console (issue 15 item 2).
 import queue

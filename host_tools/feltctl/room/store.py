@@ -15,6 +15,11 @@ class Store:
     def add_message(self, msg, received_s):
         raise NotImplementedError
 
+    def flush(self):
+        """Make everything added so far durable (the floor acknowledges a message to its table
+        only after this: the table then forgets it)."""
+        raise NotImplementedError
+
     def add_hand(self, table, hand, phh, sealed):
         raise NotImplementedError
 
@@ -58,7 +63,7 @@ class SqliteStore(Store):
         self.db = sqlite3.connect(path, check_same_thread=False)
         self.db.executescript(SCHEMA)
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA synchronous=FULL")  # a commit survives the floor machine's power cut
         self._pending = 0
         self._last_commit = time.monotonic()
 
@@ -69,6 +74,11 @@ class SqliteStore(Store):
             self.db.commit()
             self._pending = 0
             self._last_commit = time.monotonic()
+
+    def flush(self):
+        with self.lock:
+            if self._pending:
+                self._commit(force=True)
 
     def add_message(self, msg, received_s):
         with self.lock:

@@ -187,6 +187,56 @@ def test_pub_lines_carry_a_message_to_the_bridge_and_puback_drops_it():
     eq(box.count(), 0)
 
 
+class _Wire:
+    # the console link as the sender sees it: records the message number of every last piece
+    def __init__(self):
+        self.done = []
+
+    def send(self, verb, args, opts, text):
+        if verb == "pub" and args[1] == args[2]:
+            self.done.append(args[0])
+
+
+def _sent(sender, link, now_ms):
+    link.done = []
+    for _i in range(40):
+        sender.step(now_ms)
+    return link.done
+
+
+def test_console_sender_keeps_a_window_and_sends_a_gap_again_when_the_floor_has_a_later_seq():
+    # the outbox empties only on the floor's acknowledgement (relayed as puback): a floor that is
+    # away gets the same WINDOW messages again every RESEND_MS, not the whole outbox; an
+    # acknowledgement of a later seq means the earlier ones were lost (published before the floor
+    # subscribed): they go again at once
+    box = Outbox()
+    for seq in range(1, 13):
+        box.put(seq, "event", '{"seq":%d,"text":"a room message"}' % seq)
+    link = _Wire()
+    sender = wire.ConsoleSender(link, box)
+    eq(_sent(sender, link, 0), list(range(1, wire.WINDOW + 1)))
+    eq(_sent(sender, link, 10), [])  # nothing acknowledged, nothing due: the window is full
+    sender(proto.Message(1, "puback", [3]))
+    eq(box.count(), 11)
+    eq(_sent(sender, link, 20), [1, 2, wire.WINDOW + 1])  # the gap at once, and one new in 3's place
+    eq(_sent(sender, link, wire.RESEND_MS - 1), [])
+    eq(_sent(sender, link, 20 + wire.RESEND_MS), [1, 2] + list(range(4, wire.WINDOW + 2)))  # the floor is away
+    eq(sender.resent, 2 + wire.WINDOW)
+    for seq in range(1, wire.WINDOW + 2):
+        sender(proto.Message(1, "puback", [seq]))
+    eq(_sent(sender, link, 30 + wire.RESEND_MS), list(range(wire.WINDOW + 2, 13)))
+    for seq in range(wire.WINDOW + 2, 13):
+        sender(proto.Message(1, "puback", [seq]))
+    eq(box.count(), 0)
+
+
+def test_stored_acknowledgements_are_numbers_only():
+    eq(message.parse_stored(message.stored_payload([7, 8, 12])), [7, 8, 12])
+    for bad in (b"", b"7 x", b"-1", b"0", b"7 8.5", b"\xff", b" ".join([b"1"] * (message.STORED_MAX + 1))):
+        with raises(message.RoomError):
+            message.parse_stored(bad)
+
+
 def test_wire_pieces_are_never_8_or_14_digits_long():
     with raises(wire.WireError):
         wire.pieces("xx{}")  # 8 digits in all: no room message is that short
