@@ -32,19 +32,21 @@ $(NODE_STAMP): $(STAMP) Makefile
 venv: $(STAMP) $(NODE_STAMP) sysdeps
 
 # Debian packages of the room (issue 15, hardware/floor.md): the Mosquitto broker the room tests and
-# the demo's floor mode start on a local port, and Chromium for the dashboard's browser tests.
-# Installed here when missing (as root, apt-get); when that is impossible it says so loudly and the
-# tests that need them SKIP with the same words.
+# the demo's floor mode start on a local port, Chromium for the dashboard's browser tests, and the
+# PostgreSQL server the floor's store tests run a server of their own with (initdb + pg_ctl in a
+# temporary folder: feltctl.room.pgserver). Installed here when missing (as root, apt-get); when
+# that is impossible it says so loudly and the tests that need them SKIP with the same words.
 SYSPKGS := mosquitto:/usr/sbin/mosquitto chromium:/usr/bin/chromium
 sysdeps:
 	@missing=""; for p in $(SYSPKGS); do [ -x "$${p#*:}" ] || missing="$$missing $${p%%:*}"; done; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "== installing Debian packages:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	  else \
 	    echo "!!!!!!!!!! NOT INSTALLED:$$missing -- not root or no apt-get; run: sudo apt-get install$$missing" >&2; \
-	    echo "!!!!!!!!!! the room's broker and browser tests will SKIP until then" >&2; \
+	    echo "!!!!!!!!!! the room's broker, browser and PostgreSQL store tests will SKIP until then" >&2; \
 	  fi; \
 	fi
 

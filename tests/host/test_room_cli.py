@@ -9,7 +9,6 @@
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from felt.security.auth import FloorGate
 from felt.security.floordesk import FloorDesk
 from feltctl.board.signing import KeyStore
 from feltctl.room.broker import BrokerError, Mosquitto, find_mosquitto
+from feltctl.room.store import open_store
 
 from room_kit import HAND, PicoOnSocket, SimTable, nonces
 
@@ -60,12 +60,11 @@ def _get(url):
     return json.loads(urllib.request.urlopen(url, timeout=5).read())
 
 
-def _stored_seqs(db_path, table):
-    db = sqlite3.connect(db_path)
+def _stored_seqs(where, table):
+    # read as another process would (the server's own connection is in its process)
+    db = open_store(where)
     try:
-        return [r[0] for r in db.execute("SELECT seq FROM messages WHERE tbl=? ORDER BY seq", (table,))]
-    except sqlite3.OperationalError:  # not created yet
-        return []
+        return [s for s, _k in db.messages(table)]
     finally:
         db.close()
 
@@ -79,7 +78,9 @@ def _until(pred, timeout_s):
     return False
 
 
-def test_bridge_before_floor_serve_every_message_stored_once_and_a_confirm_applied(broker, procs, tmp_path):
+def test_bridge_before_floor_serve_every_message_stored_once_and_a_confirm_applied(broker, procs, tmp_path,
+                                                                                     store_where):
+    # --db a SQLite file, and again a postgresql:// URL (conftest.store_where)
     store = KeyStore(str(tmp_path / "keys"))
     store.create("p1", ["alice"])
     keys = store.load("p1")
@@ -99,7 +100,7 @@ def test_bridge_before_floor_serve_every_message_stored_once_and_a_confirm_appli
     assert "bridge: socket://" in bridge.stdout.readline()
     # the table publishes (and the broker acknowledges) with no floor subscribed yet
     assert _until(lambda: pico.sender.acks + len(pico.sender._sent_ms) >= 8, 20), "the table sent nothing"
-    db_path = str(tmp_path / "floor.sqlite")
+    db_path = store_where
     procs.append(subprocess.Popen(FELTCTL + ["floor", "serve", "--broker", broker.url, "--room", "room1",
                                              "--tables", "p1", "--keys", store.root, "--floor", "alice",
                                              "--db", db_path, "--http", "0", "--duration", "60"], **start))

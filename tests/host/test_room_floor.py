@@ -1,7 +1,7 @@
 # The floor server (issue 15 items 3 and 5): tables on a real Mosquitto, `feltctl floor serve`'s
-# Floor storing into SQLite, forged and replayed messages refused and alerted, hands stored sealed
-# and completed by the reveal after the broadcast delay, the dashboard's HTTP API and its
-# server-sent events, a slow subscriber that never holds the floor up, and a confirm posted to
+# Floor storing into SQLite and (each test again) PostgreSQL, forged and replayed messages refused
+# and alerted, hands stored sealed and completed by the reveal after the broadcast delay, the
+# dashboard's HTTP API and its server-sent events, a slow subscriber that never holds the floor up, and a confirm posted to
 # the dashboard reaching the table as a floor command over MQTT.
 import json
 import socket
@@ -18,7 +18,7 @@ from felt.security.floordesk import FloorDesk
 from feltctl.room.broker import BrokerError, Mosquitto, find_mosquitto
 from feltctl.room.floor_server import CLIENT_QUEUE, Floor, equity, serve_http
 from feltctl.room.mqtt import TableLink
-from feltctl.room.store import SqliteStore, fill_phh
+from feltctl.room.store import fill_phh, open_store
 from felt.engine.cards import parse_cards
 
 from room_kit import FLOOR, HAND, OWNER, SimTable, nonces
@@ -30,9 +30,10 @@ except BrokerError as e:
 
 
 @pytest.fixture
-def room(tmp_path):
+def room(store_where):
+    # every test on this fixture runs on each store backend (SQLite, PostgreSQL: conftest.store_where)
     b = Mosquitto(persistence=True).start()
-    store = SqliteStore(str(tmp_path / "floor.sqlite"))
+    store = open_store(store_where)
     floor = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, store, "alice", lambda t: FLOOR,
                   client_id="floor-%d" % b.port, replay_s=0.5).start()
     yield b, floor, store
@@ -103,12 +104,12 @@ def test_floor_stores_the_hand_sealed_then_revealed_and_refuses_forged_and_repla
     link.close()
 
 
-def test_a_floor_that_subscribes_after_the_table_published_stores_every_seq(tmp_path):
+def test_a_floor_that_subscribes_after_the_table_published_stores_every_seq(tmp_path, store_where):
     # the broker acknowledges what a table publishes before any floor has subscribed, and drops
     # it (non-retained, no session to keep it for): the table's outbox keeps every message until
     # the floor's `stored` acknowledgement names it, so a floor started later still gets all
     b = Mosquitto(persistence=True).start()
-    store = SqliteStore(str(tmp_path / "late.sqlite"))
+    store = open_store(store_where)
     floor = None
     try:
         t, link, pump = _table(b, str(tmp_path / "ob"))
@@ -121,7 +122,7 @@ def test_a_floor_that_subscribes_after_the_table_published_stores_every_seq(tmp_
         assert t.box.count() == n  # the broker's PUBACKs took nothing out of the outbox
         floor = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, store, client_id="floor-late").start()
         assert _until(lambda: t.box.count() == 0, pump, timeout_s=20), (t.box.count(), floor.stats)
-        assert [r[0] for r in store.db.execute("SELECT seq FROM messages ORDER BY seq")] == list(range(1, n + 1))
+        assert [s for s, _k in store.messages("t1")] == list(range(1, n + 1))
         assert link.resent > 0 and floor.stats["refused"] == 0
         assert [h["hand"] for h in store.hands()] == [1]
         link.close()

@@ -1,12 +1,12 @@
 # `feltctl floor serve` (also `feltctl floor-serve`; host tools): the floor server -- subscribes to a
-# room on the broker, checks and stores every table message in SQLite, serves the dashboard and
+# room on the broker, checks and stores every table message in SQLite or PostgreSQL, serves the dashboard and
 # the broadcast overlay (feltctl.room.floor_server; hardware/floor.md).
 import time
 
 from felt.errors import FeltError
 from feltctl.board.signing import KeyStore
 
-HELP = "the floor server: subscribe to a room, store it in SQLite, serve the dashboard and overlay"
+HELP = "the floor server: subscribe to a room, store it (SQLite or PostgreSQL), serve the dashboard and overlay"
 
 
 def add_arguments(p):
@@ -15,14 +15,15 @@ def add_arguments(p):
     p.add_argument("--tables", required=True, help="table names, comma-separated (their feed.pub in the key store)")
     p.add_argument("--keys", default=None, help="key store folder (default $FELT_KEYS or ~/.felt/keys)")
     p.add_argument("--floor", default=None, help="this desk's floor key name (for confirm/reject)")
-    p.add_argument("--db", default="floor.sqlite", help="the SQLite file")
+    p.add_argument("--db", default="floor.sqlite",
+                   help="the store: a SQLite file, or postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
     p.add_argument("--http", type=int, default=8080, help="the dashboard's port on 127.0.0.1 (0: any free one)")
     p.add_argument("--duration", type=float, default=None, help="stop after this many seconds")
 
 
 def run(args):
     from feltctl.room.floor_server import Floor, serve_http
-    from feltctl.room.store import SqliteStore
+    from feltctl.room.store import open_store
 
     store = KeyStore(args.keys)
     names = [t for t in args.tables.split(",") if t]
@@ -32,7 +33,8 @@ def run(args):
     key_for = None
     if args.floor:
         key_for = lambda table: store.role_key(table, "floor-" + args.floor)  # noqa: E731
-    floor = Floor(args.broker, args.room, pubs, SqliteStore(args.db), args.floor, key_for).start()
+    db = open_store(args.db)
+    floor = Floor(args.broker, args.room, pubs, db, args.floor, key_for).start()
     srv = serve_http(floor, args.http)
     print("floor: room %s on %s, %d tables; dashboard http://127.0.0.1:%d/ overlay /overlay?table=%s" % (
         args.room, args.broker, len(names), srv.server_port, names[0]), flush=True)
@@ -44,5 +46,6 @@ def run(args):
         pass
     srv.shutdown()
     floor.close()
+    db.close()
     print("floor: %s" % floor.stats)
     return 0

@@ -65,7 +65,8 @@ class Floor:
         self.c.connect_async(host, port, keepalive=10)
         self.c.loop_start()
         self._acking = threading.Event()
-        threading.Thread(target=self._ack_loop, args=(self._acking,), daemon=True).start()
+        self._acker = threading.Thread(target=self._ack_loop, args=(self._acking,), daemon=True)
+        self._acker.start()
         end = time.monotonic() + wait_s
         while not self.subscribed and time.monotonic() < end:
             time.sleep(0.01)
@@ -74,6 +75,7 @@ class Floor:
     def close(self):
         if self._acking is not None:
             self._acking.set()
+            self._acker.join(5)
         self.flush_acks()
         self.c.disconnect()
         self.c.loop_stop()

@@ -1,11 +1,14 @@
 # The floor's store (host tools): every accepted room message, the finished hands and the floor's
-# own alerts. Store is the interface; SqliteStore the default backend (one file). A room that
-# outgrows one machine implements the same methods on PostgreSQL (the SQL below is plain enough
-# to carry over: one table per kind of record, JSON text in a column, no SQLite-only features).
+# own alerts. Store is the interface; SqlStore implements it once in plain SQL on a DB-API
+# connection, with two backends: SqliteStore (the default, one file) and PostgresStore (a room that
+# outgrows one machine: `--db postgresql://...`). open_store() picks one by what --db says.
 import json
 import sqlite3
 import threading
 import time
+from urllib.parse import unquote, urlparse
+
+from felt.errors import ConfigError
 
 
 class Store:
@@ -40,6 +43,10 @@ class Store:
     def hand(self, hand_id):
         raise NotImplementedError
 
+    def messages(self, table):
+        """[(seq, kind)] of `table`'s stored messages, by seq."""
+        raise NotImplementedError
+
     def floor_alerts(self, limit=50):
         raise NotImplementedError
 
@@ -47,28 +54,50 @@ class Store:
         raise NotImplementedError
 
 
-SCHEMA = """
+SQLITE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS messages (tbl TEXT, seq INTEGER, kind TEXT, t_ms INTEGER, received REAL, body TEXT,
                                      PRIMARY KEY (tbl, seq));
 CREATE TABLE IF NOT EXISTS hands (id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT, hand INTEGER, phh TEXT,
                                   sealed INTEGER, UNIQUE (tbl, hand));
 CREATE TABLE IF NOT EXISTS floor_alerts (id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT, text TEXT, received REAL);
 """
+POSTGRES_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS messages (tbl TEXT, seq BIGINT, kind TEXT, t_ms BIGINT, received DOUBLE PRECISION,"
+    " body TEXT, PRIMARY KEY (tbl, seq))",
+    "CREATE TABLE IF NOT EXISTS hands (id BIGSERIAL PRIMARY KEY, tbl TEXT, hand INTEGER, phh TEXT, sealed INTEGER,"
+    " UNIQUE (tbl, hand))",
+    "CREATE TABLE IF NOT EXISTS floor_alerts (id BIGSERIAL PRIMARY KEY, tbl TEXT, text TEXT,"
+    " received DOUBLE PRECISION)",
+)
 
 
-class SqliteStore(Store):
-    def __init__(self, path):
-        self.path = path
+class SqlStore(Store):
+    """The Store on a DB-API connection (self.db); the SQL is written once with ? placeholders and
+    each backend says how its dialect differs (placeholder, insert-if-new, case-blind LIKE)."""
+
+    PLACEHOLDER = "?"
+    INSERT_NEW = "INSERT OR IGNORE INTO %s"  # ... VALUES (...): a row whose key is there already is left
+    ON_CONFLICT = ""
+    LIKE = "LIKE"  # case-blind for ASCII in SQLite
+
+    def __init__(self, db):
+        self.db = db
         self.lock = threading.Lock()
-        self.db = sqlite3.connect(path, check_same_thread=False)
-        self.db.executescript(SCHEMA)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")  # a commit survives the floor machine's power cut
         self._pending = 0
         self._last_commit = time.monotonic()
 
+    def _x(self, sql, args=()):
+        cur = self.db.cursor()
+        cur.execute(sql.replace("?", self.PLACEHOLDER) if self.PLACEHOLDER != "?" else sql, tuple(args))
+        return cur
+
+    def _insert_new(self, table, columns, args):
+        marks = ",".join("?" * len(args))
+        sql = (self.INSERT_NEW % table) + ("" if columns is None else " (%s)" % columns)
+        self._x(sql + " VALUES (%s)%s" % (marks, self.ON_CONFLICT), args)
+
     def _commit(self, force=False):
-        # one commit per batch (every 0.2 s or 200 rows): a commit per message is what limits SQLite
+        # one commit per batch (every 0.2 s or 200 rows): a commit per message is what limits the store
         self._pending += 1
         if force or self._pending >= 200 or time.monotonic() - self._last_commit > 0.2:
             self.db.commit()
@@ -82,33 +111,32 @@ class SqliteStore(Store):
 
     def add_message(self, msg, received_s):
         with self.lock:
-            self.db.execute("INSERT OR IGNORE INTO messages VALUES (?,?,?,?,?,?)",
-                            (msg["table"], msg["seq"], msg["kind"], msg["t_ms"], received_s, json.dumps(msg["body"])))
+            self._insert_new("messages", None, (msg["table"], msg["seq"], msg["kind"], msg["t_ms"], received_s,
+                                                json.dumps(msg["body"])))
             self._commit()
 
     def add_hand(self, table, hand, phh, sealed):
         with self.lock:
-            self.db.execute("INSERT OR IGNORE INTO hands (tbl, hand, phh, sealed) VALUES (?,?,?,?)",
-                            (table, hand, phh, sealed))
+            self._insert_new("hands", "tbl, hand, phh, sealed", (table, hand, phh, sealed))
             self._commit(force=True)
 
     def reveal_hand(self, table, hand, seats):
         with self.lock:
-            row = self.db.execute("SELECT id, phh FROM hands WHERE tbl=? AND hand=?", (table, hand)).fetchone()
+            row = self._x("SELECT id, phh FROM hands WHERE tbl=? AND hand=?", (table, hand)).fetchone()
             if row is None:
                 return False
-            self.db.execute("UPDATE hands SET phh=?, sealed=0 WHERE id=?", (fill_phh(row[1], seats), row[0]))
+            self._x("UPDATE hands SET phh=?, sealed=0 WHERE id=?", (fill_phh(row[1], seats), row[0]))
             self._commit(force=True)
             return True
 
     def hand_phh(self, table, hand):
         with self.lock:
-            row = self.db.execute("SELECT phh FROM hands WHERE tbl=? AND hand=?", (table, hand)).fetchone()
+            row = self._x("SELECT phh FROM hands WHERE tbl=? AND hand=?", (table, hand)).fetchone()
         return row[0] if row else None
 
     def add_floor_alert(self, table, text, received_s):
         with self.lock:
-            self.db.execute("INSERT INTO floor_alerts (tbl, text, received) VALUES (?,?,?)", (table, text, received_s))
+            self._x("INSERT INTO floor_alerts (tbl, text, received) VALUES (?,?,?)", (table, text, received_s))
             self._commit(force=True)
 
     def hands(self, table=None, text=None, limit=50):
@@ -118,37 +146,95 @@ class SqliteStore(Store):
             q += " AND tbl=?"
             args.append(table)
         if text:
-            q += " AND phh LIKE ?"
+            q += " AND phh %s ?" % self.LIKE
             args.append("%" + text + "%")
         q += " ORDER BY id DESC LIMIT ?"
         args.append(limit)
         with self.lock:
-            rows = self.db.execute(q, args).fetchall()
+            rows = self._x(q, args).fetchall()
         return [{"id": r[0], "table": r[1], "hand": r[2], "sealed": r[3], "players": _players(r[4])} for r in rows]
 
     def hand(self, hand_id):
         with self.lock:
-            r = self.db.execute("SELECT id, tbl, hand, sealed, phh FROM hands WHERE id=?", (hand_id,)).fetchone()
+            r = self._x("SELECT id, tbl, hand, sealed, phh FROM hands WHERE id=?", (hand_id,)).fetchone()
         if r is None:
             return None
         return {"id": r[0], "table": r[1], "hand": r[2], "sealed": r[3], "phh": r[4], "actions": phh_actions(r[4])}
 
+    def messages(self, table):
+        """[(seq, kind)] of `table`'s stored messages, by seq (what a test or an export reads)."""
+        with self.lock:
+            return [tuple(r) for r in self._x("SELECT seq, kind FROM messages WHERE tbl=? ORDER BY seq",
+                                              (table,)).fetchall()]
+
     def floor_alerts(self, limit=50):
         with self.lock:
-            rows = self.db.execute("SELECT id, tbl, text, received FROM floor_alerts ORDER BY id DESC LIMIT ?",
-                                   (limit,)).fetchall()
+            rows = self._x("SELECT id, tbl, text, received FROM floor_alerts ORDER BY id DESC LIMIT ?",
+                           (limit,)).fetchall()
         return [{"id": r[0], "table": r[1], "text": r[2], "received": r[3]} for r in rows]
 
     def counts(self):
         with self.lock:
             self.db.commit()
-            return {"messages": self.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0],
-                    "hands": self.db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]}
+            return {"messages": self._x("SELECT COUNT(*) FROM messages").fetchone()[0],
+                    "hands": self._x("SELECT COUNT(*) FROM hands").fetchone()[0]}
 
     def close(self):
         with self.lock:
             self.db.commit()
             self.db.close()
+
+
+class SqliteStore(SqlStore):
+    """One SQLite file (the default; one machine)."""
+
+    def __init__(self, path):
+        self.path = path
+        db = sqlite3.connect(path, check_same_thread=False)
+        db.executescript(SQLITE_SCHEMA)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")  # a commit survives the floor machine's power cut
+        SqlStore.__init__(self, db)
+
+
+class PostgresStore(SqlStore):
+    """A PostgreSQL database (a room that outgrows one machine), by URL
+    postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE; pg8000 (pure Python) as the driver."""
+
+    PLACEHOLDER = "%s"
+    INSERT_NEW = "INSERT INTO %s"
+    ON_CONFLICT = " ON CONFLICT DO NOTHING"
+    LIKE = "ILIKE"  # as SQLite's LIKE: the same search finds the same hands
+
+    def __init__(self, url):
+        import pg8000.dbapi
+
+        u = urlparse(url)
+        if u.scheme not in ("postgresql", "postgres") or not u.path.strip("/"):
+            raise ConfigError("a PostgreSQL store is postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE, not %r"
+                              % url)
+        self.url = url
+        try:
+            db = pg8000.dbapi.connect(user=unquote(u.username or "postgres"), host=u.hostname or "127.0.0.1",
+                                      port=u.port or 5432, database=unquote(u.path.strip("/")),
+                                      password=unquote(u.password) if u.password else None, timeout=10)
+        except (pg8000.dbapi.Error, OSError) as e:
+            raise ConfigError("cannot open the PostgreSQL store %s: %s" % (_hide_password(u), e))
+        SqlStore.__init__(self, db)
+        for sql in POSTGRES_SCHEMA:
+            self._x(sql)
+        db.commit()
+
+
+def open_store(where):
+    """The floor's store for --db: a postgresql:// URL, else a SQLite file's path."""
+    if where.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(where)
+    return SqliteStore(where)
+
+
+def _hide_password(u):
+    return u._replace(netloc=u.netloc.replace(":" + u.password + "@", ":***@") if u.password else u.netloc).geturl()
 
 
 def phh_actions(phh):
