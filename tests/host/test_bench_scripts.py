@@ -206,3 +206,54 @@ def test_cli_parallel_scripts_build_the_firmware_cache_once_without_a_traceback(
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.splitlines()[-1] == "3 passed, 0 failed"
     assert [n for n in os.listdir(str(tmp)) if n.startswith("felt-mpy-")] != []
+
+
+# ---- blackjack tables (issue 17 item 5) -----------------------------------------------------------
+
+BJ_HEAD = """table blackjack
+shoe
+round
+bet 1 10
+close
+draw Th to box 1
+draw 6d to dealer
+draw 9h to box 1
+draw Ts to dealer
+"""
+
+
+def test_library_covers_blackjack_on_the_seat_buttons():
+    text = ""
+    for name in SCRIPTS:
+        if name.startswith("bj"):
+            with open(os.path.join(LIBRARY, name)) as f:
+                text += f.read()
+    for rule in ("BJ-5", "BJ-7", "BJ-23", "BJ-26"):
+        assert "expect alert %s" % rule in text, rule
+    for what in ("expect action", "expect insure", "expect net", "expect house", "expect reply", "SPLIT?", "DOUBLE?",
+                 "SURRENDER?", "INSURE?", "EVEN MONEY?", "HIT?"):
+        assert what in text, what
+
+
+def test_blackjack_wrong_expectation_fails_with_file_and_line():
+    # BJ-19: 19 against the dealer's 16 + 5 = 21 loses; the script says otherwise
+    text = BJ_HEAD + "expect action 1\npress 1 long\ndraw 5c to dealer\nexpect net 1 +10\nexpect house -10\n" \
+                     "expect alert BJ-5\n"
+    r = bench.run_text(text, "bj.felt", "micropython")
+    assert not r.passed
+    assert r.messages() == ["bj.felt:13: expected net 1 +10, got net 1 -10",
+                            "bj.felt:14: expected house -10, got house +10",
+                            "bj.felt:15: expected alert BJ-5, got no alerts"], r.messages()
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("table blackjack bj.soft17=maybe\n", 1, "soft17"),  # the firmware's own register refuses it
+    ("table blackjack\nbet 8 10\n", 2, "a box is 1..7"),
+    ("table blackjack bj.boxes=3\nshoe\npress 5\n", 3, "a box is 1..3"),
+    ("table blackjack\nact 1 call\n", 2, "unknown blackjack statement"),
+    ("table blackjack\nexpect stacks 1 2\n", 2, "unknown blackjack expectation"),
+])
+def test_malformed_blackjack_script_is_an_error_naming_the_line(text, line, words):
+    r = bench.run_text(text, "bad.felt", "cpython")
+    assert not r.passed and r.error is not None
+    assert r.error[0] == line and words in r.error[1], r.error

@@ -93,6 +93,7 @@ class Validator:
 
     def __init__(self):
         self.seats = None  # of the current table
+        self.bj = None  # a blackjack table's validator (feltctl.bench_scripts.blackjack), or None
 
     def seat(self, tok, line):
         v = _int(tok, "a seat", line, 1)
@@ -124,8 +125,18 @@ class Validator:
             raise BenchError("expected `%s`, got extra words %r" % (form, " ".join(words[used:])), line)
 
     def table(self, a, line):
+        self.bj = None
+        if a and a[0] == "blackjack":  # issue 17: a blackjack table speaks its own statements
+            from feltctl.bench_scripts.blackjack import BlackjackValidator
+
+            bj = BlackjackValidator(BenchError, self)
+            bj.table(a, line)
+            self.bj = bj
+            self.seats = bj.boxes
+            return
         if len(a) < 2 or a[0] not in GAMES:
-            raise BenchError("table GAME STRUCTURE seats=N ...; GAME is one of %s" % " ".join(GAMES), line)
+            raise BenchError("table GAME STRUCTURE seats=N ... (or table blackjack [decks=N] [bj.KEY=VALUE ...]); "
+                             "GAME is one of %s" % " ".join(GAMES), line)
         if a[1] not in STRUCTURES:
             raise BenchError("STRUCTURE is one of %s, got %r" % (" ".join(STRUCTURES), a[1]), line)
         seen = {}
@@ -163,6 +174,8 @@ class Validator:
             return self.table(a, line)
         if self.seats is None:
             raise BenchError("the script must start with a table statement (after an optional `version 1`)", line)
+        if self.bj is not None:
+            return self.bj.statement(verb, a, line)
         if verb == "seat":
             if len(a) != 2:
                 raise BenchError("seat SEAT STACK", line)
@@ -385,6 +398,10 @@ def _cites(a, key):
 
 def check(st, snap):
     """One `expect` statement against a snapshot -> None when it holds, else (expected, got)."""
+    if snap.get("game") == "blackjack" and st.args[0] not in ("alert", "no", "display"):
+        from feltctl.bench_scripts import blackjack
+
+        return blackjack.check(st, snap, check)
     k, r = st.args[0], st.args[1:]
     want = " ".join(st.args)
     alerts = snap["alerts"]
@@ -523,7 +540,7 @@ def run_statements(statements, result, runtime="micropython", on_snapshot=None):
                         shoe = w[5:]
                     else:
                         words.append(w)
-                proc = SimProcess(runtime, shoe=shoe)
+                proc = SimProcess(runtime, shoe=shoe, game="blackjack" if words[:1] == ["blackjack"] else "poker")
                 sent = []
                 tables[0] += 1
                 proc.send(" ".join(["table"] + words))

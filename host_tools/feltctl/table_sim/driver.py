@@ -7,7 +7,9 @@
 # With --kill-every N the firmware runs journaled (felt.sim.powerloss.PowerSim) and is power-cycled
 # after every N input events: all firmware objects dropped, the table rebuilt from the same journal
 # storage by felt.recovery.restore.restore_table; snapshots then carry "restarts".
-# usage: micropython -X heapsize=4M driver.py [--ascii] [--keep-going] [--kill-every N]
+# With --blackjack ROOT it plays a blackjack table instead: felt.sim.blackjack_board (the assembled
+# firmware on the sim HAL, its data under ROOT), whose own snapshot answers `state` (issue 17).
+# usage: micropython -X heapsize=4M driver.py [--ascii] [--keep-going] [--kill-every N] [--blackjack ROOT]
 #        (MICROPYPATH = firmware)
 import json
 import sys
@@ -98,7 +100,12 @@ def main(argv):
     histories = []
     shoe = "ascii" if "--ascii" in argv else "pn532"
     every = _kill_every(argv)
-    if every:
+    bj = None
+    if "--blackjack" in argv:
+        from felt.sim.blackjack_board import BlackjackBoard
+
+        sim = bj = BlackjackBoard(argv[argv.index("--blackjack") + 1])
+    elif every:
         from felt.sim.powerloss import KillFlash, PowerSim
 
         # the flash never cuts a write (every=None): the restarts are the driver's, on input events
@@ -116,6 +123,12 @@ def main(argv):
         n += 1
         body = line.split("#", 1)[0].strip()
         try:
+            if body == "state" and bj is not None:
+                print(json.dumps(bj.state()))
+                continue
+            if bj is not None:
+                bj.run(body)
+                continue
             if body == "state":
                 sim.line_no += 1
                 snap = snapshot(sim, histories)

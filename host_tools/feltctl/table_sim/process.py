@@ -34,10 +34,15 @@ class SimProcess:
     """One simulated table in a child interpreter. send(line) queues a stimulus statement;
     state() returns the next snapshot dict (raises SimProcessError on an error answer)."""
 
-    def __init__(self, runtime="micropython", shoe="pn532", keep_going=False, heapsize=HEAPSIZE, kill_every=None):
+    def __init__(self, runtime="micropython", shoe="pn532", keep_going=False, heapsize=HEAPSIZE, kill_every=None,
+                 game="poker"):
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         argv = []
+        self._root = None
+        if game == "blackjack":  # the assembled firmware with its data folder (felt.sim.blackjack_board)
+            self._root = tempfile.mkdtemp(prefix="felt-bj-")
+            argv += ["--blackjack", os.path.join(self._root, "data")]
         if shoe == "ascii":
             argv.append("--ascii")
         if keep_going:
@@ -137,6 +142,11 @@ class SimProcess:
                 self.proc.kill()
                 self.proc.wait()
         self._err.close()
+        if self._root is not None:
+            import shutil
+
+            shutil.rmtree(self._root, ignore_errors=True)
+            self._root = None
 
     def __enter__(self):
         return self

@@ -15,6 +15,7 @@ from felt.hal.sim.mfrc522 import SimTag
 from felt.engine.cards import parse_card
 from felt.proto import console as proto
 from felt.runtime import app as applib
+from felt.sim.blackjack_board import settle
 from felt.sim.runner import card_uid, sim_board
 
 DECK_IDS = "ABCDEF"  # six decks (bj.decks 6, BJ-22)
@@ -54,18 +55,7 @@ class Board:
         self.used = {}
 
     def settle(self, sweeps=2, min_ms=0):
-        clock = self.hal.clock
-        p = self.rt.d.poller
-        first = p.sweeps
-        start = clock.ticks_ms()
-        for _ in range(20000):
-            due = self.rt.next_due_ms()
-            if due > clock.ticks_ms():
-                clock.advance_to_ms(due)
-            self.rt.step()
-            if p.sweeps - first >= sweeps and clock.ticks_ms() - start >= min_ms and not self.console.rx:
-                return
-        raise AssertionError("the firmware did not settle")
+        settle(self.rt, self.hal.clock, self.console, sweeps, min_ms)  # felt.sim.blackjack_board's
 
     def send(self, verb, *args, **kw):
         self.seq += 1
