@@ -276,3 +276,25 @@ def test_feltctl_simboard_flash_that_cannot_be_a_folder_is_one_error_line(tmp_pa
         assert out.returncode == 1 and out.stdout == "", out.stderr
         assert out.stderr.startswith("feltctl simboard: error: ") and out.stderr.count("\n") == 1, out.stderr
     assert blocker.read_text() == "mine"
+
+
+def test_a_power_cycle_loses_what_was_in_flight_both_ways(flash):
+    """Unplugging a board loses its unsent output and the host's unread bytes, as a USB CDC
+    device's buffers do: nothing printed before the cut may reach the host after power_cycle()
+    returns (a stale ">>> " from the old boot once made the signed power-cut sweep read a
+    production board as one that had dropped to the REPL), and no stale byte the host sent
+    before it reaches the new boot."""
+    b = open_board(flash, baud=1200)   # 120 B/s: a 600-byte answer is still going out for seconds
+    try:
+        ser = connect(b)
+        ser.write(b"print('STALE' * 120)\r")
+        read_until(ser, b"STALE", timeout_s=10)
+        ser.write(b"print('LATE')\r")   # sent before the cut, not yet taken (the board prints)
+        b.power_cycle()
+        ser.reset_input_buffer()   # what arrived before the cut (the host had it already)
+        got = read_until(ser, b">>> ", timeout_s=30)
+        assert b"STALE" not in got and b"boot ran\r\nmain ran\r\n" in got, got
+        time.sleep(0.5)
+        assert b"LATE" not in ser.read(2000)
+    finally:
+        b.stop()

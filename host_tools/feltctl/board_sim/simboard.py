@@ -162,9 +162,14 @@ class SimBoard:
         if self.link and os.path.islink(self.link):
             os.remove(self.link)
 
-    def power_cycle(self, faults=None):
-        """Unplug and replug: clears a cut link, optionally installs new faults, boots again."""
-        self._request(("power", faults))
+    def power_cycle(self, faults=None, timeout_s=10.0):
+        """Unplug and replug: clears a cut link, optionally installs new faults, boots again.
+        Returns once the board has lost power (what is read from the port after that is from the
+        new boot only), or after timeout_s if the board's loop is stuck."""
+        done = threading.Event()
+        self._request(("power", faults, done))
+        if threading.current_thread() is not self._thread:
+            done.wait(timeout_s)
 
     def wait_idle(self, timeout_s=10.0):
         """Block until the board sits at a REPL prompt with nothing queued (for tests)."""
@@ -216,8 +221,9 @@ class SimBoard:
                     if req[1] is not None:
                         self.faults = req[1]
                     self.link_up = True
-                    self._arrived.clear()
+                    self._unplugged()
                     self._hard_reset()
+                    req[2].set()
         if self._master in r:
             try:
                 data = os.read(self._master, 4096)
@@ -319,6 +325,19 @@ class SimBoard:
         self._kbd_intr = True
         self._ctl_buf = b""
         self._busy = "start"
+
+    def _unplugged(self):
+        """Power gone: bytes in flight either way are lost with it -- what the host wrote that the
+        board had not taken yet, and what the board had printed that the host had not read (a
+        USB CDC device's buffers; a stale "\x3e\x3e\x3e " from before the cut must never look like
+        the new boot's prompt)."""
+        self._arrived.clear()
+        self._txq.clear()
+        while self._unread():
+            try:
+                os.read(self._master, 65536)
+            except OSError:
+                break
 
     def _kill_vm(self):
         if self._vm is None:
