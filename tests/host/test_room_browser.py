@@ -36,16 +36,35 @@ if not os.access(CHROMIUM, os.X_OK) or not os.path.isdir(os.path.join(NODE_MODUL
                 allow_module_level=True)
 
 
-def test_dashboard_confirm_in_chromium_and_overlay_after_the_delay(tmp_path):
+@pytest.fixture
+def room(tmp_path):
+    # broker, store, floor and its dashboard started and stopped here: a failure anywhere in the
+    # test (or in setting these up) leaves no process behind
     b = Mosquitto(persistence=True).start()
-    store = SqliteStore(str(tmp_path / "floor.sqlite"))
-    floor = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, store, "alice", lambda t: FLOOR,
-                  client_id="floor-browser").start()
-    srv = serve_http(floor, 0)
+    store = floor = srv = None
+    try:
+        store = SqliteStore(str(tmp_path / "floor.sqlite"))
+        floor = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, store, "alice", lambda t: FLOOR,
+                      client_id="floor-browser").start()
+        srv = serve_http(floor, 0)
+        yield b, srv
+    finally:
+        if srv is not None:
+            srv.shutdown()
+        if floor is not None:
+            floor.close()
+        if store is not None:
+            store.close()
+        b.close()
+
+
+def test_dashboard_confirm_in_chromium_and_overlay_after_the_delay(room, tmp_path):
+    b, srv = room
     t = SimTable(folder=str(tmp_path / "ob"), delay_ms=2000)
     desk = RoomDesk(FloorDesk(FloorGate("t1", {"alice": FLOOR}, nonces()), t.sim.table, t.feed, {"alice": FLOOR}, "t1"))
     link = TableLink(b.url, t.box, "room1", "t1", inbox=desk.inbox)
     desk.reply = link.reply
+    proc = None
     try:
         assert link.connected.wait(5)
         for line in HAND + ["wait 2500", "hand", "draw Qc to seat 1"]:
@@ -83,8 +102,11 @@ def test_dashboard_confirm_in_chromium_and_overlay_after_the_delay(tmp_path):
             assert png_kit.count(rows, rgb, tol=10) >= 40, name  # its light drawn (a 12 px disc)
         assert os.path.getsize(str(tmp_path / "overlay.png")) > 2000
     finally:
+        if proc is not None and proc.poll() is None:
+            proc.terminate()  # the browser check, ended by its own id (SIGTERM: it closes its Chromium)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
         link.close()
-        srv.shutdown()
-        floor.close()
-        store.close()
-        b.close()
