@@ -1,22 +1,136 @@
 # Felt boot loader (firmware, runs first on every reset of a MicroPython board): follows the
 # pointer file /felt.slot written by `feltctl flash` and makes that firmware tree (/felt_a or
 # /felt_b) the current folder, so the board's own lookup of "main.py" and every import come
-# from it. Keep it tiny and stable: it is shared by the old and the new tree during a deploy.
+# from it; a packed slot (one file, hardware/flashing.md "Packed slots") is mounted at /felt_run
+# first (PackFS). Keep it small and stable: it is shared by the old and the new tree during a deploy.
 # Ctrl-C is off first (issue 12 item 2): interrupted before the chdir, the board would look for
 # /main.py, find none, and open the REPL. main.py closes it again before anything else.
-while True:
-    try:
-        import micropython
+if __name__ == "__main__":  # booting (the deploy agent also loads this file, for PackFS)
+    while True:
+        try:
+            import micropython
 
-        micropython.kbd_intr(-1)
-        for _ in (0, 1):
-            pass  # a Ctrl-C that landed just before the lock is raised here, inside the try
-        break
-    except ImportError:
-        break
-    except KeyboardInterrupt:
-        pass
+            micropython.kbd_intr(-1)
+            for _ in (0, 1):
+                pass  # a Ctrl-C that landed just before the lock is raised here, inside the try
+            break
+        except ImportError:
+            break
+        except KeyboardInterrupt:
+            pass
 import os
+
+RUN = "/felt_run"  # where a packed slot is mounted; the firmware runs from there
+
+
+class PackFS:
+    """A packed firmware slot (one file, hardware/flashing.md "Packed slots") as a read-only file
+    system for vfs.mount: each module is a zlib stream inflated as it is read (a 1 KB window: the
+    host compresses with one, feltctl.board.deploy.WBITS), so import needs no copy of the file. In RAM: one index string, "\npath\tsize\toffset" a line (~30 bytes a file).
+    The deploy agent (felt/deploy_agent.py) writes the format; this reads it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.cwd = ""
+        with open(path, "rb") as f:
+            f.seek(-16, 2)
+            foot = f.read(16)
+            if foot[:8] != b"FELTPK1 ":
+                raise OSError(22)  # EINVAL: not a pack
+            f.seek(int(foot[8:], 16))
+            lines = f.read().decode()[:-16].split("\n")
+        self.index = "\n" + "\n".join(["\t".join(line.split("\t")[:2] + line.split("\t")[3:4])
+                                         for line in lines if line]) + "\n"
+
+    def mount(self, readonly, mkfs):
+        pass
+
+    def umount(self):
+        pass
+
+    def _rel(self, path):
+        if not path.startswith("/") and self.cwd:
+            path = self.cwd + "/" + path
+        return path.strip("/")
+
+    def _find(self, rel):
+        at = self.index.find("\n" + rel + "\t")
+        if at < 0:
+            return None
+        return self.index[at + 1:self.index.find("\n", at + 1)].split("\t")
+
+    def _is_dir(self, rel):
+        return rel == "" or self.index.find("\n" + rel + "/") >= 0
+
+    def stat(self, path):
+        rel = self._rel(path)
+        entry = self._find(rel)
+        if entry is not None:
+            return (0x8000, 0, 0, 0, 0, 0, int(entry[1]), 0, 0, 0)
+        if self._is_dir(rel):
+            return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        raise OSError(2)  # ENOENT
+
+    def ilistdir(self, path):
+        rel = self._rel(path)
+        head = "\n" + rel + "/" if rel else "\n"
+        seen = {}
+        at = self.index.find(head)
+        while at >= 0:
+            end = self.index.find("\n", at + 1)
+            if end < 0:
+                break  # the index's last newline
+            name, size = self.index[at + len(head):end].split("\t")[:2]
+            if "/" in name:
+                name = name[:name.find("/")]
+                if name not in seen:
+                    seen[name] = 1
+                    yield (name, 0x4000, 0, 0)
+            else:
+                yield (name, 0x8000, 0, int(size))
+            at = self.index.find(head, end)
+
+    def open(self, path, mode="r"):
+        entry = self._find(self._rel(path))
+        if "w" in mode or "a" in mode or "+" in mode:
+            raise OSError(30)  # EROFS
+        if entry is None:
+            raise OSError(2)
+        import deflate
+
+        f = open(self.path, "rb")
+        f.seek(int(entry[2]))
+        z = deflate.DeflateIO(f, deflate.ZLIB, 0, True)
+        if "b" in mode:
+            return z
+        import io
+
+        try:
+            return io.StringIO(z.read().decode())
+        finally:
+            z.close()
+
+    def chdir(self, path):
+        rel = self._rel(path)
+        if not self._is_dir(rel):
+            raise OSError(2)
+        self.cwd = rel
+
+    def getcwd(self):
+        return "/" + self.cwd
+
+    def statvfs(self, path):
+        return (4096, 4096, 0, 0, 0, 0, 0, 0, 0, 255)
+
+
+def run_pack(root):
+    """Mount a packed slot at RUN and make it the current folder."""
+    try:
+        import vfs
+    except ImportError:
+        vfs = os
+    vfs.mount(PackFS(root + "/pack"), RUN)
+    os.chdir(RUN)
 
 
 def _felt_boot():
@@ -33,9 +147,18 @@ def _felt_boot():
             os.stat(root + "/.felt-ok")
         except OSError:
             continue
-        os.chdir(root)
-        return
+        try:
+            os.stat(root + "/pack")
+        except OSError:
+            os.chdir(root)  # a slot of plain files
+            return
+        try:
+            run_pack(root)
+            return
+        except OSError:
+            continue
 
 
-_felt_boot()
-del _felt_boot
+if __name__ == "__main__":
+    _felt_boot()
+    del _felt_boot

@@ -24,6 +24,10 @@ TMP = ".tmp"            # suffix of a file being written; renamed once its SHA-2
 ZTMP = ".z"             # suffix of compressed bytes being received
 _BUF = 1024
 _IS_DIR = 0x4000
+PACK = "pack"           # a packed slot's one file (hardware/flashing.md "Packed slots"); firmware/boot.py reads it
+PACK_MAGIC = b"FELTPK1 "  # the last 16 bytes: this, then the index's offset in 8 hex digits
+INDEX = "index"         # index lines of a pack being written: path, size, sha256, offset, zlib length
+VIEW = "/felt_view"     # where commit() mounts a staged pack to check its signature
 
 
 def answer(obj):
@@ -79,17 +83,21 @@ def valid(name):
 
 def file_hash(path):
     """(size, sha256 hex) of a file, read in small pieces so a big file needs no big buffer."""
+    with open(path, "rb") as f:
+        return _hash_stream(f)
+
+
+def _hash_stream(stream):
     h = hashlib.sha256()
     buf = bytearray(_BUF)
     mv = memoryview(buf)
     size = 0
-    with open(path, "rb") as f:
-        while True:
-            n = f.readinto(buf)
-            if not n:
-                break
-            h.update(mv[:n])
-            size += n
+    while True:
+        n = stream.readinto(buf)
+        if not n:
+            break
+        h.update(mv[:n])
+        size += n
     return size, binascii.hexlify(h.digest()).decode()
 
 
@@ -135,6 +143,14 @@ def free_bytes():
         return -1
 
 
+def total_bytes():
+    try:
+        st = os.statvfs("/")
+        return st[0] * st[2]
+    except (OSError, AttributeError):
+        return -1
+
+
 def _block():
     try:
         return os.statvfs("/")[0]
@@ -142,22 +158,73 @@ def _block():
         return 0
 
 
+# littlefs2 as MicroPython's rp2 port formats it (ports/rp2/modules/_boot.py: VfsLfs2(progsize=256)
+# on 4 KB blocks; extmod/vfs_lfsx.c: cache 1024, mtime attribute on every file): a file of up to
+# block/8 bytes is inlined in its folder's metadata; a larger one takes whole blocks (CTZ list: a
+# block after the first gives 8 of its bytes to pointers); a folder is a metadata pair (2 blocks),
+# one more pair for every ~3/8 block of entries (name, ~28 bytes of tags, inlined data). Checked
+# against MicroPython's own littlefs on the rp2 geometry (tests/host/test_flash_fit.py).
+def lfs_file_blocks(size, block):
+    if size <= block // 8:
+        return 0
+    if size <= block:
+        return 1
+    return 1 + (size - block + block - 9) // (block - 8)
+
+
+def lfs_dir_blocks(entries, block):
+    """Blocks of one folder's metadata: entries = [(name length, file size or -1 for a folder)]."""
+    meta = 0
+    for name_len, size in entries:
+        meta += name_len + 28 + (size if 0 <= size <= block // 8 else 0)
+    pair = block * 3 // 8
+    return 2 * max(1, (meta + pair - 1) // pair)
+
+
+def lfs_tree_blocks(files, block):
+    """Blocks a tree of files takes: files = {relative path: size}; its own folder included."""
+    dirs = {"": []}
+    total = 0
+    for rel in files:
+        parts = rel.split("/")
+        for i in range(1, len(parts)):
+            d = "/".join(parts[:i])
+            if d not in dirs:
+                dirs[d] = []
+                dirs["/".join(parts[:i - 1])].append((len(parts[i - 1]), -1))
+        dirs["/".join(parts[:-1])].append((len(parts[-1]), files[rel]))
+        total += lfs_file_blocks(files[rel], block)
+    for entries in dirs.values():
+        total += lfs_dir_blocks(entries, block)
+    return total
+
+
+def _sizes(root):
+    out = {}
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        for entry in list(os.ilistdir(root + "/" + rel if rel else root)):
+            path = rel + "/" + entry[0] if rel else entry[0]
+            if entry[1] & _IS_DIR:
+                stack.append(path)
+                out[path + "/"] = 0  # an empty folder still has its pair
+            else:
+                out[path] = os.stat(root + "/" + path)[6]
+    return out
+
+
 def _used(root):
-    """Bytes a folder takes on the flash: files rounded up to blocks, a block a folder."""
+    """Bytes a folder takes on the flash (lfs_tree_blocks: the littlefs2 cost, folders included)."""
     block = _block() or 1
     if not _is_dir(root):
         return 0
-    total = block
-    stack = [root]
-    while stack:
-        d = stack.pop()
-        for entry in list(os.ilistdir(d)):
-            if entry[1] & _IS_DIR:
-                total += block
-                stack.append(d + "/" + entry[0])
-            else:
-                total += (os.stat(d + "/" + entry[0])[6] + block - 1) // block * block
-    return total
+    sizes = _sizes(root)
+    files = dict((rel, n) for rel, n in sizes.items() if not rel.endswith("/"))
+    for rel in sizes:
+        if rel.endswith("/"):
+            files[rel + ".keep"] = 0  # an empty folder: its pair, and a zero-size entry (inlined)
+    return block * lfs_tree_blocks(files, block)
 
 
 def _board():
@@ -170,10 +237,11 @@ def _board():
 def hello(expect):
     """State of the board; the active manifest too unless its tree hash equals `expect`."""
     name = active()
-    entries = manifest(slot_dir(name)) if valid(name) else []
+    entries = slot_manifest(name) if valid(name) else []
     th = tree_hash(entries)
     root_boot = file_hash("/boot.py")[1] if _exists("/boot.py") else None
-    answer({"block": _block(), "staged": _used(slot_dir(other(name))),
+    answer({"block": _block(), "staged": _used(slot_dir(other(name))), "pack": True, "total": total_bytes(),
+            "layout": "pack" if valid(name) and packed(name) else "files",
             "active": name if valid(name) else None, "tree": th,
             "previous": other(name) if name and valid(other(name)) else None,
             "manifest": None if th == expect else entries, "boot": root_boot,
@@ -224,6 +292,130 @@ def _finish(tmp, path, size, digest):
         raise ValueError("felt-deploy: hash mismatch for %s: wrote %d bytes sha256 %s, expected %d bytes %s"
                          % (path, got[0], got[1], size, digest))
     os.rename(tmp, path)
+
+
+# ---- packed slots (hardware/flashing.md "Packed slots") ----------------------------------------
+# A slot of plain files takes ~730 KB of a Pico's 1408 KB littlefs (folders and small files cost
+# whole blocks): two do not fit. A packed slot is one file: every module's zlib stream (as the host
+# sends it), then an index ("path\tsize\tsha256\toffset\tzlen" a line), then PACK_MAGIC and the
+# index's offset. firmware/boot.py mounts it (PackFS) and the firmware imports from it.
+def packed(name):
+    return _exists(slot_dir(name) + "/" + PACK)
+
+
+def pack_index(path):
+    """[[path, size, sha256, offset, zlen], ...] of a pack file, in its order."""
+    with open(path, "rb") as f:
+        f.seek(-16, 2)
+        foot = f.read(16)
+        if foot[:8] != PACK_MAGIC:
+            raise ValueError("felt-deploy: %s is not a Felt pack" % path)
+        f.seek(int(foot[8:], 16))
+        text = f.read().decode()[:-16]
+    out = []
+    for line in text.split("\n"):
+        if line:
+            rel, size, digest, off, zlen = line.split("\t")
+            out.append([rel, int(size), digest, int(off), int(zlen)])
+    return out
+
+
+def _member_hash(f, offset):
+    """(size, sha256 hex) of one member, inflated from its zlib stream at `offset` of an open file."""
+    f.seek(offset)
+    return _hash_stream(deflate.DeflateIO(f, deflate.ZLIB))
+
+
+def slot_manifest(name):
+    """The manifest of a slot, files or pack; a pack's members are inflated and hashed again."""
+    if not packed(name):
+        return manifest(slot_dir(name))
+    path = slot_dir(name) + "/" + PACK
+    index = pack_index(path)
+    index.sort()
+    with open(path, "rb") as f:
+        return [[e[0]] + list(_member_hash(f, e[3])) for e in index]
+
+
+def _append(src, dst, offset, n):
+    """Copy n bytes of file src from offset to the end of file dst; returns where they start in dst."""
+    try:
+        start = os.stat(dst)[6]
+    except OSError:
+        start = 0
+    buf = bytearray(_BUF)
+    mv = memoryview(buf)
+    with open(src, "rb") as fin:
+        fin.seek(offset)
+        with open(dst, "ab") as fout:
+            while n > 0:
+                k = fin.readinto(mv[:min(n, _BUF)])
+                if not k:
+                    raise ValueError("felt-deploy: %s ends early" % src)
+                fout.write(mv[:k])
+                n -= k
+    return start
+
+
+def _index_line(dst, rel, size, digest, offset, zlen):
+    with open(dst + "/" + INDEX, "a") as f:
+        f.write("%s\t%d\t%s\t%d\t%d\n" % (rel, size, digest, offset, zlen))
+
+
+def stage_pack(keep_z):
+    """Open the staging slot for a pack: invalidate and empty it, then copy into its pack the
+    unchanged members (keep_z) from the active slot's pack, zlib bytes as they are."""
+    cur = active()
+    dst = slot_dir(other(cur))
+    _remove(dst + "/" + MARKER)
+    removed = 0
+    if _is_dir(dst):
+        removed = len(walk(dst))
+        _rmtree(dst)
+    os.mkdir(dst)
+    keep = _paths(keep_z)
+    if keep:
+        src = slot_dir(cur) + "/" + PACK
+        have = dict((e[0], e) for e in pack_index(src))
+        for rel in keep:
+            e = have[rel]
+            _index_line(dst, rel, e[1], e[2], _append(src, dst + "/" + PACK + TMP, e[3], e[4]), e[4])
+    answer({"slot": other(cur), "copied": len(keep), "removed": removed})
+
+
+def putm(rel, size, digest, zlen, window):
+    """One member of the staged pack: its zlib bytes arrive as in putb, are checked (inflated:
+    size and SHA-256) and appended to the pack, with its index line."""
+    dst = slot_dir(other(active()))
+    ztmp = dst + "/member" + ZTMP
+    _receive(ztmp, zlen, window)
+    try:
+        with open(ztmp, "rb") as z:
+            got = _member_hash(z, 0)
+        if got != (size, digest):
+            raise ValueError("felt-deploy: hash mismatch for %s/%s: wrote %d bytes sha256 %s, expected %d bytes %s"
+                             % (dst, rel, got[0], got[1], size, digest))
+        _index_line(dst, rel, size, digest, _append(ztmp, dst + "/" + PACK + TMP, 0, zlen), zlen)
+    finally:
+        _remove(ztmp)
+
+
+def _seal(dst):
+    """Finish a staged pack: index and footer appended, then renamed into place."""
+    pack = dst + "/" + PACK + TMP
+    start = _append(dst + "/" + INDEX, pack, 0, os.stat(dst + "/" + INDEX)[6])
+    with open(pack, "ab") as f:
+        f.write(PACK_MAGIC + ("%08x" % start).encode())
+    os.rename(pack, dst + "/" + PACK)
+    _remove(dst + "/" + INDEX)
+
+
+def _loader_packfs():
+    """PackFS from the loader on the board (/boot.py, as this deploy left it), without booting."""
+    ns = {"__name__": "felt_loader"}
+    with open("/boot.py") as f:
+        exec(f.read(), ns)
+    return ns["PackFS"]
 
 
 def stage(all_z, keep_z):
@@ -439,15 +631,32 @@ def commit(expect):
     switch left the board booting the old tree below its own counter -- refused."""
     cur = active()
     name = other(cur)
-    entries = manifest(slot_dir(name))
+    if _exists(slot_dir(name) + "/" + INDEX):
+        _seal(slot_dir(name))
+    entries = slot_manifest(name)
     got = tree_hash(entries)
     if got != expect:
         raise ValueError("felt-deploy: staged tree does not verify: tree hash %s, expected %s" % (got, expect))
-    activated = _signature_check(slot_dir(name))
+    activated = _checked(name)
     _write_atomic(slot_dir(name) + "/" + MARKER, got)
     _write_atomic(POINTER, name)
     activated()  # a cut before this: the new tree boots, and its boot check raises the counter
     answer({"active": name, "previous": cur if valid(cur) else None, "tree": got})
+
+
+def _checked(name):
+    """_signature_check of a slot; a packed one is mounted at VIEW for it."""
+    if not (packed(name) and _exists(KEYS)):
+        return _signature_check(slot_dir(name))
+    try:
+        import vfs
+    except ImportError:
+        vfs = os
+    vfs.mount(_loader_packfs()(slot_dir(name) + "/" + PACK), VIEW)
+    try:
+        return _signature_check(VIEW)
+    finally:
+        vfs.umount(VIEW)
 
 
 def _signature_check(root):
@@ -489,17 +698,28 @@ def rollback():
     prev = other(cur)
     if not valid(prev):
         raise ValueError("felt-deploy: no previous firmware on the board to roll back to")
-    activated = _signature_check(slot_dir(prev))  # a signed board does not go back below its rollback counter
+    activated = _checked(prev)  # a signed board does not go back below its rollback counter
     _write_atomic(POINTER, prev)
     activated()
     answer({"active": prev, "previous": cur, "tree": _read_text(slot_dir(prev) + "/" + MARKER)})
 
 
-def _version(root):
-    text = _read_text(root + "/felt/__init__.py") or ""
+def _version(name):
+    text = _member_text(name, "felt/__init__.py") if packed(name) else _read_text(slot_dir(name) + "/felt/__init__.py")
+    text = text or ""
     for line in text.split("\n"):
         if line.startswith("VERSION"):
             return line.split("=", 1)[1].strip().strip("\"'")
+    return None
+
+
+def _member_text(name, rel):
+    path = slot_dir(name) + "/" + PACK
+    for e in pack_index(path):
+        if e[0] == rel:
+            with open(path, "rb") as f:
+                f.seek(e[3])
+                return deflate.DeflateIO(f, deflate.ZLIB).read().decode()
     return None
 
 
@@ -508,14 +728,14 @@ def info():
     hash recorded at activation (files changed behind the deploy's back)."""
     name = active()
     ok = valid(name)
-    entries = manifest(slot_dir(name)) if ok else []
+    entries = slot_manifest(name) if ok else []
     recorded = _read_text(slot_dir(name) + "/" + MARKER) if ok else None
-    signed = ok and _exists(slot_dir(name) + "/felt.manifest")
+    signed = ok and [e for e in entries if e[0] == "felt.manifest"]
     answer({"unfinished": unfinished(),
             "active": name if ok else None, "tree": recorded, "files": len(entries),
-            "manifest": file_hash(slot_dir(name) + "/felt.manifest")[1] if signed else None,
+            "manifest": signed[0][2] if signed else None, "layout": "pack" if ok and packed(name) else "files",
             "modified": ok and tree_hash(entries) != recorded,
-            "version": _version(slot_dir(name)) if ok else None,
+            "version": _version(name) if ok else None,
             "previous": other(name) if name and valid(other(name)) else None,
             "free": free_bytes(), "board": _board(), "impl": sys.implementation.name,
             "platform": sys.platform, "cwd": os.getcwd()})

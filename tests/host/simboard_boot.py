@@ -3,8 +3,33 @@
 # straight from the simulated flash.
 import os
 import time
+import zlib
 
 import serial
+
+from felt import deploy_agent
+
+BLOCK = 4096  # the simulated flash's block (board_sim/vm.py)
+
+
+def flash_used(flash_dir):
+    """Bytes the simulated flash counts as used (board_sim/vm.py Flash.used: littlefs2's cost,
+    deploy_agent.lfs_tree_blocks, of every file and folder)."""
+    files = {}
+    for d, dirs, names in os.walk(flash_dir):
+        rel = os.path.relpath(d, flash_dir).replace(os.sep, "/")
+        base = "" if rel == "." else rel + "/"
+        for n in dirs:
+            files[base + n + "/.keep"] = 0
+        for n in names:
+            files[base + n] = os.path.getsize(os.path.join(d, n))
+    return BLOCK * deploy_agent.lfs_tree_blocks(files, BLOCK)
+
+
+def filler_size(free):
+    """The largest file that takes at most `free` bytes of the simulated flash."""
+    k = free // BLOCK
+    return 0 if k <= 0 else BLOCK + (k - 1) * (BLOCK - 8)
 
 
 def boot_output(board, idle_s=10.0, faults=None):
@@ -29,6 +54,8 @@ def active_files(flash_dir):
     with open(os.path.join(flash_dir, "felt.slot")) as f:
         slot = f.read().strip()
     root = os.path.join(flash_dir, "felt_" + slot)
+    if os.path.exists(os.path.join(root, deploy_agent.PACK)):
+        return pack_files(os.path.join(root, deploy_agent.PACK))
     out = {}
     for d, _, names in os.walk(root):
         for n in names:
@@ -36,6 +63,13 @@ def active_files(flash_dir):
                 with open(os.path.join(d, n), "rb") as f:
                     out[os.path.relpath(os.path.join(d, n), root).replace(os.sep, "/")] = f.read()
     return out
+
+
+def pack_files(path):
+    """{path: bytes} of a packed slot (deploy_agent.pack_index; each member a zlib stream)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return dict((rel, zlib.decompress(data[off:off + zlen])) for rel, _, _, off, zlen in deploy_agent.pack_index(path))
 
 
 def read_until(board, needles, seconds=90):
@@ -47,3 +81,15 @@ def read_until(board, needles, seconds=90):
         data += ser.read(512)
     ser.close()
     return data.decode("utf-8", "replace")
+
+
+def fill_flash(flash_dir, path, capacity):
+    """Write file `path` (inside flash_dir) as large as the simulated flash still holds: afterwards
+    less than a block is free."""
+    size = filler_size(capacity - flash_used(flash_dir))
+    while True:
+        with open(path, "wb") as f:
+            f.write(b"\xa5" * size)
+        if flash_used(flash_dir) <= capacity or size <= 0:
+            return
+        size = filler_size(size - BLOCK)

@@ -50,7 +50,17 @@ def write_tree(root, version):
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    """Trees old/new, a flash image holding `old`, and the size of a clean old->new deploy."""
+    return make_world(tmp_path_factory, None)
+
+
+@pytest.fixture(scope="module")
+def packed_world(tmp_path_factory):
+    return make_world(tmp_path_factory, "pack")
+
+
+def make_world(tmp_path_factory, layout):
+    """Trees old/new, a flash image holding `old`, and the size of a clean old->new deploy;
+    layout "pack": every deploy writes packed slots (hardware/flashing.md "Packed slots")."""
     base = tmp_path_factory.mktemp("interrupt")
     old = write_tree(str(base / "old"), "old")
     new = write_tree(str(base / "new"), "new")
@@ -58,7 +68,7 @@ def world(tmp_path_factory):
     board = SimBoard(template, link=str(base / "t.tty"))
     board.start()
     with Transport(board.device) as t:
-        Deployer(t).deploy(old, reset=False)
+        Deployer(t).deploy(old, reset=False, layout=layout)
     board.stop()
     probe = str(base / "probe")
     shutil.copytree(template, probe)
@@ -67,12 +77,12 @@ def world(tmp_path_factory):
     board.wait_idle()
     start, ops0 = board.rx_count, board.flash_ops
     with Transport(board.device) as t:
-        Deployer(t).deploy(new, reset=False)
+        Deployer(t).deploy(new, reset=False, layout=layout)
     board.wait_idle()
     total, ops = board.rx_count - start, board.flash_ops - ops0
     board.stop()
     return {"base": base, "old": old, "new": new, "template": template, "bytes": total, "ops": ops,
-            "n": [0]}
+            "n": [0], "layout": layout}
 
 
 def boot(board):
@@ -92,7 +102,7 @@ def interrupted_deploy(world, faults, timeout_s=3.0):
         completed = True
         try:
             with Transport(board.device, timeout_s=timeout_s) as t:
-                Deployer(t, work_timeout_s=timeout_s).deploy(world["new"], reset=False)
+                Deployer(t, work_timeout_s=timeout_s).deploy(world["new"], reset=False, layout=world["layout"])
         except FeltError:
             completed = False
         completed = completed and board.resets == 0
@@ -109,7 +119,7 @@ def interrupted_deploy(world, faults, timeout_s=3.0):
             assert booted == "new"
         # Whatever the interruption left behind, the next deploy goes through.
         with Transport(board.device) as t:
-            Deployer(t).deploy(world["new"], reset=False)
+            Deployer(t).deploy(world["new"], reset=False, layout=world["layout"])
         assert active_files(flash_dir) == world["new"].files
         return booted, completed
     finally:
@@ -133,6 +143,20 @@ def test_power_cut_at_flash_operations_boots_old_or_new(world):
         booted, completed = interrupted_deploy(world, Faults(powercut_at_op=op))
         seen.add(booted)
         assert completed == (op > world["ops"])   # the last point cuts nothing: the deploy completes
+    assert seen == {"old", "new"}
+
+
+def test_power_cut_at_flash_operations_of_a_packed_deploy_boots_old_or_new(packed_world):
+    # the same sweep for packed slots (a 2 MB Pico's layout): each slot is one pack file that
+    # boot.py mounts; the old pack must stay bootable until the pointer names the new one
+    world = packed_world
+    assert world["ops"] > 30
+    assert os.path.exists(os.path.join(world["template"], "felt_a", "pack"))
+    seen = set()
+    for op in op_numbers(world["ops"]):
+        booted, completed = interrupted_deploy(world, Faults(powercut_at_op=op))
+        seen.add(booted)
+        assert completed == (op > world["ops"])
     assert seen == {"old", "new"}
 
 

@@ -13,6 +13,7 @@ from feltctl.paths import FIRMWARE
 from feltctl.board.signing import KeyStore, sign_tree
 from feltctl.board_sim.simboard import SimBoard
 from feltctl.board.transport import Transport
+from simboard_boot import active_files
 
 # the part of the firmware the check needs (a whole tree would only make the test slower)
 FILES = ["boot.py", "felt/__init__.py", "felt/errors.py", "felt/deploy_agent.py", "felt/security/__init__.py",
@@ -45,21 +46,25 @@ def small_tree(extra=b""):
     return Tree(files)
 
 
-def deploy(board, tree):
+def deploy(board, tree, layout=None):
     with Transport(board.device, timeout_s=5.0) as t:
-        return Deployer(t).deploy(tree)
+        return Deployer(t).deploy(tree, layout=layout)
 
 
 def booted(board):
     slot = open(os.path.join(board.flash_dir, "felt.slot")).read().strip()
-    with open(os.path.join(board.flash_dir, "felt_" + slot, "main.py"), "rb") as f:
-        return slot, f.read()
+    return slot, active_files(board.flash_dir)["main.py"]
 
 
-def test_only_signed_trees_are_activated(board, store):
+# "pack": packed slots (a 2 MB Pico's layout, hardware/flashing.md): the staged pack is mounted
+# (deploy_agent.VIEW) for the same signature check
+@pytest.mark.parametrize("layout", [None, "pack"])
+def test_only_signed_trees_are_activated(board, store, layout):
     owner = store.release_signer("table1")
+    deploy = lambda board, tree: globals()["deploy"](board, tree, layout)  # noqa: E731
     rep = deploy(board, sign_tree(small_tree(), "table1", owner, "1.0.0", 3))
     assert rep.active == "a"
+    assert os.path.exists(os.path.join(board.flash_dir, "felt_a", "pack")) == (layout == "pack")
     before = booted(board)
     for tree, why in ((small_tree(b"#unsigned\n"), "unsigned"),
                       (sign_tree(small_tree(b"#k\n"), "table1", b"\x01" * 32, "1.0.1", 4), "wrong key"),
@@ -73,10 +78,11 @@ def test_only_signed_trees_are_activated(board, store):
     assert open(os.path.join(board.flash_dir, "felt.counter")).read().strip() == "4"
 
 
-def test_rollback_below_the_counter_is_refused(board, store):
+@pytest.mark.parametrize("layout", [None, "pack"])
+def test_rollback_below_the_counter_is_refused(board, store, layout):
     owner = store.release_signer("table1")
-    deploy(board, sign_tree(small_tree(), "table1", owner, "1.0.0", 3))
-    deploy(board, sign_tree(small_tree(b"#2\n"), "table1", owner, "1.1.0", 4))
+    deploy(board, sign_tree(small_tree(), "table1", owner, "1.0.0", 3), layout)
+    deploy(board, sign_tree(small_tree(b"#2\n"), "table1", owner, "1.1.0", 4), layout)
     before = booted(board)
     with Transport(board.device, timeout_s=5.0) as t:
         with pytest.raises(DeployError, match="older than 4"):

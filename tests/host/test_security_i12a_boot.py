@@ -21,6 +21,15 @@ PROBE = b"print('PWN' + 'ED')\r\n"  # evaluated, a REPL prints PWNED (its echo s
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
+    return _template(tmp_path_factory, [])
+
+
+@pytest.fixture(scope="module")
+def packed_template(tmp_path_factory):
+    return _template(tmp_path_factory, ["--layout", "pack"])
+
+
+def _template(tmp_path_factory, flags):
     """A flash image: provisioned (table1, floor alice), the firmware signed and deployed, the sim
     board map in the data root. Each test boots a copy."""
     base = tmp_path_factory.mktemp("i12a_boot")
@@ -39,7 +48,7 @@ def template(tmp_path_factory):
         # the board map is signed too (issue 16 item 2): its hash goes into the manifest
         assert feltctl(["flash", board.device, "--mpy", "--sign", "table1", "--keys", keys, "--no-reset",
                         "--config", os.path.join(flash, "board.json"),
-                        "--timeout", "20"]) == 0
+                        "--timeout", "20"] + flags) == 0
     finally:
         board.stop()
     return {"base": base, "flash": flash, "n": [0]}
@@ -179,3 +188,36 @@ def test_issue16_item2_unsigned_or_altered_boot_files_are_refused_before_use(tem
     # boot could check it before -- hardware/certification.md O2; the table still never starts)
     assert "PWNED" not in out.replace("PWNED-LOADER", ""), out[-3000:]
     assert ">>> " not in out, out[-3000:]
+
+
+# ---- issue 18 item 2: packed slots (a 2 MB Pico's layout) on the same boot path --------------------
+def _alter_pack_member(flash):
+    """Rewrite the running slot's pack with main.py changed (a pack as deploy_agent writes it)."""
+    import zlib
+
+    from felt import deploy_agent
+    from simboard_boot import pack_files
+
+    slot = open(os.path.join(flash, "felt.slot")).read().strip()
+    path = os.path.join(flash, "felt_" + slot, deploy_agent.PACK)
+    files = pack_files(path)
+    files["main.py"] += b"# changed on the board\n"
+    body, index = b"", ""
+    for rel in sorted(files):
+        z = zlib.compress(files[rel])
+        index += "%s\t%d\t%s\t%d\t%d\n" % (rel, len(files[rel]), "0" * 64, len(body), len(z))
+        body += z
+    with open(path, "wb") as f:
+        f.write(body + index.encode() + deploy_agent.PACK_MAGIC + ("%08x" % len(body)).encode())
+
+
+def test_a_signed_packed_slot_boots_the_table_in_production_and_an_altered_member_is_refused(packed_template):
+    slot = open(os.path.join(packed_template["flash"], "felt.slot")).read().strip()
+    assert sorted(os.listdir(os.path.join(packed_template["flash"], "felt_" + slot))) == [".felt-ok", "pack"]
+    out = _boot(_board(packed_template), b"recovered to event", 90, flood=True)
+    _no_repl(out)
+    assert "production mode" in out and "recovered to event" in out, out[-3000:]
+    why = "NOT STARTED: refused: main.py was altered"
+    out = _boot(_board(packed_template, _alter_pack_member), why.encode(), 90)
+    assert why in out, out[-3000:]
+    _no_repl(out)

@@ -24,7 +24,8 @@ LOADER_FILE = os.path.join(FIRMWARE, "boot.py")
 KEEP_AS_SOURCE = ("boot.py", "main.py", "felt/__init__.py")
 AGENT_SILENCE_S = deploy_agent.SILENCE_MS / 1000.0  # the board gives up a file whose bytes stopped
 WINDOW = 128          # raw file bytes per flow-control grant (half a 256-byte stdin buffer)
-WBITS = 12            # 4 KB deflate window: the board needs only 4 KB to inflate
+WBITS = 10            # 1 KB deflate window: the board inflates (a staged file, a packed module at import)
+                      # with 1 KB of RAM; 2% larger than a 4 KB window on the firmware (278 vs 272 KB)
 
 
 class DeployError(FeltError):
@@ -131,22 +132,51 @@ class Build:
 
 
 def blocks(n, block):
-    return (n + block - 1) // block * block
+    return deploy_agent.lfs_file_blocks(n, block) * block
 
 
 def space_needed(tree, block, uploads):
-    """Bytes the staging slot takes on a flash of `block`-byte blocks: every file rounded up to
-    whole blocks, a block a folder (the slot's own included) -- the simulated board's accounting;
-    littlefs on a board uses two blocks a folder (its metadata pair) -- plus the largest upload's
-    temporary .z and .tmp copies, and the marker and pointer files written at the end."""
-    folders = set([""])
-    for rel in tree.files:
-        parts = rel.split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            folders.add("/".join(parts[:i]))
-    files = sum(blocks(len(data), block) for data in tree.files.values())
+    """Bytes the staging slot takes on the board's littlefs2 (deploy_agent.lfs_tree_blocks: files in
+    whole blocks or inlined, a metadata pair a folder; checked against MicroPython's own littlefs in
+    tests/host/test_flash_fit.py), plus the largest upload's temporary .z and .tmp copies, and the
+    marker and pointer files written at the end."""
+    sizes = dict((rel, len(data)) for rel, data in tree.files.items())
+    slot = deploy_agent.lfs_tree_blocks(sizes, block) * block
     peak = max([blocks(len(_zlib(data)), block) + blocks(len(data), block) for _, data in uploads] or [0])
-    return files + block * len(folders) + peak + 2 * block
+    return slot + peak + 2 * block
+
+
+# Packed slots (hardware/flashing.md "Packed slots"): a board whose flash cannot hold two slots of
+# plain files and DATA_RESERVE for its journal, audit log and hand files beside them (a 2 MB Pico:
+# 1408 KB of littlefs, ~730 KB a slot) gets each slot as one pack file (~290 KB). Bigger boards keep
+# plain files (nothing to mount at boot).
+DATA_RESERVE = 256 * 1024
+PACK_INDEX_LINE = 100  # bytes of a pack's index line: path, size, sha256 hex, offset, zlib length
+
+
+def use_pack(tree, hello):
+    """Whether this deploy writes a packed slot: the agent can, and two plain slots plus
+    DATA_RESERVE do not fit the board's file system."""
+    block, total = hello.get("block"), hello.get("total", -1)
+    if not hello.get("pack") or not block or total <= 0:
+        return False
+    plain = deploy_agent.lfs_tree_blocks(dict((rel, len(d)) for rel, d in tree.files.items()), block) * block
+    return 2 * plain + DATA_RESERVE > total
+
+
+def pack_size(tree):
+    """Bytes of the pack file of a tree: every file's zlib stream, the index and the footer."""
+    return sum(len(_zlib(d)) + len(rel) + PACK_INDEX_LINE for rel, d in tree.files.items()) + 16
+
+
+def pack_space_needed(tree, block):
+    """Bytes a packed staging slot takes at its peak: the pack and its index being written (the
+    index is appended to the pack at the end), the largest member's received zlib bytes, the
+    slot's folder, the marker and the pointer."""
+    zlens = [len(_zlib(d)) for d in tree.files.values()]
+    index = sum(len(rel) + PACK_INDEX_LINE for rel in tree.files)
+    files = {"pack": pack_size(tree), "index": index, "member.z": max(zlens or [0]), ".felt-ok": 64}
+    return deploy_agent.lfs_tree_blocks(files, block) * block + 2 * block
 
 
 def _mpy_cross(rel, path, tmp):
@@ -203,6 +233,22 @@ def _paths_blob(paths):
     return _blob("\n".join(paths).encode()) if paths else ""
 
 
+PASTE_PIECE = 6000  # bytes of agent source compiled at once: the compiler's peak fits a 160 KB heap
+
+
+def agent_pieces(source, limit=PASTE_PIECE):
+    """The agent's source cut before top-level `def`/`class` lines into pieces of about `limit`
+    bytes, each executed on its own into the REPL's globals: compiled whole, the agent's 26 KB of
+    source needed more heap than a Pico-sized one has (MemoryError on a 160 KB heap)."""
+    pieces, cur = [], b""
+    for line in source.splitlines(True):
+        if cur and len(cur) >= limit and line.startswith((b"def ", b"class ")):
+            pieces.append(cur)
+            cur = b""
+        cur += line
+    return pieces + [cur] if cur else pieces
+
+
 class Report:
     def __init__(self):
         self.tree = None
@@ -215,6 +261,7 @@ class Report:
         self.loader_updated = False
         self.loader_ok = True
         self.copied = 0
+        self.packed = False
 
 
 class Deployer:
@@ -270,15 +317,17 @@ class Deployer:
             have = None
         if have not in known:
             with open(AGENT_FILE, "rb") as f:
-                packed = _blob(f.read())
-            self.call("import deflate,io,binascii\nexec(deflate.DeflateIO(io.BytesIO(binascii.a2b_base64("
-                      "'%s')),deflate.ZLIB).read())\n" % packed)
+                source = f.read()
+            for piece in agent_pieces(source):
+                self.call("import deflate,io,binascii\nexec(deflate.DeflateIO(io.BytesIO(binascii.a2b_base64("
+                          "'%s')),deflate.ZLIB).read())\n" % _blob(piece))
             self.agent_pasted = True
 
     # ---- deploy ----------------------------------------------------------------------------
-    def deploy(self, tree, dry_run=False, loader=LOADER_FILE, reset=True):
+    def deploy(self, tree, dry_run=False, loader=LOADER_FILE, reset=True, layout=None):
+        """layout: None (packed when the board needs it: use_pack), "pack" or "files"."""
         try:
-            return self._deploy(tree, dry_run, loader, reset)
+            return self._deploy(tree, dry_run, loader, reset, layout)
         except KeyboardInterrupt:
             raise self._interrupted(reset)
 
@@ -301,7 +350,7 @@ class Deployer:
             "freed " + freed if r["freed"] else freed, r["active"] or "-",
             "" if reset else " (left in the raw REPL: --no-reset)"))
 
-    def _deploy(self, tree, dry_run, loader, reset):
+    def _deploy(self, tree, dry_run, loader, reset, layout):
         start = time.monotonic()
         sent0 = self.t.bytes_out
         report = Report()
@@ -325,18 +374,24 @@ class Deployer:
             report.seconds = time.monotonic() - start
             report.loader_ok = loader_ok
             return report
-        if not hello["active"]:
-            plan = report.plan = Plan(tree, [])
+        report.packed = packed = use_pack(tree, hello) if layout is None else layout == "pack"
+        if packed and not hello.get("pack"):
+            raise DeployError("this board's deploy agent cannot write a packed slot")
+        if not hello["active"] or packed != (hello.get("layout") == "pack"):
+            plan = report.plan = Plan(tree, [])  # a new layout: every file is sent
         uploads = [(rel, tree.files[rel]) for rel in plan.added + plan.changed]
         if not loader_ok:
             # Last: on a board not yet flashed by feltctl its own boot.py stays until the commit.
             uploads.append(("/boot.py", loader_bytes))
             report.loader_updated = True
-        self._check_fits(tree, hello, uploads)
+        self._check_fits(tree, hello, uploads, packed)
         try:
-            staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]),
-                                                  _paths_blob(plan.kept)), self.work_timeout_s)
-            self._upload(uploads)
+            if packed:
+                staged = self.call("stage_pack(%r)" % _paths_blob(plan.kept), self.work_timeout_s)
+            else:
+                staged = self.call("stage(%r,%r)" % (_paths_blob([e[0] for e in tree.entries]),
+                                                      _paths_blob(plan.kept)), self.work_timeout_s)
+            self._upload(uploads, packed)
             done = self.call("commit(%r)" % tree.hash, self.work_timeout_s)
         except (DeployError, DeviceError) as e:  # the board answered (full flash, hash mismatch, refusal)
             raise self._abandon(e)
@@ -349,14 +404,16 @@ class Deployer:
         return report
 
     @staticmethod
-    def _check_fits(tree, hello, uploads):
+    def _check_fits(tree, hello, uploads, packed=False):
         """Refuse up front, with the numbers, a deploy that cannot fit (issue 18 item 2): the
         staging slot needs space_needed(); it gets the free bytes plus what the slot holds now
         (the previous tree, replaced). Nothing has been written yet."""
         block, free, held = hello.get("block"), hello.get("free", -1), hello.get("staged")
         if not block or free < 0 or held is None:
             return  # an older agent or a board that cannot say: the deploy finds out as it goes
-        need = space_needed(tree, block, uploads)
+        need = pack_space_needed(tree, block) if packed else space_needed(tree, block, uploads)
+        if packed and any(rel.startswith("/") for rel, _ in uploads):
+            need += max(blocks(len(_zlib(d)), block) + blocks(len(d), block) for rel, d in uploads if rel.startswith("/"))
         if need > free + held:
             raise FlashFull("the board's flash is full for this firmware (it must fit beside the one the board runs): "
                             "the staging slot needs %d "
@@ -379,15 +436,18 @@ class Deployer:
         text = "%s; freed the unfinished deploy: %s; the board still boots slot %s" % (e, freed, r["active"])
         return type(e)(text) if isinstance(e, DeployError) else DeployError(text)
 
-    def _upload(self, uploads):
-        """One command per file; its compressed bytes follow raw (see deploy_agent.putb)."""
+    def _upload(self, uploads, packed=False):
+        """One command per file; its compressed bytes follow raw (deploy_agent.putb, or putm for a
+        member of a packed slot; the loader /boot.py is always a file)."""
         total = sum(len(d) for _, d in uploads)
+        member = packed
         done = 0
         for rel, data in uploads:
             packed = _zlib(data)
             scale = len(data) / max(1, len(packed))
             base = done
-            self.call("putb(%r,%d,%r,%d,%d)" % (rel, len(data), sha256_hex(data), len(packed), WINDOW),
+            command = "putm" if member and not rel.startswith("/") else "putb"
+            self.call("%s(%r,%d,%r,%d,%d)" % (command, rel, len(data), sha256_hex(data), len(packed), WINDOW),
                       self.work_timeout_s, feed=packed,
                       progress=lambda sent: self._tick(base + sent * scale, total))
             done += len(data)

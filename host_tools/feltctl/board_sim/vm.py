@@ -34,8 +34,15 @@ def halt(why):
             pass
 
 
+# The flash's cost model is littlefs2's on a Pico (felt.deploy_agent.lfs_tree_blocks: a folder is a
+# metadata pair, small files are inlined, larger ones take whole blocks), checked against MicroPython's
+# own littlefs by tests/host/test_flash_fit.py; loaded from the firmware tree, not copied.
+_AGENT = {}
+exec(open(sys.argv[0].rsplit("/", 4)[0] + "/firmware/felt/deploy_agent.py").read(), _AGENT)
+
+
 def blocks(n):
-    return (n + BLOCK - 1) // BLOCK * BLOCK
+    return _AGENT["lfs_file_blocks"](n, BLOCK) * BLOCK
 
 
 class Flash:
@@ -60,19 +67,19 @@ class Flash:
         pass
 
     def used(self):
-        total = BLOCK
+        """Bytes the flash holds: littlefs2's cost of every file and folder, the root included."""
+        files = {}
         stack = [""]
         while stack:
             d = stack.pop()
             for entry in self.v.ilistdir(d or "/"):
-                name = entry[0]
-                path = d + "/" + name
+                path = d + "/" + entry[0]
                 if entry[1] & 0x4000:
-                    total += BLOCK
+                    files[path[1:] + "/.keep"] = 0  # its pair, even when empty
                     stack.append(path)
                 else:
-                    total += blocks(self.v.stat(path)[6])
-        return total
+                    files[path[1:]] = self.v.stat(path)[6]
+        return BLOCK * _AGENT["lfs_tree_blocks"](files, BLOCK)
 
     def ilistdir(self, path):
         # (name, type, inode, size) as littlefs on a board gives them (VfsPosix gives no size):
@@ -101,7 +108,7 @@ class Flash:
     def mkdir(self, path):
         if self.op():
             halt(b"powercut")
-        if self.capacity and self.used() + BLOCK > self.capacity:
+        if self.capacity and self.used() + 2 * BLOCK > self.capacity:
             raise OSError(ENOSPC)
         return self.v.mkdir(path)
 
@@ -134,10 +141,13 @@ class Flash:
         if self.op():
             halt(b"powercut")
         f = self.v.open(path, mode)
-        base = 0
+        base = size = 0
         if self.capacity:
-            base = self.used() - blocks(self.v.stat(path)[6])
-        return Writer(self, f, base)
+            size = self.v.stat(path)[6]  # 0 unless appending ("w" truncated it)
+            base = self.used() - blocks(size)
+        w = Writer(self, f, base)
+        w.n = size
+        return w
 
 
 class Writer:
@@ -152,7 +162,10 @@ class Writer:
 
     def write(self, data):
         fs = self.fs
-        if fs.capacity and self.base + blocks(self.n + len(data)) > fs.capacity:
+        # littlefs writes copy-on-write: a file past the inline limit needs one free block more
+        # while its last block is rewritten
+        grown = blocks(self.n + len(data))
+        if fs.capacity and self.base + grown + (BLOCK if grown else 0) > fs.capacity:
             raise OSError(ENOSPC)
         if fs.op():
             self.f.write(data[: len(data) // 2])

@@ -32,6 +32,9 @@ def add_arguments(p):
                         "manifest, and a provisioned board refuses any such file not listed (hardware/flashing.md)")
     p.add_argument("--counter", type=int, default=None, help="--sign: anti-rollback counter (default: next)")
     p.add_argument("--keys", default=None, help="--sign: key store folder (default $FELT_KEYS or ~/.felt/keys)")
+    p.add_argument("--layout", choices=("pack", "files"), default=None,
+                   help="slot layout (default: a packed slot when two slots of plain files and room for data do not "
+                        "fit the board, e.g. a 2 MB Pico; hardware/flashing.md)")
     p.add_argument("--rollback", action="store_true", help="boot the previously deployed tree again")
     p.add_argument("--no-reset", action="store_true", help="leave the board in the raw REPL afterwards")
     p.add_argument("--timeout", type=float, default=3.0, help="seconds of silence before giving up")
@@ -104,7 +107,7 @@ def run(args):
             print("rolled back: now booting slot %s (tree %s); slot %s kept" % (
                 r["active"], (r["tree"] or "?")[:12], r["previous"]))
             return 0
-        rep = d.deploy(tree, dry_run=args.dry_run, reset=not args.no_reset)
+        rep = d.deploy(tree, dry_run=args.dry_run, reset=not args.no_reset, layout=args.layout)
     plan, tree = rep.plan, rep.tree
     if args.dry_run:
         for line in plan.lines(tree):
@@ -118,9 +121,9 @@ def run(args):
         print("up to date: %d files, tree %s (slot %s); %.2f s" % (len(tree.entries), tree.hash[:12],
                                                                  rep.active, rep.seconds))
         return 0
-    print("flashed %d files (%d added, %d changed, %d removed, %d kept) -> slot %s, tree %s; "
+    print("flashed %d files (%d added, %d changed, %d removed, %d kept) -> slot %s%s, tree %s; "
           "%d bytes over the wire in %.2f s%s" % (
               len(tree.entries), len(plan.added), len(plan.changed), len(plan.removed), len(plan.kept),
-              rep.active, tree.hash[:12], rep.bytes_sent, rep.seconds,
+              rep.active, " (packed)" if rep.packed else "", tree.hash[:12], rep.bytes_sent, rep.seconds,
               "; previous tree kept in slot %s (feltctl flash --rollback)" % rep.previous if rep.previous else ""))
     return 0

@@ -23,7 +23,8 @@ def run(args):
         ("manifest", "%s, %d files%s" % (r["tree"] or "-", r["files"],
                                          "  MODIFIED since flashing" if r["modified"] else "")),
         ("signed", "manifest sha256 %s" % r["manifest"] if r.get("manifest") else "no (unsigned tree)"),
-        ("active slot", r["active"] or "-"),
+        ("active slot", "%s%s" % (r["active"] or "-", " (packed: one file, hardware/flashing.md)"
+                                  if r.get("layout") == "pack" else "")),
         ("rollback", "slot %s" % r["previous"] if r["previous"] else "none"),
         ("free flash", "%d KB" % (r["free"] // 1024) if r["free"] >= 0 else "unknown"),
     ]
