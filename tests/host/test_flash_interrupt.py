@@ -15,6 +15,7 @@ from feltctl.board.transport import Transport
 from simboard_boot import active_files, boot_output, read_until
 
 LONG = os.environ.get("FELT_LONG_SWEEP") == "1"
+OLD_LOADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "loader_before_packs.py")
 MAIN = """import app.a, app.b
 v = app.a.VERSION
 assert app.b.VERSION == v, "mixed a/b"
@@ -58,9 +59,15 @@ def packed_world(tmp_path_factory):
     return make_world(tmp_path_factory, "pack")
 
 
-def make_world(tmp_path_factory, layout):
+@pytest.fixture(scope="module")
+def repacked_world(tmp_path_factory):
+    return make_world(tmp_path_factory, "pack", old_layout="files")
+
+
+def make_world(tmp_path_factory, layout, old_layout=None):
     """Trees old/new, a flash image holding `old`, and the size of a clean old->new deploy;
-    layout "pack": every deploy writes packed slots (hardware/flashing.md "Packed slots")."""
+    layout "pack": the new tree goes into a packed slot (hardware/flashing.md "Packed slots"), the
+    old one too unless old_layout says otherwise."""
     base = tmp_path_factory.mktemp("interrupt")
     old = write_tree(str(base / "old"), "old")
     new = write_tree(str(base / "new"), "new")
@@ -68,7 +75,10 @@ def make_world(tmp_path_factory, layout):
     board = SimBoard(template, link=str(base / "t.tty"))
     board.start()
     with Transport(board.device) as t:
-        Deployer(t).deploy(old, reset=False, layout=layout)
+        if old_layout == "files":  # a board flashed before packed slots: its loader too
+            Deployer(t).deploy(old, reset=False, layout="files", loader=OLD_LOADER)
+        else:
+            Deployer(t).deploy(old, reset=False, layout=layout)
     board.stop()
     probe = str(base / "probe")
     shutil.copytree(template, probe)
@@ -146,12 +156,17 @@ def test_power_cut_at_flash_operations_boots_old_or_new(world):
     assert seen == {"old", "new"}
 
 
-def test_power_cut_at_flash_operations_of_a_packed_deploy_boots_old_or_new(packed_world):
+@pytest.mark.parametrize("which", ["pack to pack", "files to pack"])
+def test_power_cut_at_flash_operations_of_a_packed_deploy_boots_old_or_new(packed_world, repacked_world, which):
     # the same sweep for packed slots (a 2 MB Pico's layout): each slot is one pack file that
-    # boot.py mounts; the old pack must stay bootable until the pointer names the new one
-    world = packed_world
+    # boot.py mounts; the old slot must stay bootable until the pointer names the new one. "files
+    # to pack": a Pico flashed before packed slots (one slot of plain files, the loader of then:
+    # tests/host/loader_before_packs.py) gets its first pack and the new loader
+    world = packed_world if which == "pack to pack" else repacked_world
     assert world["ops"] > 30
-    assert os.path.exists(os.path.join(world["template"], "felt_a", "pack"))
+    assert os.path.exists(os.path.join(world["template"], "felt_a", "pack")) == (which == "pack to pack")
+    with open(os.path.join(world["template"], "boot.py")) as f:
+        assert ("PackFS" in f.read()) == (which == "pack to pack")
     seen = set()
     for op in op_numbers(world["ops"]):
         booted, completed = interrupted_deploy(world, Faults(powercut_at_op=op))
