@@ -3,8 +3,9 @@
 # emulated 32-bit board (the WebAssembly port, firmware from the ROMFS image, a fixed heap) and the
 # 64-bit unix port. The same driver runs twice on each port: a ten-seat table with its secrecy feed
 # (the peer, no room) and the same table with the room attached as a Pico has it (every message
-# signed with the board's Ed25519 key, sent as `pub` lines, acknowledged by `puback` after each
-# main-loop step as the bridge relays the floor's acknowledgement). Printed: the room's import cost
+# signed with the board's Ed25519 key, kept in the outbox on the board's file system, sent as `pub`
+# lines, acknowledged by `puback` after each main-loop step as the bridge relays the floor's
+# acknowledgement). Printed: the room's import cost
 # (felt.room.message/publisher/outbox/wire), the live heap after each hand in both runs and the
 # difference, and the highest live heap between main-loop steps.
 # usage: python tests/benchmarks/bench_room_memory.py [--hands N] [--ports wasm,unix] [--ram KB]
@@ -49,6 +50,16 @@ def nonces():
     return source
 
 
+def fresh_folder(path):
+    import os
+    for name in ("outbox.log", "outbox.ack", "outbox.ack.new"):
+        try:
+            os.remove(path + "/" + name)
+        except OSError:
+            pass
+    return path
+
+
 def ack(sim, sender, proto):
     """The bridge's part: the console's lines taken, every message sent acknowledged (puback)."""
     sim.console.sent = bytearray()
@@ -87,7 +98,7 @@ def main(argv):
     sender = None
     box = None
     if room:
-        box = outbox.Outbox()  # in memory: on a board the log is in flash, its pending list in RAM
+        box = outbox.Outbox(fresh_folder(argv[2]))  # on the board's file system, as on a Pico
         pub = publisher.Publisher("t1", "room1", "t1", sim.table, message.signer(OWNER), box)
         publisher.install(sim.rt, pub, feed)
         sink.pub = pub
@@ -146,10 +157,12 @@ def run(port, hands, mode, ram_kb):
             # a few KB among them) in pure-Python Ed25519/SHA-512, more garbage than 8 MB, and this
             # port collects only between steps (a board collects inside a step); what stays live is
             # measured after gc.collect() between steps
-            p = wasm_micropython.run_board("bench_room_memory_driver", [str(hands), mode], ram=ram_kb * 1024,
+            p = wasm_micropython.run_board("bench_room_memory_driver", [str(hands), mode, "/tmp/felt_bench_room"],
+                                           ram=ram_kb * 1024,
                                            extra=[driver], timeout_s=3600, fixed_heap=False)
         else:
-            p = subprocess.run(romfs.command("bench_room_memory_driver", [str(hands), mode], ram=ram_kb * 1024,
+            p = subprocess.run(romfs.command("bench_room_memory_driver", [str(hands), mode, os.path.join(folder, "room")],
+                                             ram=ram_kb * 1024,
                                              extra=[driver]), capture_output=True, text=True, timeout=3600, cwd=HERE)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -147,7 +147,7 @@ class TableLink:
                 flying[s] = 0  # whatever the broker had may be gone with it: due again
         now = time.monotonic()
         n = 0
-        for seq, kind, payload in self.outbox.pending():
+        for seq, kind in self.outbox.waiting():
             at = flying.get(seq)
             if at is not None:
                 if now - at < RESEND_S:
@@ -159,7 +159,8 @@ class TableLink:
                 break  # oldest first: everything after this one is new too
             else:
                 retain = kind in message.RETAINED
-            info = self.c.publish(message.topic(self.room, self.table, kind), payload, qos=1, retain=retain)
+            info = self.c.publish(message.topic(self.room, self.table, kind), self.outbox.payload(seq), qos=1,
+                                  retain=retain)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 break
             flying[seq] = now

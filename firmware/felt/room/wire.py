@@ -91,7 +91,7 @@ class ConsoleSender:
 
     def _next(self, now_ms):
         sent = self._sent_ms
-        for seq, _kind, payload in self.outbox.pending():
+        for seq, _kind in self.outbox.waiting():
             if seq in sent:
                 at = sent[seq]
                 if at is not None and now_ms - at < RESEND_MS:
@@ -100,7 +100,7 @@ class ConsoleSender:
             elif len(sent) >= WINDOW:
                 return False  # oldest first: everything after this one is new too
             try:
-                self._sending = [seq, pieces(payload), 0]
+                self._sending = [seq, pieces(self.outbox.payload(seq)), 0]
             except WireError:
                 self.outbox.ack(seq)  # cannot travel this way; the floor sees the seq gap
                 continue
