@@ -133,6 +133,48 @@ def test_a_floor_that_subscribes_after_the_table_published_stores_every_seq(tmp_
         b.close()
 
 
+@pytest.mark.parametrize("session", ["kept", "lost"])
+def test_the_floor_server_restarted_mid_hand_loses_nothing(tmp_path, store_where, session):
+    # the floor server goes away mid-hand (its store closed) and comes back on the same store: with
+    # its persistent session kept by the broker the messages of meanwhile wait there; with the
+    # session lost (another client id: a broker that lost it) the tables send them again, because
+    # nothing left their outboxes without the floor's acknowledgement
+    b = Mosquitto(persistence=True).start()
+    floors = []
+    try:
+        t, link, pump = _table(b, str(tmp_path / "ob"))
+
+        def start(client_id):
+            f = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, open_store(store_where),
+                      client_id=client_id).start()
+            floors.append(f)
+            return f
+        first = start("floor-restart")
+        for line in HAND[:12]:
+            t.sim.run(line)
+            link.pump()
+        assert _until(lambda: t.box.count() == 0, pump), (t.box.count(), first.stats)
+        upto = t.box.last_seq
+        floors.remove(first)
+        first.close()
+        first.store.close()
+        for line in HAND[12:]:
+            t.sim.run(line)
+            link.pump()
+        assert t.box.count() == t.box.last_seq - upto  # nobody acknowledged these
+        again = start("floor-restart" if session == "kept" else "floor-other")
+        assert _until(lambda: t.box.count() == 0, pump, timeout_s=20), (t.box.count(), again.stats)
+        n = t.box.last_seq
+        assert [s for s, _k in again.store.messages("t1")] == list(range(1, n + 1))
+        assert [h["hand"] for h in again.store.hands()] == [1]
+        link.close()
+    finally:
+        for f in floors:
+            f.close()
+            f.store.close()
+        b.close()
+
+
 def _genuine(t, seq):
     # the exact payload the table published as `seq` (kept by the test's own copy of the outbox log)
     for s, _k, p in t.sent:
