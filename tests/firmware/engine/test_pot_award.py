@@ -1,7 +1,8 @@
 # Pot division (felt.engine.hand.pots.award/split): RULES.md POT-5..16 worked examples. Hand
 # values are plain ints (larger is better), so these tests need no evaluator.
 from check import eq, raises
-from felt.engine.hand.pots import Pot, award, build_pots, odd_order_by_card, split, total_shares
+from felt.engine.hand.pots import Pot, award, build_pots, split, total_shares
+from felt.engine.hand.stud_odd_chip import odd_order_by_card
 from felt.errors import RuleError
 
 T = True

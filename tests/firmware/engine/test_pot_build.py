@@ -1,7 +1,8 @@
-# Pot construction (felt.engine.hand.pots.build_pots, uncalled, take_rake): RULES.md POT-1..5,
+# Pot construction (felt.engine.hand.pots.build_pots, uncalled; take_rake in felt.engine.house.values): RULES.md POT-1..5,
 # POT-8, POT-17, POT-20, GAME-17 worked examples. Positions are 0.. in PHH order.
 from check import eq, raises
-from felt.engine.hand.pots import Pot, build_pots, take_rake, uncalled
+from felt.engine.hand.pots import Pot, build_pots, uncalled
+from felt.engine.house.values import take_rake
 from felt.errors import RuleError
 
 T, F = True, False

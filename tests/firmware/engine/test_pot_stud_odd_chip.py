@@ -4,7 +4,7 @@ from check import eq
 from felt.engine.cards import parse_cards
 from felt.engine.games import GAMES
 from felt.engine.hand.machine import Hand
-from felt.engine.hand.settle import five_card_hand
+from felt.engine.hand.stud_odd_chip import five_card_hand
 
 
 def _play(game, holes, antes, rules=None):

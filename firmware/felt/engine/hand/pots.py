@@ -63,10 +63,6 @@ class Award:
     def winners(self):
         return tuple(p for p, _ in self.shares)
 
-    def __repr__(self):
-        return "Award(pot %d, %d, %s, %r, value=%r)" % (
-            self.pot_index, self.amount, self.half, self.shares, self.value)
-
 
 def build_pots(committed, live, dead=0):
     """Main and side pots (POT-3, POT-4, POT-5, POT-17, GAME-17).
@@ -137,43 +133,6 @@ def uncalled(bets):
     return who, top - second
 
 
-def take_rake(pots, rake_bp=0, cap=None, drop_bp=0, unit=1):
-    """POT-20: rake and jackpot drop come off before the award.
-
-    Both are in basis points of the whole pot before either deduction (5 % = 500,
-    0.5 % = 50; no floats; house.values.Rake.bp is the same unit), each rounded down to a
-    multiple of unit; cap bounds the rake only.
-    Returns (pots, rake, drop) with new Pot records. Convention (the seeds say only "from
-    the pot"): the deductions are taken from the main pot first, then the side pots in order."""
-    if rake_bp < 0 or drop_bp < 0 or unit < 1:
-        raise RuleError("POT-20: rake and drop must be >= 0 and unit >= 1")
-    total = 0
-    for pot in pots:
-        total += pot.amount
-    rake = total * rake_bp // 10000 // unit * unit
-    if cap is not None and rake > cap:
-        rake = cap // unit * unit
-    drop = total * drop_bp // 10000 // unit * unit
-    owed = rake + drop
-    out = []
-    for pot in pots:
-        take = owed if owed < pot.amount else pot.amount
-        owed -= take
-        out.append(Pot(pot.index, pot.amount - take, pot.eligible))
-    return out, rake, drop
-
-
-def _ranked(order, positions):
-    # positions sorted by their place in `order` (highest odd-chip priority first); a
-    # position missing from `order` comes after all listed ones, in ascending position.
-    # Full explicit keys: MicroPython's sort is not stable.
-    big = len(order)
-    rank = {}
-    for i in range(len(order)):
-        rank[order[i]] = i
-    return sorted(positions, key=lambda p: (rank.get(p, big), p))
-
-
 def split(amount, winners, order=None, unit=1):
     """POT-9/POT-10: divide amount equally in whole units among winners; each odd unit goes
     to the next winner in odd-chip order (POT-11/12). A part smaller than one unit (a pot
@@ -183,7 +142,12 @@ def split(amount, winners, order=None, unit=1):
         raise RuleError("POT-10: the chip unit must be at least 1", legal=(1, None))
     if not winners:
         raise RuleError("POT-9: no winner to split %d among" % amount)
-    ranked = _ranked(order or [], winners)
+    # winners by their place in `order` (highest odd-chip priority first); one missing from
+    # `order` comes after all listed ones, in ascending position. Full explicit keys:
+    # MicroPython's sort is not stable.
+    order = order or []
+    big = len(order)
+    ranked = sorted(winners, key=lambda p: (order.index(p) if p in order else big, p))
     units = amount // unit
     each = units // len(ranked)
     odd = units - each * len(ranked)
@@ -215,7 +179,7 @@ def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
     int. lo: None for high-only games; else per position the low value or None/-1 for no
     qualifying low. odd_order: positions from highest odd-chip priority down (board games:
     first seat left of the button onward, which is ascending positions and the default;
-    stud: see odd_order_by_card). odd_order_lo: for a stud/8 low half under
+    stud: see stud_odd_chip.odd_order_by_card). odd_order_lo: for a stud/8 low half under
     hr.stud_odd_chip_low = lowest_card; defaults to odd_order.
     Chips are conserved: the shares add up to the pots exactly."""
     if unit < 1:
@@ -267,17 +231,6 @@ def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
     high_half = pot.amount - low_half
     awards.append(Award(pot.index, high_half, _HIGH, split(high_half, hi_win, order, unit), hi_value))
     awards.append(Award(pot.index, low_half, _LOW, split(low_half, lo_win, order_lo, unit), lo_value))
-
-
-def odd_order_by_card(cards, lowest=False):
-    """Stud odd-chip order (POT-12): positions by the highest single card of their five-card
-    hand, by rank then suit (card ints compare in DECK-4 order), highest first. cards: per
-    position that card (int) or None for a position not contesting. lowest=True orders by
-    the lowest card, lowest first (hr.stud_odd_chip_low = lowest_card, S3)."""
-    ps = [p for p in range(len(cards)) if cards[p] is not None]
-    if lowest:
-        return sorted(ps, key=lambda p: (cards[p], p))
-    return sorted(ps, key=lambda p: (-cards[p], p))
 
 
 def total_shares(awards, n):

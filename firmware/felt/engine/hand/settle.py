@@ -203,94 +203,6 @@ def _values(hand, who):
     return hi, lo
 
 
-# ---- stud odd chips (POT-12) ----------------------------------------------------------------
-
-def _fives(k):
-    out = []
-    for a in range(k):
-        for b in range(a + 1, k):
-            for c in range(b + 1, k):
-                for d in range(c + 1, k):
-                    for e in range(d + 1, k):
-                        out.append((a, b, c, d, e))
-    return tuple(out)
-
-
-_FIVES = {}  # card count -> its five-card index sets, built on first use (stud only)
-
-# the evaluators a stud hand's five cards are picked by, as one text (RAM: hardware/memory.md, Idioms)
-_FIVE_KINDS = const("high low27 lowA5 low8")
-
-
-def five_card_hand(cards, kind="high"):
-    """The five cards of a stud hand's best five-card hand under evaluator `kind` ("high", "low8",
-    "low27", "lowA5"), for POT-12. When several five-card sets make the same value (a spare card
-    of an equal rank), the set holding the highest card by suit is taken: the player tables the
-    five cards that give them the odd chip. None when the cards make no hand of that kind
-    (no qualifying 8-or-better low)."""
-    cards = [c for c in cards if c != _UNKNOWN]
-    if len(cards) < 5 or len(cards) > 7:
-        return None
-    if kind not in _FIVE_KINDS.split():
-        raise KeyError(kind)
-    fn = getattr(evaluate, kind)
-    best = fn(cards)
-    if best < 0:
-        return None
-    pick = None
-    top = -1
-    sets = _FIVES.get(len(cards))
-    if sets is None:
-        sets = _FIVES[len(cards)] = _fives(len(cards))
-    for idx in sets:
-        five = [cards[i] for i in idx]
-        if fn(five) != best:
-            continue
-        t = max([_ace_low(c) for c in five]) if kind in ("lowA5", "low8") else max(five)
-        if pick is None or t > top:
-            top = t
-            pick = five
-    return sorted(pick, reverse=True)
-
-
-def _ace_low(card):
-    # in a low hand (stud/8 low half, razz) the ace is the lowest card (RANK-15), so it maps below
-    # the deuces, keeping its suit order (DECK-4)
-    return card - 52 if card >= 48 else card
-
-
-def stud_odd_orders(hand, left, hi, lo):
-    """POT-12: odd-chip orders for a stud showdown, by the highest single card (by suit, DECK-4)
-    of each contender's FIVE-CARD hand -- not of all seven cards. Returns (order for the high
-    half / whole pot, order for a stud/8 low half or None). The low half follows
-    hr.stud_odd_chip_low: high_card_by_suit (TDA19: the highest card of the five-card low hand)
-    or lowest_card (S3: the lowest card of the low hand, ace low)."""
-    from felt.engine.hand import pots as potlib
-    kind = hand.game.hi
-    tops = [None] * hand.n
-    for p in left:
-        five = five_card_hand(hand.hole[p], kind if kind in _FIVE_KINDS.split() else "high")
-        if five is None:  # unread cards: fall back to the highest card held
-            five = [c for c in hand.hole[p] if c != _UNKNOWN] or [-1]
-        tops[p] = max([_ace_low(c) for c in five]) if kind == "lowA5" else max(five)
-    order = potlib.odd_order_by_card(tops)
-    if lo is None:
-        return order, None
-    lowest = hand.rules.stud_odd_chip_low == "lowest_card"
-    marks = [None] * hand.n
-    for p in left:
-        if lo[p] is None:
-            continue
-        five = five_card_hand(hand.hole[p], "low8")
-        if five is None:
-            continue
-        if lowest:
-            marks[p] = min([_ace_low(c) for c in five])
-        else:
-            marks[p] = max([_ace_low(c) for c in five])
-    return order, potlib.odd_order_by_card(marks, lowest=lowest)
-
-
 def _tied(values, left):
     # two contenders with the same value (None: no hand or no qualifying low, POT-14)
     if values is None:
@@ -316,14 +228,14 @@ def settle(hand):
     if hand.rules.mode == CASH and hand.rules.bbj_hand != "off":
         # CASH-12 / POT-20: a jackpot table drops 0.5 % of the pot into the fund; rake and drop are
         # both taken from the pot before either deduction (the table adds the drop to its fund)
-        from felt.engine.house.values import JACKPOT_DROP
+        from felt.engine.house.values import JACKPOT_DROP, take_rake
 
         r = rake if rake != "off" else None
-        pots, hand.rake_taken, hand.jackpot_drop = potlib.take_rake(
+        pots, hand.rake_taken, hand.jackpot_drop = take_rake(
             pots, r.bp if r else 0, r.cap if r else None, JACKPOT_DROP.bp, hand.unit)
     elif rake != "off" and hand.rules.mode == CASH:
         # POT-20 / CASH-7: the rake of hr.rake comes off before the pots are divided (cash games)
-        pots = rake(pots, hand.unit)  # house.values.Rake: pots.take_rake
+        pots = rake(pots, hand.unit)  # house.values.Rake: values.take_rake
     hand.final_pots = pots
     if len(left) == 1:
         hi = [0 if who[p] else None for p in range(hand.n)]  # GAME-6: wins unshown
@@ -335,7 +247,8 @@ def settle(hand):
     if hand.game.family == "stud" and len(left) > 1 and (_tied(hi, left) or _tied(lo, left)):
         # the odd-chip order only ranks tied winners (pots.split), so a showdown without a
         # tied value skips the five-card search of every hand (replay speed)
-        odd, odd_lo = stud_odd_orders(hand, left, hi, lo)
+        from felt.engine.hand import stud_odd_chip
+        odd, odd_lo = stud_odd_chip.orders(hand, left, hi, lo)
     awards = potlib.award(pots, hi, lo, odd, hand.unit, odd_order_lo=odd_lo,
                           hilo_identical_scoop=hand.rules.hilo_identical_scoop)
     if len(left) == 1:

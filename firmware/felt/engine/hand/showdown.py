@@ -8,11 +8,6 @@ _IMMEDIATE = const("immediate")  # hr.allin_face_up (SHOW-7)
 _AT_SHOWDOWN = const("at_showdown")
 
 
-def _clockwise(positions, anchor, n):
-    # Full explicit key (MicroPython's sort is not stable): distance clockwise from anchor.
-    return sorted(positions, key=lambda p: ((p - anchor) % n, p))
-
-
 def show_order(live, last_aggressor=None, first=None, pots=None):
     """Order in which the live hands are tabled (positions).
 
@@ -62,21 +57,9 @@ def _who(positions, seats):
     # "seat 3", "seats 2 and 7", "seats 2, 5 and 8"; "player N" (PHH pN) without seat numbers.
     numbers = ["%d" % (seats[p] if seats else p + 1) for p in positions]
     noun = "seat" if seats else "player"
-    return "%s%s %s" % (noun, "s" if len(numbers) > 1 else "", _join(numbers))
-
-
-def _join(words):
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _describer(describe):
-    if describe is not None:
-        return describe
-    from felt.engine.rank.evaluate import describe as real  # lazy: evaluate.py may land later
-
-    return real
+    if len(numbers) == 1:
+        return "%s %s" % (noun, numbers[0])
+    return "%ss %s and %s" % (noun, ", ".join(numbers[:-1]), numbers[-1])
 
 
 def pot_name(index):
@@ -104,7 +87,9 @@ def award_text(award, seats=None, describe=None, hi_kind="high", lo_kind="low8",
         return "%s %s %s uncontested" % (who, verb, pot)
     if len(winners) == 1 and winners[0] in unshown:
         return "%s %s %s without showing" % (who, verb, pot)
-    say = _describer(describe)
+    say = describe
+    if say is None:
+        from felt.engine.rank.evaluate import describe as say  # noqa: F811
     what = say(award.value, lo_kind if award.half == "low" else hi_kind)
     if award.lo_value is not None:
         what += " and " + say(award.lo_value, lo_kind)

@@ -2,7 +2,7 @@
 # the rake record (CASH-7 / POT-20) and jackpot drop (CASH-12), and loading rules from a plain dict or a
 # small JSON / "key = value" text. Loaded on first use: a hand on default rules needs none of it.
 from felt.compat import const
-from felt.errors import ConfigError
+from felt.errors import ConfigError, RuleError
 from felt.engine.house.rules import CASH, MODES, HouseRules, _bare, rule_of
 
 # the kinds of rules.py
@@ -76,10 +76,36 @@ class Rake:
         return amount - amount % unit
 
     def __call__(self, pots, unit=1):
-        """The pots of a hand with this rake taken off before the award (POT-20, pots.take_rake).
+        """The pots of a hand with this rake taken off before the award (POT-20, take_rake below).
         A call, not a named method (RAM: hardware/memory.md, Idioms)."""
-        from felt.engine.hand import pots as potlib
-        return potlib.take_rake(pots, self.bp, self.cap, 0, unit)[0]
+        return take_rake(pots, self.bp, self.cap, 0, unit)[0]
+
+
+def take_rake(pots, rake_bp=0, cap=None, drop_bp=0, unit=1):
+    """POT-20: rake and jackpot drop come off before the award.
+
+    Both are in basis points of the whole pot before either deduction (5 % = 500,
+    0.5 % = 50; no floats; Rake.bp is the same unit), each rounded down to a
+    multiple of unit; cap bounds the rake only.
+    Returns (pots, rake, drop) with new Pot records. Convention (the seeds say only "from
+    the pot"): the deductions are taken from the main pot first, then the side pots in order."""
+    from felt.engine.hand.pots import Pot
+    if rake_bp < 0 or drop_bp < 0 or unit < 1:
+        raise RuleError("POT-20: rake and drop must be >= 0 and unit >= 1")
+    total = 0
+    for pot in pots:
+        total += pot.amount
+    rake = total * rake_bp // 10000 // unit * unit
+    if cap is not None and rake > cap:
+        rake = cap // unit * unit
+    drop = total * drop_bp // 10000 // unit * unit
+    owed = rake + drop
+    out = []
+    for pot in pots:
+        take = owed if owed < pot.amount else pot.amount
+        owed -= take
+        out.append(Pot(pot.index, pot.amount - take, pot.eligible))
+    return out, rake, drop
 
 
 # CASH-12: 0.5 % of every hand on a jackpot table goes into the bad-beat fund.
