@@ -119,8 +119,9 @@ class Sim:
         self.chips = {}
         bus = hal.spi(0)
         for loc, line in b.antennas:
-            # nothing here reads the chips' frame logs (they are emptied after every statement)
-            self.chips[loc] = bus.attach(("74HC154", line), SimMFRC522(hal.clock, frame_log=2))
+            # nothing here reads the chips' frame logs: none is kept (a frame logged is garbage on
+            # the emulated board's heap, every transmission of every chip)
+            self.chips[loc] = bus.attach(("74HC154", line), SimMFRC522(hal.clock, frame_log=0))
         if self.shoe_protocol == "pn532":
             self.reader = SimPN532()
         else:
@@ -215,8 +216,6 @@ class Sim:
         # the device models keep traces for tests; a long run must not grow them without bound
         self.oled.commands = []
         self.hal.uart(0).sent = bytearray()
-        for loc in self.chips:
-            self.chips[loc].frames = []
         for n in self.trace_pins:
             self.hal.pin(n).history = []
         if hasattr(self.reader, "commands"):

@@ -43,10 +43,11 @@ ACTIVE = 3
 HALT = 4
 
 
-def crc_a(data, crc=0x6363):
-    """CRC_A of ISO/IEC 14443-3 (annex B): returns the 16-bit value; sent low byte first."""
-    for b in data:
-        b ^= crc & 0xFF
+def crc_a(data, crc=0x6363, start=0, end=None):
+    """CRC_A of ISO/IEC 14443-3 (annex B) of data[start:end] (no slice made): returns the 16-bit
+    value; sent low byte first."""
+    for i in range(start, len(data) if end is None else end):
+        b = data[i] ^ (crc & 0xFF)
         b = (b ^ (b << 4)) & 0xFF
         crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xFFFF
     return crc
@@ -96,10 +97,22 @@ class SimTag:
         bcc = part[0] ^ part[1] ^ part[2] ^ part[3]
         return part + bytes([bcc])
 
+    def cl_byte(self, level, i):
+        """Byte i (0..4) of cl_frame(level), made without building the frame: a SELECT compares
+        every ready tag's frame, and on the emulated board the sim's garbage shares the heap."""
+        u = self.uid
+        cascade = level + 1 < self.levels
+        if i == 4:
+            return self.cl_byte(level, 0) ^ self.cl_byte(level, 1) ^ self.cl_byte(level, 2) ^ self.cl_byte(level, 3)
+        if cascade:
+            return 0x88 if i == 0 else u[3 * level + i - 1]
+        return u[3 * level + i]
 
-def _le_int(data):
+
+def _le_int(data, start=0, end=None):
+    # data[start:end] as a little-endian int (no slice made)
     v = 0
-    for i in range(len(data) - 1, -1, -1):
+    for i in range((len(data) if end is None else end) - 1, start - 1, -1):
         v = (v << 8) | data[i]
     return v
 
@@ -126,7 +139,9 @@ class SimMFRC522:
         self._on_us = 0
         self.field_time_us = 0  # total time any field was on, for duty-cycle checks
         self.regs = bytearray(64)
-        self.fifo = bytearray()
+        # the 64-byte FIFO as one buffer: bytes _fifo_r.._fifo_n - 1 are in it (no slice a byte read)
+        self._fifo = bytearray(64)
+        self._fifo_r = self._fifo_n = 0
         self._reset()
 
     # -- script -------------------------------------------------------------------------------
@@ -175,22 +190,26 @@ class SimMFRC522:
         r[0x11] = 0x3F  # ModeReg
         r[TX_CONTROL] = 0x80
         r[COLL] = 0x80
-        self.fifo = bytearray()
+        self._fifo_r = self._fifo_n = 0
         self._wait = None  # us from the stamp (_t_ms, _t_us) of the last transmission to its answer or timeout
         self._t_ms = self._t_us = 0
-        self._pending = None
+        self._pending = False  # an answer is due when the wait ends (else the timer fires)
+        self._n_ans = 0  # the answer being received: _add, _collide, _receive
+        self._ans_first = self._ans_v = self._ans_w = self._ans_diff = 0
+        self._coll = None
+        self._rx_align = 0
         self._spins = 0
         self._set_field(False)
 
     def _read(self, reg):
         if reg == FIFO_DATA:
-            if not self.fifo:
+            k = self._fifo_r
+            if k >= self._fifo_n:
                 return 0
-            b = self.fifo[0]
-            self.fifo = self.fifo[1:]
-            return b
+            self._fifo_r = k + 1
+            return self._fifo[k]
         if reg == FIFO_LEVEL:
-            return len(self.fifo)
+            return self._fifo_n - self._fifo_r
         if reg == VERSION:
             return self.version
         if reg == COM_IRQ:
@@ -206,13 +225,10 @@ class SimMFRC522:
         elif reg == COM_IRQ or reg == DIV_IRQ:
             r[reg] = (r[reg] | (v & 0x7F)) if v & 0x80 else (r[reg] & ~v & 0x7F)
         elif reg == FIFO_DATA:
-            if len(self.fifo) < 64:
-                self.fifo.append(v)
-            else:
-                r[ERROR] |= 0x10  # BufferOvfl
+            self._fifo_put(v)
         elif reg == FIFO_LEVEL:
             if v & 0x80:
-                self.fifo = bytearray()
+                self._fifo_r = self._fifo_n = 0
                 r[ERROR] &= ~0x10 & 0xFF
         elif reg == BIT_FRAMING:
             r[reg] = v & 0x7F
@@ -224,14 +240,29 @@ class SimMFRC522:
         else:
             r[reg] = v
 
+    def _fifo_put(self, v):
+        f = self._fifo
+        k = self._fifo_r
+        n = self._fifo_n
+        if n - k >= 64:
+            self.regs[ERROR] |= 0x10  # BufferOvfl
+            return
+        if n == 64:  # room only before the read position: move the bytes down
+            for i in range(k, n):
+                f[i - k] = f[i]
+            n -= k
+            self._fifo_r = 0
+        f[n] = v
+        self._fifo_n = n + 1
+
     def _command(self, cmd):
         if cmd == SOFT_RESET:
             self._reset()
         elif cmd == IDLE:
             self._wait = None
         elif cmd == CALC_CRC:
-            crc = crc_a(self.fifo)
-            self.fifo = bytearray()
+            crc = crc_a(self._fifo, 0x6363, self._fifo_r, self._fifo_n)
+            self._fifo_r = self._fifo_n = 0
             self.regs[CRC_RESULT_H] = crc >> 8
             self.regs[CRC_RESULT_L] = crc & 0xFF
             self.regs[DIV_IRQ] |= 0x04  # CRCIRq
@@ -257,28 +288,36 @@ class SimMFRC522:
         return ticks * 73 + ticks * 1012 // 1356  # ticks * 100000 // 1356 (73 * 1356 + 1012), in small ints
 
     # -- the air interface --------------------------------------------------------------------
+    # Allocation-free in the common case (REQA/WUPA, SELECT of known tags, HLTA): the frame is read
+    # where it sits in the FIFO buffer, the answers of all tags are merged as they come (_add) and
+    # the answer is written back into the same buffer. On the emulated board the sim shares the
+    # firmware's heap, and a board's real chips make no garbage there (hardware/memory.md).
     def _transmit(self):
-        data = bytes(self.fifo)
-        self.fifo = bytearray()
+        f = self._fifo
+        k = self._fifo_r
+        n = self._fifo_n - k
+        if k:  # the frame to the start of the buffer
+            for i in range(n):
+                f[i] = f[k + i]
+        self._fifo_r = self._fifo_n = 0
         framing = self.regs[BIT_FRAMING]
         last = framing & 0x07
-        rx_align = (framing >> 4) & 0x07
-        nbits = len(data) * 8 if last == 0 else (len(data) - 1) * 8 + last
+        self._rx_align = (framing >> 4) & 0x07
+        nbits = n * 8 if last == 0 else (n - 1) * 8 + last
         if self.frame_log:
-            self.frames.append((data, nbits))
+            self.frames.append((bytes(f[:n]), nbits))
             if len(self.frames) > self.frame_log:
                 self.frames.pop(0)
         self._t_ms = self.clock.ms  # the stamp the wait counts from
         self._t_us = self.clock.us
         end_tx = air_bits(nbits) * ETU_NS  # ns after the stamp
-        answer = self._answer(data, nbits)  # (value, width) or list of them, or None
         self._spins = self.spin_reads
-        if answer:
-            value, width, coll = self._combine(answer)
-            self._pending = (value, width, coll, rx_align)
-            self._wait = (end_tx + FDT_NS + air_bits(width) * ETU_NS + 999) // 1000
+        if self._answer(f, nbits, n):
+            self._collide()
+            self._pending = True
+            self._wait = (end_tx + FDT_NS + air_bits(self._ans_w) * ETU_NS + 999) // 1000
         elif self.regs[T_MODE] & 0x80:  # TAuto: the timer starts when transmission ends
-            self._pending = None
+            self._pending = False
             self._wait = (end_tx + self.timer_period_ns() + 999) // 1000
         else:
             self._wait = None  # no answer and no timer: the wait never ends
@@ -294,22 +333,25 @@ class SimMFRC522:
                 return
             self.clock.advance_us(left)
         self._wait = None
-        if self._pending is None:
+        if not self._pending:
             self.regs[COM_IRQ] |= 0x01  # TimerIRq
             return
-        self._receive(*self._pending)
+        self._receive()
 
-    def _receive(self, value, width, coll, rx_align):
-        total = rx_align + width
-        value <<= rx_align
+    def _receive(self):
+        rx_align = self._rx_align
+        total = rx_align + self._ans_w
+        value = self._ans_v << rx_align
         nbytes = (total + 7) // 8
-        out = bytearray(nbytes)
+        out = self._fifo
         for i in range(nbytes):
             out[i] = (value >> (8 * i)) & 0xFF
-        self.fifo = out
+        self._fifo_r = 0
+        self._fifo_n = nbytes
         r = self.regs
         r[CONTROL] = (r[CONTROL] & 0xF8) | (total % 8)
         err = 0
+        coll = self._coll
         if coll is not None:
             err |= 0x08  # CollErr
             pos = coll + rx_align + 1
@@ -320,89 +362,104 @@ class SimMFRC522:
         r[ERROR] = err
         r[COM_IRQ] |= 0x30 | (0x02 if err else 0)  # RxIRq, IdleIRq (+ ErrIRq)
 
-    def _combine(self, answers):
-        """Several tags answering at once: bits where they differ collide (first one reported)."""
-        value, width = answers[0]
-        merged = value
-        diff = 0
-        for v, _w in answers[1:]:
-            diff |= v ^ value
-            merged |= v
+    def _add(self, value, width):
+        """One tag's answer (value: its bits, first sent lowest); answers of several tags are
+        merged as they arrive on air: bits where they differ collide (_collide)."""
+        if self._n_ans:
+            self._ans_diff |= value ^ self._ans_first
+            self._ans_v |= value
+        else:
+            self._ans_first = self._ans_v = value
+            self._ans_w = width
+            self._ans_diff = 0
+        self._n_ans += 1
+
+    def _collide(self):
+        """Several tags answering at once: the first differing bit is the collision reported."""
+        diff = self._ans_diff
         if not diff:
-            return value, width, None
+            self._coll = None
+            return
         coll = 0
         while not (diff >> coll) & 1:
             coll += 1
+        self._coll = coll
         if not self.regs[COLL] & 0x80:  # ValuesAfterColl = 0: bits after the collision cleared
-            merged &= (1 << (coll + 1)) - 1
-        return merged, width, coll
+            self._ans_v &= (1 << (coll + 1)) - 1
 
-    def _powered(self):
+    def _up_us(self):
+        # how long the field has been on, the tags it has powered woken (-1: the field is off)
         if self._on_ms is None:
-            return []
+            return -1
         up = self.clock.since_us(self._on_ms, self._on_us)
-        out = []
         for t in self.tags:
-            if up >= t.power_up_us:
-                if t.state == POWER_OFF:
-                    t.state = IDLE_STATE
-                out.append(t)
-        return out
+            if up >= t.power_up_us and t.state == POWER_OFF:
+                t.state = IDLE_STATE
+        return up
 
-    def _answer(self, data, nbits):
-        tags = self._powered()
-        if not tags or not data:
-            return None
+    def _answer(self, data, nbits, n=None):
+        """The tags' answers to the frame data[:n] of `nbits` bits, merged (_add); returns how many
+        tags answered."""
+        if n is None:
+            n = len(data)
+        self._n_ans = 0
+        up = self._up_us()
+        if up < 0 or not n:
+            return 0
         if nbits == 7:
-            return self._request(tags, data[0])
+            self._request(up, data[0])
+            return self._n_ans
         cmd = data[0]
-        if cmd == 0x50 and nbits == 32 and crc_a(data[:2]) == data[2] | (data[3] << 8):
-            for t in tags:
-                if t.state == ACTIVE:
+        if cmd == 0x50 and nbits == 32 and crc_a(data, 0x6363, 0, 2) == data[2] | (data[3] << 8):
+            for t in self.tags:
+                if up >= t.power_up_us and t.state == ACTIVE:
                     t.state = HALT
-            return None
+            return 0
         if cmd in (0x93, 0x95, 0x97) and nbits >= 16:
             level = (cmd - 0x93) // 2
-            ready = [t for t in tags if t.state == READY and t.level == level]
             if data[1] == 0x70 and nbits == 72:
-                return self._select(ready, data, level)
-            return self._anticollision(ready, data, nbits)
-        for t in tags:  # anything else sends a tag back to IDLE (or HALT)
-            t.state = HALT if t.state == HALT else IDLE_STATE
-        return None
+                self._select(up, data, level)
+            else:
+                self._anticollision(up, data, n, nbits, level)
+            return self._n_ans
+        for t in self.tags:  # anything else sends a tag back to IDLE (or HALT)
+            if up >= t.power_up_us:
+                t.state = HALT if t.state == HALT else IDLE_STATE
+        return 0
 
-    def _request(self, tags, cmd):
-        answers = []
-        for t in tags:
+    def _request(self, up, cmd):
+        for t in self.tags:
+            if up < t.power_up_us:
+                continue
             if (cmd == 0x26 and t.state == IDLE_STATE) or (cmd == 0x52 and t.state in (IDLE_STATE, HALT)):
                 t.state = READY
                 t.level = 0
-                answers.append((_le_int(t.atqa), 16))
-        return answers
+                self._add((0x04, 0x44, 0x84)[t.levels - 1], 16)  # _le_int(t.atqa), made without bytes
 
-    def _anticollision(self, ready, data, nbits):
+    def _anticollision(self, up, data, n, nbits, level):
         known = nbits - 16
         if known != ((data[1] >> 4) - 2) * 8 + (data[1] & 0x0F) or known >= 40:
-            return None
+            return
         mask = (1 << known) - 1
-        want = _le_int(data[2:]) & mask
-        answers = []
-        for t in ready:
+        want = _le_int(data, 2, n) & mask
+        for t in self.tags:
+            if up < t.power_up_us or t.state != READY or t.level != level:
+                continue
             frame = bytearray(t.cl_frame(t.level))
             if t.bad_bcc > 0:
                 t.bad_bcc -= 1
                 frame[4] ^= 0xFF
             v = _le_int(frame)
             if v & mask == want:
-                answers.append((v >> known, 40 - known))
-        return answers
+                self._add(v >> known, 40 - known)
 
-    def _select(self, ready, data, level):
-        if crc_a(data[:7]) != data[7] | (data[8] << 8):
-            return None
-        answers = []
-        for t in ready:
-            if t.cl_frame(level) != data[2:7]:
+    def _select(self, up, data, level):
+        if crc_a(data, 0x6363, 0, 7) != data[7] | (data[8] << 8):
+            return
+        for t in self.tags:
+            if up < t.power_up_us or t.state != READY or t.level != level:
+                continue
+            if not _selects(t, level, data):
                 t.state = IDLE_STATE
                 continue
             last = level + 1 >= t.levels
@@ -411,12 +468,19 @@ class SimMFRC522:
                 t.state = ACTIVE
             else:
                 t.level = level + 1
-            crc = crc_a(bytes([sak]))
+            crc = crc_a(b"\x00", 0x6363 ^ sak)  # CRC_A of the one byte sak
             if t.bad_crc > 0:
                 t.bad_crc -= 1
                 crc ^= 0x5A5A
-            answers.append((sak | (crc << 8), 24))
-        return answers
+            self._add(sak | (crc << 8), 24)
+
+
+def _selects(tag, level, data):
+    # the SELECT frame's UID CLn + BCC (data[2:7]) is the tag's cl_frame(level)
+    for i in range(5):
+        if tag.cl_byte(level, i) != data[2 + i]:
+            return False
+    return True
 
 
 def attach_chips(hal, board):
