@@ -22,7 +22,7 @@ HOT = {
     "felt/hal/machine_hal.py": ["SIOPort.value", "MachineOutput.value", "MachineInput.value", "MachineUART.read",
                                 "MachineUART.any", "MachineHAL.ticks_ms"],
     "felt/drivers/mfrc522.py": ["MFRC522.inventory", "MFRC522._revisit", "MFRC522.reselect",
-                                "MFRC522._reselect_level", "MFRC522.request", "MFRC522._transceive",
+                                "MFRC522._reselect_level", "MFRC522._sel_fifo", "MFRC522._same_answer", "MFRC522.request", "MFRC522._transceive",
                                 "MFRC522._send", "MFRC522._start", "MFRC522._wait_irq", "MFRC522._answer",
                                 "MFRC522._read_fifo", "MFRC522._pair", "MFRC522.field", "MFRC522.read_reg",
                                 "MFRC522.write_reg"],

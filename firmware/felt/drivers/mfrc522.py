@@ -93,6 +93,14 @@ _FIFO_WUPA = bytes((_FIFO_DATA << 1, WUPA))
 _FIFO_HLTA = bytes((_FIFO_DATA << 1, 0x50, 0x00, 0x57, 0xCD))  # HLTA with its CRC_A (annex B: 50 00 -> 57 CD)
 
 
+# A known card's SELECT frames, one bytes object a card (select_card, reselect): per cascade level
+# the FIFO write as sent (the address byte + SELECT + CRC_A: 10 bytes) and the answer it gave
+# (SAK + CRC_A: 3 bytes). As a list of pairs of bytes objects they were ~190 B a card on a 32-bit
+# word; a ten-seat Omaha hand has ~45 cards on the antennas (hardware/memory.md, "Third round").
+_LEVEL_FIFO = const(10)
+_LEVEL = const(13)
+
+
 def air_bits_us(nbits):
     """Time on air of a frame of `nbits` data bits at 106 kbit/s (start, parity per byte, end)."""
     return ((2 + nbits + nbits // 8) * 9440 + 999) // 1000
@@ -135,6 +143,7 @@ class MFRC522:
     _check = bytearray(3)  # SAK + its CRC_A, recomputed
     _known = bytearray(5)  # UID CLn + BCC of the cascade level being resolved
     _uid = bytearray(10)  # the UID so far, through the cascade levels
+    _sel_out = bytearray(_LEVEL_FIFO)  # a known card's SELECT as sent (reselect), copied from its frames
 
     # The default timing and the state before the first exchange, also the class's: an instance
     # holds only its device, its name and what differs (13 readers, RAM on the instance dicts).
@@ -145,7 +154,7 @@ class MFRC522:
     rx_len = 0
     rx_last_bits = 0
     coll_pos = 0
-    _held = ()  # [(uid bytes, SELECT frames)] read by the last inventory (reselect)
+    _held = ()  # [(uid bytes, SELECT frames as one bytes object)] read by the last inventory (reselect)
     _same = ScanResult()  # the result of exactly _held, returned while nothing changes (never altered)
     _miss = 0  # OK: the status of the first known card that did not answer (inventory)
 
@@ -399,8 +408,9 @@ class MFRC522:
 
     def select_card(self, result, frames=None):
         """Anticollision + SELECT through the cascade levels. Returns (status, uid bytes). With a
-        list `frames`, each level's SELECT frame and the answer (SAK + CRC_A) are appended as a
-        pair of bytes: a card that stays can be selected again by them alone (inventory)."""
+        bytearray `frames`, each level's FIFO write as sent (10 bytes) and the answer (SAK +
+        CRC_A, 3 bytes) are appended: a card that stays can be selected again by them alone
+        (inventory, reselect)."""
         uid = self._uid
         n = 0
         known = self._known
@@ -417,8 +427,11 @@ class MFRC522:
             if st != OK:
                 return st, None
             if frames is not None:
-                # (the FIFO write as sent, the answer: SAK + CRC_A)
-                frames.append((bytes((_FIFO_DATA << 1,)) + bytes(self._frame), bytes(self.rx[:3])))
+                # the FIFO write as sent, then the answer: SAK + CRC_A
+                frames.append(_FIFO_DATA << 1)
+                frames.extend(self._frame)
+                for k in range(3):
+                    frames.append(self.rx[k])
             if sak & 0x04:  # cascade bit: UID not complete
                 if known[0] != CASCADE_TAG:
                     return FRAME, None
@@ -440,26 +453,39 @@ class MFRC522:
         st = self.request()
         if st != OK:
             return st
-        for level in frames:
-            st = self._reselect_level(level)
+        at = 0
+        while at < len(frames):
+            st = self._reselect_level(frames, at)
             if st != OK:
                 return st
+            at += _LEVEL
         return OK
 
-    def _reselect_level(self, level):
-        st = self._transceive(level[0], 0)
+    def _reselect_level(self, frames, at):
+        st = self._transceive(self._sel_fifo(frames, at), 0)
         if st == COLLISION:
             return FRAME
         if st != OK:
             return st
         if self.rx_len != 3 or self.rx_last_bits:
             return FRAME
+        return self._same_answer(frames, at + _LEVEL_FIFO)
+
+    def _same_answer(self, frames, at):
+        # the SAK + CRC_A just read against the card's answer at frames[at:at + 3]
         rx = self.rx
-        want = level[1]
-        if rx[0] != want[0] or rx[1] != want[1] or rx[2] != want[2]:
+        if rx[0] != frames[at] or rx[1] != frames[at + 1] or rx[2] != frames[at + 2]:
             crc = crc16_a(rx, 1)
             return CRC if rx[1] != crc & 0xFF or rx[2] != crc >> 8 else FRAME
         return OK
+
+    def _sel_fifo(self, frames, at):
+        # the level's FIFO write, copied out of the card's frames into the shared buffer (a slice
+        # would allocate at every visit)
+        out = self._sel_out
+        for i in range(_LEVEL_FIFO):
+            out[i] = frames[at + i]
+        return out
 
     def inventory(self, max_cards=4):
         """Every tag on the (already powered) antenna: select one, HLTA it, ask again, until
@@ -539,12 +565,12 @@ class MFRC522:
         result = self._result_of(fresh)
         uids = result.uids
         while True:
-            frames = []
+            frames = bytearray()
             if st == OK:
                 st, uid = self.select_card(result, frames)
             if st == OK:
                 uids.append(uid)
-                fresh.append((uid, frames))
+                fresh.append((uid, bytes(frames)))
                 self.halt()
                 if len(uids) >= max_cards:
                     break
