@@ -10,7 +10,9 @@
 # Peer, measured in the same run on the same broker: the bare MQTT path -- the same number of
 # unsigned messages of the same size, the same rate and connections, to a plain paho subscriber
 # (no signature check, no store, no HTTP). The ratio floor/peer says what the floor adds.
-# Usage: python tests/benchmarks/bench_floor.py [--tables 100] [--seconds 20] [--every-ms 1000]
+# --store postgresql: the floor stores into PostgreSQL (a server of the bench's own, feltctl.room.pgserver)
+# instead of SQLite.
+# Usage: python tests/benchmarks/bench_floor.py [--tables 100] [--seconds 20] [--every-ms 1000] [--store sqlite|postgresql]
 import argparse
 import json
 import os
@@ -39,10 +41,10 @@ def owner(i):
 # ---- the floor, in its own process ------------------------------------------------------------------
 def serve(args):
     from feltctl.room.floor_server import Floor, serve_http
-    from feltctl.room.store import SqliteStore
+    from feltctl.room.store import open_store
 
     pubs = dict(("b%d" % i, message.public_key(owner(i))) for i in range(args.tables))
-    store = SqliteStore(os.path.join(args.dir, "floor.sqlite"))
+    store = open_store(args.db or os.path.join(args.dir, "floor.sqlite"))
     floor = Floor(args.broker, "bench", pubs, store, client_id="bench-floor").start()
     srv = serve_http(floor, 0)
     print(json.dumps({"http": srv.server_port}), flush=True)
@@ -164,14 +166,24 @@ def main():
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--broker", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--dir", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--db", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite", help="the floor's store")
     args = ap.parse_args()
     if args.serve:
         return serve(args)
     work = tempfile.mkdtemp(prefix="felt-bench-floor-")
     broker = Mosquitto().start()
+    pg = None
     try:
+        db = []
+        if args.store == "postgresql":
+            from feltctl.room.pgserver import PostgresServer
+
+            pg = PostgresServer().start()
+            db = ["--db", pg.create_database("bench")]
         fl = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve", "--broker", broker.url, "--dir", work,
-                               "--tables", str(args.tables)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                               "--tables", str(args.tables)] + db, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
         port = json.loads(fl.stdout.readline())["http"]
         time.sleep(0.5)
         lat = []
@@ -204,9 +216,9 @@ def main():
             tb.link.close()
         rate = (made - seq0) / wall  # made in the measured window, every one accepted (checked above)
         p50, p99 = percentile(lat, 50), percentile(lat, 99)
-        print("floor: %d tables, one input each every %.0f ms, %.0f s: %d inputs, %d messages made, %d accepted "
-              "(%d duplicates, %d refused, %d gaps), %d stored"
-              % (args.tables, args.every_ms, args.seconds, inputs, made, final["stats"]["accepted"],
+        print("floor (%s store): %d tables, one input each every %.0f ms, %.0f s: %d inputs, %d messages made, "
+              "%d accepted (%d duplicates, %d refused, %d gaps), %d stored"
+              % (args.store, args.tables, args.every_ms, args.seconds, inputs, made, final["stats"]["accepted"],
                  final["stats"]["duplicates"], final["stats"]["refused"], final["stats"]["gaps"],
                  final["counts"]["messages"]))
         print("floor: %.0f messages/s; table -> dashboard latency p50 %.1f ms, p99 %.1f ms over %d events "
@@ -221,6 +233,8 @@ def main():
                                                           p99 / q99 if q99 else float("nan")))
     finally:
         broker.close()
+        if pg is not None:
+            pg.close()
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@
 import json
 import sqlite3
 import threading
-import time
 from urllib.parse import unquote, urlparse
 
 from felt.errors import ConfigError
@@ -82,9 +81,9 @@ class SqlStore(Store):
 
     def __init__(self, db):
         self.db = db
-        self.lock = threading.Lock()
-        self._pending = 0
-        self._last_commit = time.monotonic()
+        self.lock = threading.Lock()  # the connection's
+        self._rows = []  # messages taken, not yet written (their own lock: taking one never waits for the database)
+        self._rows_lock = threading.Lock()
 
     def _x(self, sql, args=()):
         cur = self.db.cursor()
@@ -96,29 +95,34 @@ class SqlStore(Store):
         sql = (self.INSERT_NEW % table) + ("" if columns is None else " (%s)" % columns)
         self._x(sql + " VALUES (%s)%s" % (marks, self.ON_CONFLICT), args)
 
-    def _commit(self, force=False):
-        # one commit per batch (every 0.2 s or 200 rows): a commit per message is what limits the store
-        self._pending += 1
-        if force or self._pending >= 200 or time.monotonic() - self._last_commit > 0.2:
-            self.db.commit()
-            self._pending = 0
-            self._last_commit = time.monotonic()
+    def _sync(self):
+        # (the connection's lock held) the messages taken since the last time, one INSERT per 100,
+        # then one commit: a commit, or a round trip to a PostgreSQL server, per message is what
+        # limits a store, and the floor's network thread never waits for one
+        with self._rows_lock:
+            rows, self._rows = self._rows, []
+        for i in range(0, len(rows), 100):
+            chunk = rows[i:i + 100]
+            sql = (self.INSERT_NEW % "messages") + " VALUES " + ",".join(["(?,?,?,?,?,?)"] * len(chunk))
+            self._x(sql + self.ON_CONFLICT, [v for r in chunk for v in r])
+        self.db.commit()
 
     def flush(self):
         with self.lock:
-            if self._pending:
-                self._commit(force=True)
+            if self._rows:
+                self._sync()
 
     def add_message(self, msg, received_s):
-        with self.lock:
-            self._insert_new("messages", None, (msg["table"], msg["seq"], msg["kind"], msg["t_ms"], received_s,
-                                                json.dumps(msg["body"])))
-            self._commit()
+        """Kept until the next flush() (the floor server's acknowledgement loop, every 50 ms) or
+        any other write, or a read of messages."""
+        row = (msg["table"], msg["seq"], msg["kind"], msg["t_ms"], received_s, json.dumps(msg["body"]))
+        with self._rows_lock:
+            self._rows.append(row)
 
     def add_hand(self, table, hand, phh, sealed):
         with self.lock:
             self._insert_new("hands", "tbl, hand, phh, sealed", (table, hand, phh, sealed))
-            self._commit(force=True)
+            self._sync()
 
     def reveal_hand(self, table, hand, seats):
         with self.lock:
@@ -126,7 +130,7 @@ class SqlStore(Store):
             if row is None:
                 return False
             self._x("UPDATE hands SET phh=?, sealed=0 WHERE id=?", (fill_phh(row[1], seats), row[0]))
-            self._commit(force=True)
+            self._sync()
             return True
 
     def hand_phh(self, table, hand):
@@ -137,7 +141,7 @@ class SqlStore(Store):
     def add_floor_alert(self, table, text, received_s):
         with self.lock:
             self._x("INSERT INTO floor_alerts (tbl, text, received) VALUES (?,?,?)", (table, text, received_s))
-            self._commit(force=True)
+            self._sync()
 
     def hands(self, table=None, text=None, limit=50):
         q = "SELECT id, tbl, hand, sealed, phh FROM hands WHERE 1=1"
@@ -164,6 +168,7 @@ class SqlStore(Store):
     def messages(self, table):
         """[(seq, kind)] of `table`'s stored messages, by seq (what a test or an export reads)."""
         with self.lock:
+            self._sync()
             return [tuple(r) for r in self._x("SELECT seq, kind FROM messages WHERE tbl=? ORDER BY seq",
                                               (table,)).fetchall()]
 
@@ -175,13 +180,13 @@ class SqlStore(Store):
 
     def counts(self):
         with self.lock:
-            self.db.commit()
+            self._sync()
             return {"messages": self._x("SELECT COUNT(*) FROM messages").fetchone()[0],
                     "hands": self._x("SELECT COUNT(*) FROM hands").fetchone()[0]}
 
     def close(self):
         with self.lock:
-            self.db.commit()
+            self._sync()
             self.db.close()
 
 
