@@ -34,6 +34,7 @@ HOT = {
     "felt/drivers/shoe.py": ["PN532Shoe.poll", "PN532Shoe._round", "PN532Shoe._step", "PN532Shoe._check_gap",
                              "_ShoeBase._read_available", "_ShoeBase._check_silence", "_ShoeBase._take_events"],
     "felt/drivers/console_link.py": ["ConsoleLink.poll"],
+    "felt/runtime/wiring.py": ["run_hooks"],
     "felt/runtime/loop.py": ["Runtime.step", "Runtime._poll", "Runtime._queue", "Runtime._poll_console", "Runtime._poll_antennas", "Runtime._take", "Runtime._timers", "Runtime._watch",
                              "Runtime._after", "Runtime._dispatch"],
     "felt/security/secrecy.py": ["SecretFeed.observe", "SecretFeed.refresh", "SecretFeed._current",

@@ -6,7 +6,6 @@
 # so each input is on flash before it takes effect; restore_table() is the one call a boot needs.
 from felt.recovery import journal as jr
 from felt.errors import FeltError
-from felt.table.controller import Table
 
 
 def thousands(n):
@@ -181,8 +180,12 @@ def console_line_of(record):
 def decode_call(record, inputs=None):
     """(method, args tuple, kwargs dict) of a recorded call; JournalError if it is not one of
     `inputs` (the controller's INPUTS; default the poker Table's)."""
+    if inputs is None:  # the poker Table's (imported here: a blackjack table never loads it, issue 17)
+        from felt.table.controller import Table
+
+        inputs = Table.INPUTS
     v = record.value()
-    if not isinstance(v, dict) or v.get("m") not in (inputs or Table.INPUTS) or not isinstance(v.get("a"), list):
+    if not isinstance(v, dict) or v.get("m") not in inputs or not isinstance(v.get("a"), list):
         raise jr.JournalError("record %d is not a controller call" % record.seq)
     kwargs = _unplain(v.get("k") or {})
     return v["m"], _unplain(v["a"]), kwargs

@@ -7,13 +7,13 @@ import json
 import os
 
 from felt.recovery import journal as jr
-from felt.runtime import loop as looplib
+from felt.runtime import wiring
 from felt.recovery import antennas as antenna_check
 from felt.recovery import restore as recovery
 from felt.errors import ConfigError, FeltError, StorageFull
 from felt.security import AuditError, KeyFileError, ManifestError
 from felt.security import audit as auditlib
-from felt.security import bootcheck, keys as keylib, secrecy
+from felt.security import bootcheck, keys as keylib
 from felt.security import eventlog
 from felt.security import tilt as tiltlib
 from felt.security.floordesk import FloorDesk, StackGuard
@@ -285,6 +285,10 @@ def build(hal, board, make_table, root, shoe="pn532", pressed=None, log=None, mi
                          counter_path)
     if app.halted is not None:
         return app
+    # the poker runtime and its secrecy feed: loaded here, not by a blackjack table (issue 17)
+    from felt.runtime import loop as looplib
+    from felt.security import secrecy
+
     say, clock, rng, device = b.say, b.clock, b.rng, b.device
     app.journal, app.handlog = open_journal(hal, board, root, say)
     files = HandFiles(join(root, "hands"), keep=keep_hands)
@@ -592,7 +596,6 @@ def run(hal, board, root, log=print, steps=None):
 
 def _run(hal, board, root, log, steps):
     from felt.runtime import heap
-    from felt.table.controller import Table, TableConfig
 
     heap.collect_early()  # before the table's state exists: collect every few KB, not on failure
     log("%s: board %s (%s), hal %s, data %s" % (VERSION, board.name, board.board, type(hal).__name__, root))
@@ -603,6 +606,8 @@ def _run(hal, board, root, log, steps):
     shoe = settings.pop("shoe", "pn532")  # "pn532" or "ascii"
     if settings.get("game") == "blackjack":  # issue 17 item 3: loaded only for a blackjack table
         return _run_blackjack(hal, board, root, log, steps, settings, shoe)
+    from felt.table.controller import Table, TableConfig  # the poker table (a blackjack one never loads it)
+
     rotation = auditlib.Rotation.from_config(settings)  # audit_max_bytes / audit_keep (security.md)
     settings.pop("audit_max_bytes", None)
     settings.pop("audit_keep", None)
@@ -623,7 +628,7 @@ def serve(app, hal, log, steps=None):
     _stop_on_sigterm()
     try:
         start(app)
-        looplib.run_forever(app.runtime, _sleeper(hal), steps=steps, start=False)
+        wiring.run_forever(app.runtime, _sleeper(hal), steps=steps, start=False)
     except (KeyboardInterrupt, SystemExit) as e:  # a clean stop: recorded (issue 16 item 4)
         stop(app, "%s %s" % (type(e).__name__, e), hal.ticks_ms)
         raise

@@ -22,7 +22,7 @@ from felt.engine.blackjack.rules import BlackjackRules
 from felt.errors import ConfigError
 from felt.history import blackjack as bjh
 from felt.recovery import restore as recovery
-from felt.runtime import loop as looplib
+from felt.runtime import wiring
 from felt.table import blackjack_view as view
 from felt.table.blackjack import DEALER, DEALER_SPOT, BlackjackTable
 
@@ -175,10 +175,10 @@ class BlackjackRuntime:
             n += self._each(self._antenna, d.poller.poll(now))
         self.events += n
         self.steps += 1
-        if n or now - self._applied_ms >= looplib.REFRESH_MS:
+        if n or now - self._applied_ms >= wiring.REFRESH_MS:
             self._applied_ms = now
             self.apply()
-        looplib.run_hooks(self.after_step, now)
+        wiring.run_hooks(self.after_step, now)
         return n
 
     def _each(self, fn, events):
@@ -190,7 +190,7 @@ class BlackjackRuntime:
 
     def next_due_ms(self):
         now = self.hal.ticks_ms()
-        due = now + looplib.POLL_MS
+        due = now + wiring.POLL_MS
         p = self.d.poller
         if p is not None and p.next_due_ms < due:
             due = p.next_due_ms
@@ -217,6 +217,12 @@ class BlackjackRuntime:
             self.table.alert("error" if e.kind == shoe_mod.STOPPED else "warn", "", "shoe reader: %s" % (e.detail,))
 
     def _antenna(self, e):
+        if e[0] != "card-arrived" and e[0] != "card-left":
+            # collision, truncated (an antenna holding more tags than it inventories), reader status
+            # and their -cleared events: two words, no card; the log keeps them
+            if self.log is not None:
+                self.log("antenna %s: %s" % (e[1], e[0]))
+            return
         s = spot(e[1])
         if s is not None:
             self.table.antenna((e[0], s, e[2]))
@@ -240,7 +246,7 @@ class BlackjackRuntime:
         a = msg.args
         if verb == "pong":
             return
-        if verb in looplib._FLOOR_WIRE:  # FELT1 1.1 floor-key verbs: the floor desk answers
+        if verb in wiring.FLOOR_WIRE:  # FELT1 1.1 floor-key verbs: the floor desk answers
             if self.desk is None:
                 link.reply_error(msg.seq, "no floor keys on this table (provision it first)", code="auth")
             else:
@@ -266,7 +272,7 @@ class BlackjackRuntime:
             link.reply_ok(msg.seq)
             return
         level, rule, text = t.alerts[-1] if t.alerts else ("error", "", "refused")
-        link.reply_error(msg.seq, looplib._clean(text), rule=rule or None, code="rule")
+        link.reply_error(msg.seq, wiring.clean(text), rule=rule or None, code="rule")
 
     def _notify(self, a):
         for sink in self.alert_sinks:
@@ -274,7 +280,7 @@ class BlackjackRuntime:
         if self.link is None:
             return
         try:
-            self.link.alert(a[0] if a[0] in ("info", "warn", "error") else "error", looplib._clean(a[2]),
+            self.link.alert(a[0] if a[0] in ("info", "warn", "error") else "error", wiring.clean(a[2]),
                             rule=a[1] or None)
         except ValueError as e:  # a text the codec refuses is logged, never lost silently
             if self.log is not None:
@@ -314,7 +320,7 @@ def build(hal, board, settings, registry, root, shoe="pn532", log=None, keys_pat
     app.desk = applib.floor_desk(app, b, FloorView(app.table))
     if app.desk is not None:
         app.desk.verbs = ("clear", "time")  # the poker floor commands (void, stack, level, ...) are refused
-    d = looplib.open_drivers(hal, board, board.seats, shoe, log=say)
+    d = wiring.open_drivers(hal, board, board.seats, shoe, log=say)
     after_step = applib.guard_hooks(app, b, d, antennas_of=BoardSpots(app.table))
 
     def audited(a):  # every table alert is an audit record (rate-limited like any record anyone can cause)

@@ -10,14 +10,15 @@
 from felt import view
 from felt.drivers import shoe as shoe_mod
 from felt.engine.house.rules import CASH
-from felt.errors import ConfigError, FeltError
+from felt.errors import FeltError
 from felt.table.alerts import ERROR, INFO, WARN
 from felt.runtime.queue import EventQueue
+# what every runtime shares (the blackjack one too, without this module's poker imports)
+from felt.runtime.wiring import FLOOR_WIRE as _FLOOR_WIRE, POLL_MS, REFRESH_MS, Drivers, clean as _clean  # noqa: F401
+from felt.runtime.wiring import open_drivers, run_forever, run_hooks  # noqa: F401
 from felt.proto import console as proto
 from felt.table.state import OVER, PLAYING
 
-POLL_MS = 5  # shoe, console and buttons are looked at this often
-REFRESH_MS = 500  # lights and display are recomputed at least this often (self-repair)
 PANEL_MS = 5000  # the whole panel is rewritten this often (an SSD1306 that reset is blank)
 GRACE_MS = 500  # a shoe read that reaches no antenna within this (and a full sweep) went 'nowhere'
 QUEUE_SIZE = 64
@@ -27,7 +28,6 @@ _BUTTON = 2
 _ANTENNA = 3
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "allin", "bringin", "complete")
 _NEEDS_KEY = ("void", "stack", "level", "structure", "delay", "deck", "clear", "time")  # floor commands: challenge + auth
-_FLOOR_WIRE = ("challenge", "auth", "deckline")  # FELT1 1.1 floor-key verbs (hardware/protocols/console.md)
 
 
 def _word(value):
@@ -62,13 +62,6 @@ def _typed(msg):
     out.raw = getattr(msg, "raw", None)
     out.at_ms = getattr(msg, "at_ms", None)
     return out
-
-
-def _clean(text, n=150):
-    out = []
-    for c in text[:n]:
-        out.append(c if " " <= c <= "~" else "?")
-    return "".join(out)
 
 
 class Runtime:
@@ -454,63 +447,6 @@ class Runtime:
                 self.log("console: alert #%d not sent: %s" % (a.id, e))
 
 
-def run_hooks(hooks, now):
-    """The after-step hooks fn(now_ms), in list order; a hook that removes itself (the boot
-    antenna check) does not skip the next. Every runtime's (poker's Runtime, the blackjack one)."""
-    i = 0
-    while i < len(hooks):
-        hook = hooks[i]
-        hook(now)
-        if i < len(hooks) and hooks[i] is hook:
-            i += 1
-
-
-class Drivers:
-    """The drivers of one board map, opened (open_drivers): shoe, link, poller, buttons, lights, display."""
-
-    def __init__(self, shoe, link, poller, buttons, lights, display):
-        self.shoe = shoe
-        self.link = link
-        self.poller = poller
-        self.buttons = buttons
-        self.lights = lights
-        self.display = display
-
-
-def open_drivers(hal, board, seats, shoe_protocol="pn532", log=None, max_cards=8, pile_cards=60, text_filters=None):
-    """Every driver of a checked board map (felt.runtime.board.load) on `hal`. text_filters: the
-    list the console link passes every outgoing text through (the Runtime's, the same list)."""
-    from felt.runtime import board as boardlib
-    from felt.drivers.antennas import AntennaPoller
-    from felt.drivers.buttons import SeatButtons
-    from felt.drivers.console_link import ConsoleLink
-    from felt.drivers.display import SSD1306
-    from felt.drivers.mfrc522 import MFRC522
-    from felt.drivers.neopixel_lights import SeatLights
-
-    u = board.uarts
-    baud = u["shoe"].get("baud", 115200)
-    # the PN532's quiet time for a broken answer is counted in characters at the wire's baud rate
-    config = shoe_mod.ShoeConfig(baud=baud) if shoe_protocol == "pn532" else None
-    shoe = shoe_mod.Shoe(hal.uart(u["shoe"]["port"], baud=baud, tx=u["shoe"].get("tx"), rx=u["shoe"].get("rx")),
-                         shoe_protocol, config=config, log=log)
-    link = ConsoleLink(hal.uart(u["console"]["port"], baud=u["console"].get("baud", 115200),
-                                tx=u["console"].get("tx"), rx=u["console"].get("rx")), proto.TABLE, log=log,
-                       text_filters=text_filters)
-    readers = [(loc, MFRC522(dev, name=loc)) for loc, dev in boardlib.open_antenna_devices(board, hal)]
-    poller = AntennaPoller(readers, max_cards=max_cards, pile_cards=pile_cards)  # muck/burn: pile_cards
-    buttons = SeatButtons(boardlib.open_buttons(board, hal), active_low=board.buttons_active_low)
-    try:
-        buttons.attach_irqs()
-    except ConfigError:  # a backend without pin interrupts: the poll reads the pins anyway
-        pass
-    lights = SeatLights(hal.neopixel(board.neopixel["pin"], board.neopixel["count"]), seats)
-    i2c = board.i2c
-    display = SSD1306(hal.i2c(i2c["bus"], freq=i2c.get("freq", 400000), scl=i2c["scl"], sda=i2c["sda"]),
-                      i2c.get("display", 0x3C))
-    return Drivers(shoe, link, poller, buttons, lights, display)
-
-
 def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_cards=60, drivers=None, desk=None,
           after_step=None, console_filters=None, alert_sinks=None, text_filters=None):
     """A Runtime for a checked board map (felt.runtime.board.load) on `hal`, every driver opened
@@ -522,19 +458,3 @@ def build(hal, board, table, shoe_protocol="pn532", log=None, max_cards=8, pile_
     return Runtime(hal, table, d.shoe, d.poller, d.buttons, d.link, d.lights, d.display, log=log, desk=desk,
                    after_step=after_step, console_filters=console_filters, alert_sinks=alert_sinks,
                    text_filters=text_filters)
-
-
-def run_forever(rt, sleep_ms, steps=None, start=True):
-    """The device's main loop: step, then sleep until the next thing is due. sleep_ms(ms) is
-    the board's (time.sleep_ms on MicroPython); `steps` bounds the run (None: forever).
-    start=False: the caller already started the runtime (felt.runtime.app.start shows the recovery
-    line, which a second start would wipe from the display)."""
-    if start:
-        rt.start()
-    n = 0
-    while steps is None or n < steps:
-        rt.step()
-        n += 1
-        wait = rt.next_due_ms() - rt.hal.ticks_ms()
-        if wait > 0:
-            sleep_ms(wait)

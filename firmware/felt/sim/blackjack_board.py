@@ -13,7 +13,7 @@ from felt.errors import FormatError
 from felt.hal.sim.hal import SimHAL
 from felt.hal.sim.mfrc522 import SimTag
 from felt.proto import console as proto
-from felt.sim.runner import card_uid, sim_board
+from felt.sim.board_map import card_uid, sim_board
 
 BOXES = 7
 CUT_UID = bytes([0x04, 0xFE, 0x17, 0x43, 0x55, 0x54, 0x01])  # the cut card's tag (bj.cut_card=tag)
@@ -61,7 +61,7 @@ class BlackjackBoard:
         self.used = {}  # card -> how many of it went out (the next comes from the next deck)
         self.alerts = []  # every table alert (level, rule, text), in order
         self.replies = []  # (verb, text) of the console's answers to the last entry
-        self.log = []
+        self.log = []  # the newest log lines (a board's log goes out on the console, not into RAM)
 
     # ---- the table statement ----------------------------------------------------------------------
     def table(self, words):
@@ -93,7 +93,7 @@ class BlackjackBoard:
 
         self.board = sim_board(BOXES)
         self.hal = SimHAL()
-        self.app = applib.run(self.hal, self.board, self.root, log=self.log.append, steps=3)
+        self.app = applib.run(self.hal, self.board, self.root, log=self._log, steps=3)
         if self.app.halted is not None:
             raise FormatError("the table did not start: %s" % self.app.halted, None)
         self.rt = self.app.runtime
@@ -104,6 +104,11 @@ class BlackjackBoard:
         self.chips = dict([(loc, bus.models[("74HC154", line)]) for loc, line in self.board.antennas])
         self.pins = dict(self.board.buttons)
         self.settle(sweeps=4)
+
+    def _log(self, line):
+        self.log.append(line)
+        if len(self.log) > 20:
+            self.log.pop(0)
 
     # ---- time and devices --------------------------------------------------------------------------
     def settle(self, sweeps=2, min_ms=0):
@@ -154,6 +159,8 @@ class BlackjackBoard:
             raise FormatError("the script must start with a table statement", None)
         if verb == "shoe":
             self.send("bj", ["newshoe"])
+            if self.replies and self.replies[0][0] == "ok":
+                self.used = {}  # a fresh shoe: every card of its decks may come out again
         elif verb == "round":
             self.send("newhand", [])
         elif verb == "bet":
@@ -164,6 +171,12 @@ class BlackjackBoard:
             self.send("bj", [a[0]] + [int(x) for x in a[1:]])
         elif verb == "draw":
             self.draw(a[0], self.spot(a[2:]))
+        elif verb == "clear":  # the dealer gathers every card off the boxes and the dealer's spot
+            for loc in self.chips:
+                chip = self.chips[loc]
+                for tag in list(chip.tags):
+                    chip.remove(tag)
+            self.settle(sweeps=4)
         elif verb == "cut":
             self.reader.present(CUT_UID)
             self.settle()

@@ -49,7 +49,7 @@ class BlackjackValidator:
             raise self.error("a box is 1..%d, got %r" % (self.boxes, tok), line)
 
     def statement(self, verb, a, line):
-        if verb in ("shoe", "round", "close", "cut"):
+        if verb in ("shoe", "round", "close", "cut", "clear"):
             if a:
                 raise self.error("`%s` takes nothing, got %r" % (verb, " ".join(a)), line)
         elif verb == "bet":
@@ -77,7 +77,7 @@ class BlackjackValidator:
         elif verb == "expect":
             self.expect(a, line)
         else:
-            raise self.error("unknown blackjack statement %r (shoe round bet close draw cut press bj wait expect)"
+            raise self.error("unknown blackjack statement %r (shoe round bet close draw cut clear press bj wait expect)"
                              % verb, line)
 
     def expect(self, a, line):

@@ -35,3 +35,22 @@ def test_BJ_6_bench_statements_play_a_round_on_the_devices():
     else:
         raise AssertionError("box 9 accepted")
     kit.rm_tree(root)
+
+
+def test_BJ_24_an_overfull_antenna_and_the_clear_after_it_are_taken_in_stride():
+    # before: the runtime read a third word of every antenna event, and `truncated-cleared` (two
+    # words, when an antenna that held more tags than it inventories is cleared) stopped the loop
+    from felt.hal.sim.mfrc522 import SimTag
+    from felt.sim.runner import card_uid
+
+    root = kit.tmp_root("bj_bench_full")
+    b = BlackjackBoard(root)
+    b.run("table blackjack")
+    for c in range(10):  # ten tags piled on box 7 between rounds (more than an inventory holds)
+        b.chips["seat7"].place(SimTag(card_uid(c, "A")))
+    b.settle(sweeps=4)
+    assert [x for x in b.log if x == "antenna seat7: truncated"], b.log  # logged, not a card
+    b.run("clear")
+    b.run("shoe")
+    eq(b.state()["replies"], [["ok", None]])
+    kit.rm_tree(root)
