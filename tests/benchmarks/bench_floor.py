@@ -34,6 +34,9 @@ from feltctl.room.engine_table import EngineTable, owner_key  # noqa: E402
 from feltctl.room.mqtt import client  # noqa: E402
 
 
+FLOOR = b"\x21" * 32  # the bench floor's key "bench" on every table: its `stored` acknowledgements are signed
+
+
 def owner(i):
     return owner_key("b%d" % i)
 
@@ -45,7 +48,7 @@ def serve(args):
 
     pubs = dict(("b%d" % i, message.public_key(owner(i))) for i in range(args.tables))
     store = open_store(args.db or os.path.join(args.dir, "floor.sqlite"))
-    floor = Floor(args.broker, "bench", pubs, store, client_id="bench-floor").start()
+    floor = Floor(args.broker, "bench", pubs, store, "bench", lambda table: FLOOR, client_id="bench-floor").start()
     srv = serve_http(floor, 0)
     print(json.dumps({"http": srv.server_port}), flush=True)
     sys.stdin.readline()  # until the parent closes our stdin
@@ -192,7 +195,7 @@ def main():
         th = threading.Thread(target=sse_latencies, args=(port, lat, stop, since), daemon=True)
         th.start()
         rng = random.Random(15)
-        tables = [EngineTable("b%d" % i, "bench", broker.url, rng) for i in range(args.tables)]
+        tables = [EngineTable("b%d" % i, "bench", broker.url, rng, {"bench": FLOOR}) for i in range(args.tables)]
         for tb in tables:
             tb.link.connected.wait(5)
             tb.link.pump()  # the seating messages go before the clock starts

@@ -60,13 +60,19 @@ def fresh_folder(path):
     return path
 
 
+FLOOR = b"\x21" * 32  # the floor key "alice" the acknowledgements are signed with (felt.room.ack)
+
+
 def ack(sim, sender, proto):
-    """The bridge's part: the console's lines taken, every message sent acknowledged (puback)."""
+    """The bridge's part: the console's lines taken, every message sent acknowledged (puback, with
+    the floor's HMAC as the bridge relays it)."""
     sim.console.sent = bytearray()
     n = 0
     if sender is not None:
+        from felt.room.ack import tag
         for seq in list(sender._sent_ms):
-            sender(proto.Message(0, "puback", [seq]))
+            text = str(seq)
+            sender(proto.Message(0, "puback", ["alice", tag(FLOOR, "t1", "alice", text)], None, text))
             n += 1
     return n
 
@@ -84,7 +90,7 @@ def main(argv):
     yield
     m0 = gc.mem_alloc()
     if room:
-        from felt.room import message, publisher, outbox, wire
+        from felt.room import ack as room_ack, message, publisher, outbox, wire
         gc.collect()
         yield
         print("IMPORT %d" % (gc.mem_alloc() - m0))
@@ -102,7 +108,7 @@ def main(argv):
         pub = publisher.Publisher("t1", "room1", "t1", sim.table, message.signer(OWNER), box)
         publisher.install(sim.rt, pub, feed)
         sink.pub = pub
-        sender = wire.ConsoleSender(sim.rt.link, box)
+        sender = wire.ConsoleSender(sim.rt.link, box, room_ack.AckCheck("t1", {"alice": FLOOR}))
         sim.rt.console_filters.insert(0, sender)
         sim.rt.after_step.append(sender.step)
     for s in range(1, 11):

@@ -9,18 +9,23 @@ import uuid
 
 import paho.mqtt.client as mqtt
 
-from felt.room import message, publisher, wire
+from felt.room import ack, message, publisher, wire
 from felt.room.outbox import Outbox
 from felt.security import secrecy
 from felt.sim.runner import Sim
 
 OWNER = b"\x07" * 32
-FLOOR = b"\x21" * 32
+FLOOR = b"\x21" * 32  # the floor key "alice" of these tables: floor commands and the `stored` acknowledgements
 HAND = ["hand", "draw Ah to seat 2", "draw Kd to seat 3", "draw Kc to seat 1", "draw Qs to seat 2",
         "draw Qh to seat 3", "draw 2s to seat 1", "act 1 call", "act 2 call", "act 3 check", "draw 3c to burn",
         "draw 7h to board", "draw 8h to board", "draw 9c to board", "act 2 check", "act 3 check", "act 1 fold",
         "draw 4c to burn", "draw Jd to board", "act 2 check", "act 3 check", "draw 5d to burn",
         "draw 2d to board", "act 2 check", "act 3 check"]
+
+
+def acks(name="t1", floor_keys=None):
+    """The table's check of the floor's `stored` acknowledgements (felt.room.ack): its floor keys."""
+    return ack.AckCheck(name, floor_keys or {"alice": FLOOR})
 
 
 def nonces():
@@ -37,6 +42,7 @@ class SimTable:
 
     def __init__(self, name="t1", room="room1", folder=None, delay_ms=2000, owner=OWNER, signer=None):
         self.pub = None
+        self.name = name
         self.sim = Sim(log=self._log, history=self._history)
         self.sim.run("table holdem no_limit seats=3 sb=50 bb=100 button=1")
         self.feed = secrecy.SecretFeed(name, b"\x33" * 32, nonces(), delay_ms=delay_ms,
@@ -69,7 +75,7 @@ class Collector:
     dups counts repeats dropped by seq; replies lists reply lines. ack: answers each message on its
     table's `stored` topic, as the floor server does (a second collector says ack=False)."""
 
-    def __init__(self, url, room="room1", client_id=None, clean=False, ack=True):
+    def __init__(self, url, room="room1", client_id=None, clean=False, ack=True, floor=("alice", FLOOR)):
         from feltctl.room.broker import parse_url
         host, port = parse_url(url)
         self.msgs = {}
@@ -81,6 +87,7 @@ class Collector:
         self.c.reconnect_delay_set(0.1, 1)
         self.room = room
         self.ack = ack
+        self.floor = floor  # (name, key) the acknowledgements are signed with
         self.subscribed = 0  # subscriptions acknowledged (one per connection)
         self.c.on_connect = lambda c, u, f, rc, p: c.subscribe("felt/%s/#" % room, qos=1)
         self.c.on_subscribe = lambda *a: setattr(self, "subscribed", self.subscribed + 1)
@@ -101,8 +108,9 @@ class Collector:
                 self.dups += 1
             self.msgs[key] = msg
         if self.ack:
-            c.publish(message.topic(self.room, msg["table"], message.STORED), message.stored_payload([msg["seq"]]),
-                      qos=1)
+            who, key = self.floor
+            c.publish(message.topic(self.room, msg["table"], message.STORED),
+                      ack.payload(key, msg["table"], who, str(msg["seq"])), qos=1)
 
     def seqs(self, table="t1"):
         with self.lock:
@@ -128,9 +136,11 @@ class PicoOnSocket:
     """A Pico table whose console is a TCP socket (pyserial socket:// on the bridge's side): the
     simulated board runs in this thread; bytes go between the socket and its console UART."""
 
-    def __init__(self, t, desk, todo=None):
+    def __init__(self, t, desk, todo=None, floor_keys=None):
         self.t = t
-        self.sender = wire.ConsoleSender(t.sim.rt.link, t.box)
+        table = t.sim.table
+        self.sender = wire.ConsoleSender(t.sim.rt.link, t.box, acks(t.name, floor_keys),
+                                         lambda text: table.device_alert("room", "warn", text))
         t.sim.rt.console_filters.insert(0, self.sender)
         t.sim.rt.after_step.append(self.sender.step)
         t.sim.rt.desk = desk

@@ -22,7 +22,7 @@ from feltctl.room.mqtt import TableLink
 from feltctl.room.store import SqliteStore
 
 import png_kit
-from room_kit import FLOOR, HAND, OWNER, SimTable, nonces
+from room_kit import FLOOR, HAND, OWNER, acks, SimTable, nonces
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NODE_MODULES = os.path.join(ROOT, ".venv", "node", "node_modules")
@@ -62,7 +62,7 @@ def test_dashboard_confirm_in_chromium_and_overlay_after_the_delay(room, tmp_pat
     b, srv = room
     t = SimTable(folder=str(tmp_path / "ob"), delay_ms=2000)
     desk = RoomDesk(FloorDesk(FloorGate("t1", {"alice": FLOOR}, nonces()), t.sim.table, t.feed, {"alice": FLOOR}, "t1"))
-    link = TableLink(b.url, t.box, "room1", "t1", inbox=desk.inbox)
+    link = TableLink(b.url, t.box, "room1", "t1", inbox=desk.inbox, acks=acks())
     desk.reply = link.reply
     proc = None
     try:

@@ -88,7 +88,7 @@ def test_bridge_before_floor_serve_every_message_stored_once_and_a_confirm_appli
     store.set_device_public("p1", message.public_key(seed))  # feed.pub, as at provisioning
     t = SimTable(name="p1", owner=seed)
     gate = FloorGate("p1", keys.floor, nonces())
-    pico = PicoOnSocket(t, FloorDesk(gate, t.sim.table, t.feed, keys.floor, "p1"),
+    pico = PicoOnSocket(t, FloorDesk(gate, t.sim.table, t.feed, keys.floor, "p1"), floor_keys=keys.floor,
                         todo=HAND + ["hand", "draw Qc to seat 1"])  # hand 2: the first card to the wrong seat
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     # SIGINT at its default in the children: background test runs ignore it, and procs ends them by it

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from felt.room import message
+from felt.room import ack, message
 from felt.room.desk_link import RoomDesk
 from felt.security.auth import FloorGate
 from felt.security.floordesk import FloorDesk
@@ -21,7 +21,7 @@ from feltctl.room.mqtt import TableLink
 from feltctl.room.store import fill_phh, open_store
 from felt.engine.cards import parse_cards
 
-from room_kit import FLOOR, HAND, OWNER, SimTable, nonces
+from room_kit import FLOOR, HAND, OWNER, acks, SimTable, nonces
 
 try:
     find_mosquitto()
@@ -56,7 +56,7 @@ def _table(b, folder):
     t = SimTable(folder=folder, delay_ms=2000)
     gate = FloorGate("t1", {"alice": FLOOR}, nonces())
     desk = RoomDesk(FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "t1"))
-    link = TableLink(b.url, t.box, "room1", "t1", inbox=desk.inbox)
+    link = TableLink(b.url, t.box, "room1", "t1", inbox=desk.inbox, acks=acks())
     desk.reply = link.reply
 
     def pump():
@@ -120,7 +120,8 @@ def test_a_floor_that_subscribes_after_the_table_published_stores_every_seq(tmp_
         time.sleep(0.5)
         link.pump()
         assert t.box.count() == n  # the broker's PUBACKs took nothing out of the outbox
-        floor = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, store, client_id="floor-late").start()
+        floor = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, store, "alice", lambda t: FLOOR,
+                      client_id="floor-late").start()
         assert _until(lambda: t.box.count() == 0, pump, timeout_s=20), (t.box.count(), floor.stats)
         assert [s for s, _k in store.messages("t1")] == list(range(1, n + 1))
         assert link.resent > 0 and floor.stats["refused"] == 0
@@ -145,8 +146,8 @@ def test_the_floor_server_restarted_mid_hand_loses_nothing(tmp_path, store_where
         t, link, pump = _table(b, str(tmp_path / "ob"))
 
         def start(client_id):
-            f = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, open_store(store_where),
-                      client_id=client_id).start()
+            f = Floor(b.url, "room1", {"t1": message.public_key(OWNER)}, open_store(store_where), "alice",
+                      lambda t: FLOOR, client_id=client_id).start()
             floors.append(f)
             return f
         first = start("floor-restart")
@@ -273,3 +274,35 @@ def test_floor_demo_every_message_reaches_the_floor(capsys):
     assert cli.main(["floor", "demo", "--tables", "2", "--seconds", "3", "--http", "0", "--every-ms", "50"]) == 0
     out = capsys.readouterr().out
     assert "dashboard: http://127.0.0.1:" in out and "0 refused" in out, out
+
+
+def test_issue15_the_floor_signs_its_acknowledgements_and_without_a_floor_key_sends_none(tmp_path):
+    # the floor's `stored` acknowledgement carries the HMAC of its floor key on that table
+    # (felt.room.ack); a floor server without one cannot acknowledge (every table would refuse an
+    # unsigned one): it sends nothing and says so once, as a floor alert
+    sent = []
+
+    class _Client:
+        def publish(self, topic, payload, qos=0):
+            sent.append((topic, payload))
+
+    store = open_store(str(tmp_path / "f.sqlite"))
+    try:
+        f = Floor("mqtt://127.0.0.1:1", "room1", {"t1": message.public_key(OWNER)}, store, "alice", lambda t: FLOOR)
+        f.c = _Client()
+        for seq in (1, 2, 3, 5):
+            f._acked("t1", seq)
+        assert f.flush_acks() == 1
+        assert sent == [("felt/room1/t1/stored", ack.payload(FLOOR, "t1", "alice", "1-3 5"))]
+        assert acks().verify(*ack.split_payload(sent[0][1]), last_seq=5) == [(1, 3), (5, 5)]
+        bare = Floor("mqtt://127.0.0.1:1", "room1", {"t1": message.public_key(OWNER)}, store)
+        bare.c = _Client()
+        del sent[:]
+        for _i in range(2):
+            bare._acked("t1", 1)
+            assert bare.flush_acks() == 0
+        assert sent == []
+        said = [a["text"] for a in store.floor_alerts(10) if "no floor key" in a["text"]]
+        assert len(said) == 1, said
+    finally:
+        store.close()

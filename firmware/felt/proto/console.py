@@ -6,11 +6,13 @@
 from felt.errors import FrameError
 
 MAGIC = "FELT1"  # protocol major version 1; a different major is refused with code 'version'
-VERSION = "1.4"  # major.minor announced in `hello`; minor additions are new verbs/keys only
+VERSION = "1.5"  # major.minor announced in `hello`; minor additions are new verbs/keys only
 # 1.1 added the floor-key verbs challenge / auth / deckline and the ok keys nonce= and sha256=
 # 1.2 added the count verbs pot (BET-26) and count (BET-48) and the get keys jackpot and dispute
 # 1.4 added bj WORD [BOX] [AMOUNT] (a blackjack table's console entries, issue 17 item 3)
 # 1.3 added pub (a signed room message in upper-case hex pieces, table -> bridge) and puback (issue 15)
+# 1.5 puback carries the floor's HMAC: puback NAME TAG "SEQS" (was puback SEQ, which anyone on the
+#     broker or the bridge could make; felt.room.ack)
 MAX_LINE = 240
 MAX_SEQ = 65535
 MAX_SEATS = 10
@@ -302,7 +304,7 @@ count c seat seat - n
 challenge c - - - n
 auth c name,nonce,tag - - r
 deckline c line - - r
-puback c value - - n
+puback c name,tag - - r
 bj c word seat,amount - n
 ok t - - re:id,nonce:nonce,sha256:sha256,*:value n
 error t - - re:id,rule:rule,legal:range,code:word r

@@ -17,11 +17,11 @@ KINDS = ("state", "event", "alert", "hand", "health", "feed", "broadcast")
 RETAINED = ("state", "health")
 COMMAND = "cmd"  # floor -> table: one FELT1 line (challenge / auth, hardware/protocols/console.md)
 REPLY = "reply"  # table -> floor: the table's FELT1 reply line
-# floor -> table: the seqs the floor has stored (committed), ASCII numbers separated by spaces. Only
-# this takes a message out of a table's outbox: a broker's PUBACK says nothing about the floor
-# (a floor that has not subscribed yet never gets a non-retained message the broker acknowledged)
+# floor -> table: the seqs the floor has stored (committed), with the floor key's HMAC (felt.room.ack:
+# NAME TAG SEQ-RANGES). Only this takes a message out of a table's outbox: a broker's PUBACK says
+# nothing about the floor (a floor that has not subscribed yet never gets a non-retained message
+# the broker acknowledged)
 STORED = "stored"
-STORED_MAX = 100  # seqs in one `stored` message
 FIELDS = ("v", "dev", "room", "table", "kind", "seq", "t_ms", "body")
 
 
@@ -112,24 +112,3 @@ def decode(payload):
     if not isinstance(msg["seq"], int) or msg["seq"] < 1 or msg["kind"] not in KINDS:
         raise RoomError("room message with seq %r kind %r" % (msg["seq"], msg["kind"]))
     return msg
-
-
-def stored_payload(seqs):
-    """The `stored` payload for these seqs: b"7 8 9"."""
-    return " ".join([str(s) for s in seqs]).encode()
-
-
-def parse_stored(payload):
-    """The seqs of a `stored` payload; RoomError when it is anything but positive numbers."""
-    try:
-        words = bytes(payload).decode().split()
-    except UnicodeError:
-        raise RoomError("a stored acknowledgement is ASCII numbers")
-    if not words or len(words) > STORED_MAX:
-        raise RoomError("a stored acknowledgement holds 1 to %d seqs, not %d" % (STORED_MAX, len(words)))
-    out = []
-    for w in words:
-        if not w.isdigit() or len(w) > 12 or int(w) < 1:
-            raise RoomError("a stored acknowledgement with %r in it" % w[:20])
-        out.append(int(w))
-    return out

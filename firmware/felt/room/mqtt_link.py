@@ -1,8 +1,8 @@
 # The MQTT link of a Raspberry Pi table (room layer; CPython only, paho-mqtt: the Pi's firmware runs
 # under CPython, a Pico has no network and uses felt.room.wire through the bridge). TableLink sends
 # the table's outbox (felt.room.outbox) with QoS 1 -- state and health retained -- and drops each
-# message when the floor's `stored` acknowledgement names it (not on the broker's PUBACK: that says
-# nothing about the floor); it takes floor command lines from the table's cmd topic into a
+# message when the floor's `stored` acknowledgement names it and its HMAC under one of the board's
+# floor keys verifies (felt.room.ack; not on the broker's PUBACK: that says nothing about the floor); it takes floor command lines from the table's cmd topic into a
 # RoomDesk's inbox and publishes the replies (hardware/floor.md sections 4 and 6). feltctl's floor
 # tools use the same client() and parse_url().
 import collections
@@ -14,6 +14,7 @@ import paho.mqtt.client as mqtt
 
 from felt.errors import ConfigError
 from felt.room import message
+from felt.room.ack import AckError, split_payload
 
 
 RESEND_S = 5.0  # a message the floor has not acknowledged by then goes again (the floor's replay window is 30 s)
@@ -71,21 +72,23 @@ class TableLink:
     again, and one older than an acknowledged seq goes again at once (the floor has a later one:
     this one was lost on the way, e.g. published before the floor had subscribed)."""
 
-    def __init__(self, url, outbox, room, table, inbox=None, client_id=None, start=True):
+    def __init__(self, url, outbox, room, table, inbox=None, client_id=None, start=True, acks=None, alert=None):
         self.outbox = outbox
         self.room = room
         self.table = table
         self.inbox = inbox
         self.host, self.port = parse_url(url)
         self.connected = Flag()
-        self._stored = collections.deque()  # seqs the floor stored (network thread -> pump)
+        self.acks_check = acks  # ack.AckCheck (the board's floor keys); None: nothing is ever dropped
+        self.alert = alert  # alert(text) for a refused acknowledgement (the table's device alert)
+        self._stored = collections.deque()  # `stored` payloads (network thread -> pump, checked there)
         self._flying = {}  # seq -> monotonic s it was last published (pump's own); 0: due again
         self._reconnected = False
         self._was_connected = False
         self.resent = 0
         self.published = 0
         self.acks = 0
-        self.refused = 0  # stored acknowledgements that were not one
+        self.refused = 0  # stored acknowledgements refused (alerted)
         self.c = client(client_id, url)
         self.c.on_connect = self._on_connect
         self.c.on_disconnect = self._on_disconnect
@@ -117,10 +120,7 @@ class TableLink:
 
     def _on_message(self, c, userdata, msg):
         if msg.topic.endswith("/" + message.STORED):
-            try:
-                self._stored.extend(message.parse_stored(msg.payload))
-            except message.RoomError:
-                self.refused += 1
+            self._stored.append(bytes(msg.payload))
         elif self.inbox is not None:
             self.inbox.append(msg.payload.decode("ascii", "replace"))
 
@@ -128,17 +128,33 @@ class TableLink:
         """A FELT1 reply line to the floor (QoS 1, not retained)."""
         self.c.publish(message.topic(self.room, self.table, message.REPLY), line, qos=1)
 
+    def _take(self, data):
+        """The seqs an authentic `stored` payload dropped from the outbox; a refused one (forged,
+        altered, replayed, unsigned) drops nothing and is alerted."""
+        try:
+            if self.acks_check is None:
+                raise AckError("refused: stored acknowledgement, but this board has no floor key to check it")
+            who, tag, text = split_payload(data)
+            return self.acks_check.take(who, tag, text, self.outbox)
+        except AckError as e:
+            self.refused += 1
+            if self.alert is not None:
+                self.alert(str(e))
+            return ()
+
     def pump(self):
         """Drop what the floor stored, send what waits. Returns messages sent now (resends too)."""
         flying = self._flying
         while self._stored:
-            seq = self._stored.popleft()
-            self.outbox.ack(seq)
-            if flying.pop(seq, None) is not None:
-                self.acks += 1
-                for s in flying:
-                    if s < seq:
-                        flying[s] = 0  # the floor has a later one: a gap, this one goes again now
+            done = self._take(self._stored.popleft())
+            top = 0
+            for seq in done:
+                if flying.pop(seq, None) is not None:
+                    self.acks += 1
+                top = max(top, seq)
+            for s in flying:
+                if s < top:
+                    flying[s] = 0  # the floor has a later one: a gap, this one goes again now
         if not self.connected.is_set():
             return 0
         if self._reconnected:

@@ -3,9 +3,10 @@
 # on a Raspberry Pi (published directly, paho-mqtt: felt.room.mqtt_link), or {"room": ..., "console":
 # true} on a Pico (its messages go out as FELT1 `pub` lines to `feltctl bridge`). The outbox lives in
 # <root>/room (hardware/floor.md).
-from felt.room import message, publisher
+from felt.room import ack, message, publisher
 from felt.room.desk_link import RoomDesk
 from felt.room.outbox import Outbox
+from felt.table.alerts import WARN
 
 
 class Room:
@@ -23,6 +24,26 @@ def _heap():
         return gc.mem_free()  # MicroPython only; CPython has none: -1 in health
     except (ImportError, AttributeError):
         return None
+
+
+def _ack_check(app, device, log):
+    """(ack.AckCheck with the board's floor keys or None, alert(text)): the floor's `stored`
+    acknowledgement is checked with the floor keys the board verifies floor commands with, and a
+    refused one is a device alert (display, log, audit; hardware/floor.md section 4)."""
+    desk = app.desk
+    keys = desk.floor_keys if desk is not None else None
+    if not keys:
+        if log is not None:
+            log("room: no floor keys: the floor's acknowledgements cannot be checked, the outbox keeps everything")
+        acks = None
+    else:
+        acks = ack.AckCheck(device, keys)
+    table = app.table
+
+    def alert(text):
+        table.device_alert("room", WARN, text, "nothing is dropped; check who may publish on the room's "
+                           "stored topic (the broker's ACL) and the bridge")
+    return acks, alert
 
 
 def attach(app, config, folder, device, device_key=None, log=None):
@@ -55,10 +76,11 @@ def attach(app, config, folder, device, device_key=None, log=None):
     r.publisher.runtime = rt
     rt.after_step.append(r.publisher.observe)
     rt.alert_sinks.append(r.publisher.alert)
+    acks, alert = _ack_check(app, device, log)
     if config.get("console"):
         from felt.room import wire
 
-        r.link = wire.ConsoleSender(rt.link, r.outbox)
+        r.link = wire.ConsoleSender(rt.link, r.outbox, acks, alert)
         rt.console_filters.insert(0, r.link)  # its puback lines: before the journal's line note
         rt.after_step.append(r.link.step)
         return r  # floor commands arrive on the console itself (the bridge writes them there)
@@ -68,7 +90,7 @@ def attach(app, config, folder, device, device_key=None, log=None):
         from felt.room.mqtt_link import TableLink  # CPython (the Pi): paho-mqtt
 
         r.link = TableLink(config["broker"], r.outbox, r.publisher.room, name, inbox=r.desk.inbox,
-                           client_id="felt-table-" + name)
+                           client_id="felt-table-" + name, acks=acks, alert=alert)
         r.desk.reply = r.link.reply
         rt.after_step.append(lambda now_ms: r.link.pump())
         if log is not None:

@@ -1,10 +1,11 @@
 # Room messages over the FELT1 console (room layer, pure apart from the link it is handed): a Pico
 # table has no network, so its signed messages go out as FELT1 `pub SEQ N COUNT "HEX"` lines to the
-# bridge on the console port (feltctl bridge), which publishes them and answers `puback SEQ` once the
-# floor has stored the message (the floor's `stored` acknowledgement, relayed); only then does the
-# outbox drop it. Upper-case hex pieces: no piece can read as a card ('Ah' needs a lower-case suit)
-# or a tag UID (never 8 or 14 digits), so the secrecy guard on the link passes them unchanged
-# (hardware/floor.md sections 4-5).
+# bridge on the console port (feltctl bridge), which publishes them and relays the floor's `stored`
+# acknowledgement as `puback NAME TAG "SEQS"` (the floor's HMAC, felt.room.ack: the bridge is not
+# trusted either); only an authentic one makes the outbox drop a message. Upper-case hex pieces:
+# no piece can read as a card ('Ah' needs a lower-case suit) or a tag UID (never 8 or 14 digits),
+# so the secrecy guard on the link passes them unchanged (hardware/floor.md sections 4-5).
+from felt.room.ack import AckError
 from felt.room.outbox import Outbox  # noqa: F401 (the type this sender drains)
 
 PIECE = 176  # hex digits a line (a FELT1 line is at most 240 bytes)
@@ -46,33 +47,49 @@ def unhex(hexed):
 
 class ConsoleSender:
     """The Pico side: sends the outbox's messages as `pub` lines over `link` (a ConsoleLink) a few
-    lines a step, at most WINDOW unacknowledged at a time, and drops a message when its `puback`
-    comes (the floor stored it). A message not acknowledged within RESEND_MS goes again; so does
-    one older than an acknowledged one at once (the floor has a later seq, so this one was lost on
-    the way: a gap). As a console filter (__call__) it takes `puback` entries; as an after-step
-    hook (step) it sends."""
+    lines a step, at most WINDOW unacknowledged at a time, and drops a message when an authentic
+    `puback NAME TAG "SEQS"` names it (the floor's `stored` acknowledgement relayed by the bridge,
+    checked by acks: an ack.AckCheck with the board's floor keys; None: nothing is dropped). A
+    forged, altered or replayed puback is refused: alert(text) (the table's device alert: display,
+    log, audit) and the outbox keeps the message. A message not acknowledged within RESEND_MS goes
+    again; so does one older than an acknowledged one at once (the floor has a later seq, so this
+    one was lost on the way: a gap). As a console filter (__call__) it takes `puback` entries; as
+    an after-step hook (step) it sends."""
 
-    def __init__(self, link, outbox):
+    def __init__(self, link, outbox, acks=None, alert=None):
         self.link = link
         self.outbox = outbox
+        self.acks_check = acks
+        self.alert = alert
         self._sending = None  # [seq, pieces, next index]
         self._sent_ms = {}  # seq -> when its last piece went (waiting for puback); None: due again
         self.acks = 0
         self.resent = 0
+        self.refused = 0
 
     def __call__(self, msg):
         if msg.verb != "puback":
             return False
-        seq = msg.args[0]
-        if isinstance(seq, int):
-            self.outbox.ack(seq)
-            sent = self._sent_ms
+        try:
+            if self.acks_check is None:
+                raise AckError("refused: stored acknowledgement, but this board has no floor key to check it")
+            done = self.acks_check.take(msg.args[0], msg.args[1], msg.text, self.outbox)
+        except AckError as e:
+            self.refused += 1
+            if self.alert is not None:
+                self.alert(str(e))
+            return True
+        sent = self._sent_ms
+        top = 0
+        for seq in done:
             if seq in sent:
                 del sent[seq]
-            for s in list(sent):
-                if s < seq:
-                    sent[s] = None  # the floor has a later one: this one was lost, send it now
-            self.acks += 1
+            if seq > top:
+                top = seq
+        for s in list(sent):
+            if s < top:
+                sent[s] = None  # the floor has a later one: this one was lost, send it now
+        self.acks += 1
         return True  # nothing to answer: the bridge waits for nothing
 
     def step(self, now_ms):

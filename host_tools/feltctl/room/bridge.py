@@ -1,7 +1,8 @@
 # The bridge of a Pico table (host tools): the table has no network, so a Pi or PC on its FELT1
 # console port publishes for it. It reassembles the table's `pub` lines (felt.room.wire), checks
 # that each is a room message of this table, publishes it (QoS 1; state and health retained) and
-# answers `puback SEQ` when the floor's `stored` acknowledgement names it (the broker's PUBACK is
+# relays the floor's `stored` acknowledgement as `puback NAME TAG "SEQS"` (the floor's HMAC, checked
+# by the table: felt.room.ack) (the broker's PUBACK is
 # not enough: a floor that had not subscribed yet never gets the message) -- only then does the
 # table drop it from its outbox.
 # It cannot sign: the messages are signed on the table, so a bridge can delay but not forge.
@@ -13,7 +14,7 @@ import time
 import paho.mqtt.client as mqtt
 
 from felt.proto import console as proto
-from felt.room import message, wire
+from felt.room import ack, message, wire
 from feltctl.room.broker import parse_url
 from feltctl.room.mqtt import client
 
@@ -30,7 +31,7 @@ class Bridge:
         self.parser = proto.Parser(proto.TABLE)
         self.asm = wire.Reassembler()
         self.commands = collections.deque()  # cmd topic lines (network thread -> step)
-        self.stored = collections.deque()  # seqs the floor stored (network thread -> step)
+        self.stored = collections.deque()  # (who, tag, seqs) the floor stored (network thread -> step)
         self._retained = {}  # kind -> highest seq published retained
         self._seq = 0
         self.published = 0
@@ -53,15 +54,15 @@ class Bridge:
     def _on_message(self, c, userdata, m):
         if m.topic.endswith("/" + message.STORED):
             try:
-                self.stored.extend(message.parse_stored(m.payload))
-            except message.RoomError as e:
+                self.stored.append(ack.split_payload(m.payload))  # the table checks the tag, not the bridge
+            except ack.AckError as e:
                 self.log("bridge: %s" % e)
         else:
             self.commands.append(bytes(m.payload))
 
-    def _line(self, verb, args):
+    def _line(self, verb, args, text=None):
         self._seq = (self._seq + 1) % (proto.MAX_SEQ + 1)
-        self.port.write(proto.encode(proto.Message(self._seq, verb, args)))
+        self.port.write(proto.encode(proto.Message(self._seq, verb, args, None, text)))
 
     def step(self):
         if not self.connected:
@@ -81,7 +82,11 @@ class Bridge:
         while self.commands:
             self.port.write(self.commands.popleft().strip() + b"\r\n")
         while self.stored:
-            self._line("puback", [self.stored.popleft()])
+            who, tag, text = self.stored.popleft()
+            try:
+                self._line("puback", [who, tag], text)
+            except ValueError as e:  # not a line the console takes: the table would refuse it anyway
+                self.log("bridge: stored acknowledgement not relayed: %s" % e)
 
     def _piece(self, item):
         try:

@@ -8,6 +8,7 @@ import hashlib
 import time
 
 from felt.room import publisher
+from felt.room.ack import AckCheck
 from felt.room.desk_link import RoomDesk
 from felt.room.outbox import Outbox
 from felt.security import secrecy
@@ -64,8 +65,9 @@ class EngineTable:
                 nonce[0] += 1
                 return hashlib.sha256(b"%s-%d-%f" % (name.encode(), nonce[0], time.time())).digest()[:n]
             self.desk = RoomDesk(FloorDesk(FloorGate(name, floor_keys, nonces), self.t, None, floor_keys, name))
+        # the floor's `stored` acknowledgements are checked with the same floor keys (felt.room.ack)
         self.link = TableLink(url, self.box, room, name, inbox=self.desk.inbox if self.desk else None,
-                              client_id="table-" + name)
+                              client_id="table-" + name, acks=AckCheck(name, floor_keys) if floor_keys else None)
         if self.desk is not None:
             self.desk.reply = self.link.reply
         self.placed = []

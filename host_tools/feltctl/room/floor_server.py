@@ -2,7 +2,8 @@
 # persistent session, accepts only messages whose signature checks against the table's public key
 # and whose seq is new (duplicates dropped, gaps and forgeries raised as floor alerts), stores them
 # (store.Store; SQLite by default), acknowledges each stored seq to its table on the table's
-# `stored` topic once the store has committed it (only that empties a table's outbox), and serves the dashboard (every table live, lights as drawn,
+# `stored` topic once the store has committed it, signed with the floor key (only that empties a
+# table's outbox), and serves the dashboard (every table live, lights as drawn,
 # proposals with confirm/reject, reader health, level and blinds, chip counts, hand search and
 # replay) and the broadcast overlay, with live updates by server-sent events. Confirm/reject go
 # to the table as floor commands over MQTT (challenge + HMAC, feltctl.commands.floor.FloorClient).
@@ -16,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 from felt.engine.cards import parse_cards
 from felt.engine.rank import evaluate
-from felt.room import message
+from felt.room import ack, message
 from feltctl.room import keys
 from feltctl.room.broker import parse_url
 from feltctl.room.mqtt import MqttPort, client
@@ -57,6 +58,7 @@ class Floor:
         self.connected = False
         self._acks = {}  # table -> [seq] taken (stored or already had), not yet acknowledged
         self._acking = None  # the acknowledging thread
+        self._unsigned_said = False
 
     def start(self, wait_s=5.0):
         """Connect and subscribe; returns once subscribed (or after wait_s: it goes on trying), so
@@ -86,18 +88,27 @@ class Floor:
 
     def flush_acks(self):
         """Commit the store, then tell each table which of its seqs the floor now has (its outbox
-        drops them). Also the seqs it had already: their first acknowledgement was lost."""
+        drops them). Also the seqs it had already: their first acknowledgement was lost. Each
+        acknowledgement carries the HMAC of this desk's floor key on that table (felt.room.ack): a
+        table takes no other. Without a floor key nothing is acknowledged (tables keep their
+        outboxes) and one floor alert says so."""
         with self.lock:
             acks, self._acks = self._acks, {}
         if not acks:
             return 0
         self.store.flush()
+        if self.floor_key is None or self.floor_name is None:
+            if not self._unsigned_said:
+                self._unsigned_said = True
+                self._refuse("-", "no floor key (--floor NAME): stored messages cannot be acknowledged, "
+                             "every table keeps its outbox", time.time())
+            return 0
         n = 0
         for table in sorted(acks):
-            seqs = sorted(set(acks[table]))
-            for i in range(0, len(seqs), message.STORED_MAX):
+            key = self.floor_key(table) if callable(self.floor_key) else self.floor_key
+            for text in ack.ranges_texts(sorted(set(acks[table]))):
                 self.c.publish(message.topic(self.room, table, message.STORED),
-                               message.stored_payload(seqs[i:i + message.STORED_MAX]), qos=1)
+                               ack.payload(key, table, self.floor_name, text), qos=1)
                 n += 1
         return n
 

@@ -3,10 +3,10 @@
 # the bridge's `puback`; the public log, alerts, the masked finished hand and the feed's records all
 # go out, signed by the board's key. Runs under CPython and MicroPython.
 from check import eq
-from kit import DEVICE, HOLE, OWNER, ProductionSim, play_one_hand, provisioned_root
+from kit import DEVICE, FLOOR, HOLE, OWNER, ProductionSim, play_one_hand, provisioned_root
 
 from felt.proto import console as proto
-from felt.room import message
+from felt.room import ack, message
 
 
 def test_pico_board_publishes_through_its_console():
@@ -40,7 +40,14 @@ def test_pico_board_publishes_through_its_console():
                 assert c not in text, (c, m["kind"], text[:160])
     assert room.link.acks == 0
     first = msgs[0]["seq"]
-    sim.console.feed(proto.encode(proto.Message(900, "puback", [first])))
+    # the floor's acknowledgement as the bridge relays it, under the board's floor key (kit: "alice")
+    text = "%d" % first
+    sim.console.feed(proto.encode(proto.Message(900, "puback", ["alice", ack.tag(FLOOR, DEVICE, "alice", text)],
+                                                None, text)))
+    sim.console.feed(proto.encode(proto.Message(901, "puback", ["alice", ack.tag(b"\x66" * 32, DEVICE, "alice",
+                                                                                 text)], None, text)))
     sim.run("wait 20")
     eq(room.link.acks, 1)
+    eq(room.link.refused, 1)  # the other one's tag is not under the board's floor key: refused, alerted
+    assert "stored acknowledgement" in sim.table.alerts[-1].text, sim.table.alerts[-1].text
     assert first not in [s for s, _k, _p in box.pending()]

@@ -5,7 +5,7 @@
 from check import eq, raises
 from kit import tmp_root
 
-from felt.room import message, publisher, wire
+from felt.room import ack, message, publisher, wire
 from felt.room.desk_link import RoomDesk
 from felt.room.outbox import Outbox
 from felt.proto import console as proto
@@ -13,6 +13,7 @@ from felt.security import secrecy
 from felt.security.auth import FloorGate, answer
 from felt.security.floordesk import FloorDesk
 from felt.sim.runner import Sim
+from felt.table.alerts import WARN
 
 OWNER = b"\x07" * 32
 FLOOR = b"\x21" * 32
@@ -184,9 +185,18 @@ def test_a_restarted_table_numbers_on():
     eq(seqs, list(range(1, box2.last_seq + 1)))  # nothing acknowledged: all wait, numbered on
 
 
+def _puback(text, seq=1, key=FLOOR, who="alice", device="t1"):
+    """The floor's `stored` acknowledgement of `text` ('7-9 12') as the bridge relays it."""
+    return proto.Message(seq, "puback", [who, ack.tag(key, device, who, text)], None, text)
+
+
+def _checker():
+    return ack.AckCheck("t1", {"alice": FLOOR})
+
+
 def test_pub_lines_carry_a_message_to_the_bridge_and_puback_drops_it():
     sim, pub, box, feed = _table()
-    sender = wire.ConsoleSender(sim.rt.link, box)
+    sender = wire.ConsoleSender(sim.rt.link, box, _checker())
     sim.rt.console_filters.insert(0, sender)
     parser = proto.Parser(proto.TABLE)
     got = {}
@@ -206,7 +216,7 @@ def test_pub_lines_carry_a_message_to_the_bridge_and_puback_drops_it():
     for s in want:
         eq(got[s], want[s])  # through the secrecy guard on the link unchanged
     for s in sorted(want):
-        sim.console.feed(proto.encode(proto.Message(100 + s, "puback", [s])))
+        sim.console.feed(proto.encode(_puback(str(s), 100 + s)))
     sim.run("wait 10")
     eq(box.count(), 0)
 
@@ -237,28 +247,93 @@ def test_console_sender_keeps_a_window_and_sends_a_gap_again_when_the_floor_has_
     for seq in range(1, 13):
         box.put(seq, "event", '{"seq":%d,"text":"a room message"}' % seq)
     link = _Wire()
-    sender = wire.ConsoleSender(link, box)
+    sender = wire.ConsoleSender(link, box, _checker())
     eq(_sent(sender, link, 0), list(range(1, wire.WINDOW + 1)))
     eq(_sent(sender, link, 10), [])  # nothing acknowledged, nothing due: the window is full
-    sender(proto.Message(1, "puback", [3]))
+    sender(_puback("3"))
     eq(box.count(), 11)
     eq(_sent(sender, link, 20), [1, 2, wire.WINDOW + 1])  # the gap at once, and one new in 3's place
     eq(_sent(sender, link, wire.RESEND_MS - 1), [])
     eq(_sent(sender, link, 20 + wire.RESEND_MS), [1, 2] + list(range(4, wire.WINDOW + 2)))  # the floor is away
     eq(sender.resent, 2 + wire.WINDOW)
-    for seq in range(1, wire.WINDOW + 2):
-        sender(proto.Message(1, "puback", [seq]))
+    sender(_puback("1-%d" % (wire.WINDOW + 1)))
     eq(_sent(sender, link, 30 + wire.RESEND_MS), list(range(wire.WINDOW + 2, 13)))
     for seq in range(wire.WINDOW + 2, 13):
-        sender(proto.Message(1, "puback", [seq]))
+        sender(_puback(str(seq)))
     eq(box.count(), 0)
+    eq(sender.refused, 0)
 
 
-def test_stored_acknowledgements_are_numbers_only():
-    eq(message.parse_stored(message.stored_payload([7, 8, 12])), [7, 8, 12])
-    for bad in (b"", b"7 x", b"-1", b"0", b"7 8.5", b"\xff", b" ".join([b"1"] * (message.STORED_MAX + 1))):
-        with raises(message.RoomError):
-            message.parse_stored(bad)
+def test_stored_acknowledgements_name_seq_ranges():
+    eq(ack.ranges_texts([7, 8, 9, 12, 14, 15]), ["7-9 12 14-15"])
+    eq(ack.parse_ranges("7-9 12 14-15"), [(7, 9), (12, 12), (14, 15)])
+    many = ack.ranges_texts(list(range(1, 400, 2)))  # no runs: split to fit a console line
+    assert len(many) > 1 and max([len(t) for t in many]) <= ack.TEXT_MAX, many
+    eq(sum([len(ack.parse_ranges(t)) for t in many]), 200)
+    for bad in ("", "7 x", "-1", "0", "7 8.5", "9-7", "7--9", "7 " * 70, "\u00b2"):
+        with raises(ack.AckError):
+            ack.parse_ranges(bad)
+    for bad in (b"", b"7 8 9", b"alice 12 7", b"\xff"):
+        with raises(ack.AckError):
+            ack.split_payload(bad)
+    eq(ack.split_payload(ack.payload(FLOOR, "t1", "alice", "7-9")), ("alice", ack.tag(FLOOR, "t1", "alice", "7-9"),
+                                                                     "7-9"))
+
+
+def test_issue15_a_forged_or_replayed_stored_acknowledgement_is_refused_alerted_and_kept():
+    # issue 15 item 2 (no new trust path): the floor's `stored` acknowledgement carries the HMAC of
+    # a floor key the board verifies floor commands with, bound to the device and the seqs. The
+    # old unsigned `puback SEQ` (anyone on the broker, or the bridge, could make it) is refused at
+    # the console; a wrong key, an unknown floor key name, an altered seq list, another table's
+    # tag, and a valid tag naming seqs this table never sent (replayed from before its outbox was
+    # lost) are refused with a named error, alerted (display, log) and drop nothing
+    sim, pub, box, feed = _table()
+    table = sim.table
+    sender = wire.ConsoleSender(sim.rt.link, box, _checker(),
+                                lambda text: table.device_alert("room", WARN, text, "nothing dropped"))
+    sim.rt.console_filters.insert(0, sender)
+    _play(sim)
+    last = box.last_seq
+    assert box.count() == last > 5, (box.count(), last)
+    sim.console.feed(proto.encode(proto.Message(900, "puback", ["alice", "0" * 64], None, "3")))  # shape only
+    sim.console.feed(b"FELT1 901 puback 3*0000\r\n")  # the old form: not even a valid line now
+    sim.run("wait 1")
+    before = list(range(1, last + 1))
+
+    def kept():  # every message made before is still waiting (the refusals' alerts are new ones)
+        waiting = [s for s, _k in box.waiting()]
+        return [s for s in before if s not in waiting]
+    eq(kept(), [])
+    forged = [
+        ("wrong key", _puback("3", key=b"\x66" * 32), "does not verify"),
+        ("unknown floor key", _puback("3", who="mallory"), "does not hold"),
+        ("another table's", _puback("3", device="t2"), "does not verify"),
+        ("never sent", _puback("%d-%d" % (last + 1000, last + 1005)), "replayed"),
+    ]
+    altered = _puback("3")
+    altered.text = "1-%d" % last  # the tag of seq 3 on every seq
+    forged.append(("altered", altered, "does not verify"))
+    n = len(table.alerts)
+    for what, m, why in forged:
+        eq(sender(m), True)
+        eq(kept(), [], what)  # the outbox keeps every message
+        a = table.alerts[-1]
+        assert a.device == "room" and "stored acknowledgement" in a.text and why in a.text, (what, a.text)
+    eq(len(table.alerts), n + len(forged))
+    assert box.last_seq > last  # the alerts went to the room too: newer messages than the acknowledged ones
+    eq(sender.refused, len(forged) + 1)  # and the shape-only one fed on the console
+    from felt import view
+    assert "!room" in view.lines(table), view.lines(table)  # on the display
+    # a valid acknowledgement drops what it names; the same one replayed after newer messages drops
+    # nothing more (seqs are never reused, so it names only what is gone already)
+    good = _puback("1-3")
+    eq(sender(good), True)
+    eq(kept(), [1, 2, 3])
+    sim.run("wait 1")
+    waiting = [s for s, _k in box.waiting()]
+    eq(sender(good), True)
+    eq([s for s, _k in box.waiting()], waiting)
+    eq(sender.acks_check.stale, 1)
 
 
 def test_wire_pieces_are_never_8_or_14_digits_long():
