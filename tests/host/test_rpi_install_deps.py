@@ -9,7 +9,7 @@ import sys
 from feltctl.paths import REPO
 
 # modules a MicroPython board has built in (never on the Pi's CPython path)
-MICROPYTHON_ONLY = {"deflate", "framebuf", "machine", "micropython", "neopixel", "rp2", "uctypes"}
+MICROPYTHON_ONLY = {"deflate", "framebuf", "machine", "micropython", "neopixel", "rp2", "uctypes", "vfs"}
 # import name -> the PyPI package that provides it
 PACKAGE = {"RPi": "RPi.GPIO", "serial": "pyserial", "paho": "paho-mqtt"}
 
