@@ -5,7 +5,7 @@
 # first (PackFS). Keep it small and stable: it is shared by the old and the new tree during a deploy.
 # Ctrl-C is off first (issue 12 item 2): interrupted before the chdir, the board would look for
 # /main.py, find none, and open the REPL. main.py closes it again before anything else.
-if __name__ == "__main__":  # booting (the deploy agent also loads this file, for PackFS)
+if __name__ == "__main__":  # booting (the deploy agent also loads this file, for pack_fs)
     while True:
         try:
             import micropython
@@ -23,104 +23,145 @@ import os
 RUN = "/felt_run"  # where a packed slot is mounted; the firmware runs from there
 
 
-class PackFS:
-    """A packed firmware slot (one file, hardware/flashing.md "Packed slots") as a read-only file
-    system for vfs.mount: each module is a zlib stream inflated as it is read (a 1 KB window: the
-    host compresses with one, feltctl.board.deploy.WBITS), so import needs no copy of the file. In RAM: one index string, "\npath\tsize\toffset" a line (~30 bytes a file).
-    The deploy agent (felt/deploy_agent.py) writes the format; this reads it."""
+def pack_fs():
+    """The PackFS class (with Member), defined only when a packed slot boots or the deploy agent
+    asks: a board booting plain files keeps none of it in RAM (boot.py's names stay in __main__)."""
+    import io
 
-    def __init__(self, path):
-        self.path = path
-        self.cwd = ""
-        with open(path, "rb") as f:
-            f.seek(-16, 2)
-            foot = f.read(16)
-            if foot[:8] != b"FELTPK1 ":
-                raise OSError(22)  # EINVAL: not a pack
-            f.seek(int(foot[8:], 16))
-            lines = f.read().decode()[:-16].split("\n")
-        self.index = "\n" + "\n".join(["\t".join(line.split("\t")[:2] + line.split("\t")[3:4])
-                                         for line in lines if line]) + "\n"
+    class Member(io.IOBase):
+        """One file of a pack, open for reading: a window onto the pack file (a stream MicroPython's
+        import reads through, in pieces of up to 255 bytes: the MP_STREAM_GET_BUFFER_SIZE answer)."""
 
-    def mount(self, readonly, mkfs):
-        pass
+        def __init__(self, path, offset, size):
+            self.f = open(path, "rb")
+            self.f.seek(offset)
+            self.left = size
 
-    def umount(self):
-        pass
+        def readinto(self, buf):
+            n = min(len(buf), self.left)
+            if n <= 0:
+                return 0
+            n = self.f.readinto(memoryview(buf)[:n])
+            self.left -= n
+            return n
 
-    def _rel(self, path):
-        if not path.startswith("/") and self.cwd:
-            path = self.cwd + "/" + path
-        return path.strip("/")
+        def read(self, n=-1):
+            if n < 0 or n > self.left:
+                n = self.left
+            data = self.f.read(n)
+            self.left -= len(data)
+            return data
 
-    def _find(self, rel):
-        at = self.index.find("\n" + rel + "\t")
-        if at < 0:
-            return None
-        return self.index[at + 1:self.index.find("\n", at + 1)].split("\t")
+        def ioctl(self, request, arg):
+            if request == 4:  # MP_STREAM_CLOSE
+                self.f.close()
+                return 0
+            if request == 11:  # MP_STREAM_GET_BUFFER_SIZE
+                return 255
+            return -1
 
-    def _is_dir(self, rel):
-        return rel == "" or self.index.find("\n" + rel + "/") >= 0
+        def close(self):
+            self.f.close()
 
-    def stat(self, path):
-        rel = self._rel(path)
-        entry = self._find(rel)
-        if entry is not None:
-            return (0x8000, 0, 0, 0, 0, 0, int(entry[1]), 0, 0, 0)
-        if self._is_dir(rel):
-            return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        raise OSError(2)  # ENOENT
+        def __enter__(self):
+            return self
 
-    def ilistdir(self, path):
-        rel = self._rel(path)
-        head = "\n" + rel + "/" if rel else "\n"
-        seen = {}
-        at = self.index.find(head)
-        while at >= 0:
-            end = self.index.find("\n", at + 1)
-            if end < 0:
-                break  # the index's last newline
-            name, size = self.index[at + len(head):end].split("\t")[:2]
-            if "/" in name:
-                name = name[:name.find("/")]
-                if name not in seen:
-                    seen[name] = 1
-                    yield (name, 0x4000, 0, 0)
-            else:
-                yield (name, 0x8000, 0, int(size))
-            at = self.index.find(head, end)
+        def __exit__(self, *exc):
+            self.f.close()
 
-    def open(self, path, mode="r"):
-        entry = self._find(self._rel(path))
-        if "w" in mode or "a" in mode or "+" in mode:
-            raise OSError(30)  # EROFS
-        if entry is None:
-            raise OSError(2)
-        import deflate
 
-        f = open(self.path, "rb")
-        f.seek(int(entry[2]))
-        z = deflate.DeflateIO(f, deflate.ZLIB, 0, True)
-        if "b" in mode:
-            return z
-        import io
+    class PackFS:
+        """A packed firmware slot (one file, hardware/flashing.md "Packed slots") as a read-only file
+        system for vfs.mount: a file is a window onto the pack (Member), so import reads it in place.
+        In RAM: one index string, "\npath\tsize\toffset" a line (~37 bytes a file). The deploy agent
+        (felt/deploy_agent.py) writes the format; this reads it."""
 
-        try:
-            return io.StringIO(z.read().decode())
-        finally:
-            z.close()
+        def __init__(self, path):
+            self.path = path
+            self.cwd = ""
+            with open(path, "rb") as f:
+                f.seek(-16, 2)
+                foot = f.read(16)
+                if foot[:8] != b"FELTPK1 ":
+                    raise OSError(22)  # EINVAL: not a pack
+                f.seek(int(foot[8:], 16))
+                lines = f.read().decode()[:-16].split("\n")
+            self.index = "\n" + "\n".join(["\t".join(line.split("\t")[:2] + line.split("\t")[3:4])
+                                             for line in lines if line]) + "\n"
 
-    def chdir(self, path):
-        rel = self._rel(path)
-        if not self._is_dir(rel):
-            raise OSError(2)
-        self.cwd = rel
+        def mount(self, readonly, mkfs):
+            pass
 
-    def getcwd(self):
-        return "/" + self.cwd
+        def umount(self):
+            pass
 
-    def statvfs(self, path):
-        return (4096, 4096, 0, 0, 0, 0, 0, 0, 0, 255)
+        def _rel(self, path):
+            if not path.startswith("/") and self.cwd:
+                path = self.cwd + "/" + path
+            return path.strip("/")
+
+        def _find(self, rel):
+            at = self.index.find("\n" + rel + "\t")
+            if at < 0:
+                return None
+            return self.index[at + 1:self.index.find("\n", at + 1)].split("\t")
+
+        def _is_dir(self, rel):
+            return rel == "" or self.index.find("\n" + rel + "/") >= 0
+
+        def stat(self, path):
+            rel = self._rel(path)
+            entry = self._find(rel)
+            if entry is not None:
+                return (0x8000, 0, 0, 0, 0, 0, int(entry[1]), 0, 0, 0)
+            if self._is_dir(rel):
+                return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            raise OSError(2)  # ENOENT
+
+        def ilistdir(self, path):
+            rel = self._rel(path)
+            head = "\n" + rel + "/" if rel else "\n"
+            seen = {}
+            at = self.index.find(head)
+            while at >= 0:
+                end = self.index.find("\n", at + 1)
+                if end < 0:
+                    break  # the index's last newline
+                name, size = self.index[at + len(head):end].split("\t")[:2]
+                if "/" in name:
+                    name = name[:name.find("/")]
+                    if name not in seen:
+                        seen[name] = 1
+                        yield (name, 0x4000, 0, 0)
+                else:
+                    yield (name, 0x8000, 0, int(size))
+                at = self.index.find(head, end)
+
+        def open(self, path, mode="r"):
+            entry = self._find(self._rel(path))
+            if "w" in mode or "a" in mode or "+" in mode:
+                raise OSError(30)  # EROFS
+            if entry is None:
+                raise OSError(2)
+            f = Member(self.path, int(entry[2]), int(entry[1]))
+            if "b" in mode:
+                return f
+            with f:
+                return io.StringIO(f.read().decode())
+
+        def chdir(self, path):
+            rel = self._rel(path)
+            if not self._is_dir(rel):
+                raise OSError(2)
+            self.cwd = rel
+
+        def getcwd(self):
+            return "/" + self.cwd
+
+        def statvfs(self, path):
+            return (4096, 4096, 0, 0, 0, 0, 0, 0, 0, 255)
+
+    return PackFS
 
 
 def run_pack(root):
@@ -129,7 +170,7 @@ def run_pack(root):
         import vfs
     except ImportError:
         vfs = os
-    vfs.mount(PackFS(root + "/pack"), RUN)
+    vfs.mount(pack_fs()(root + "/pack"), RUN)
     os.chdir(RUN)
 
 
@@ -161,4 +202,4 @@ def _felt_boot():
 
 if __name__ == "__main__":
     _felt_boot()
-    del _felt_boot
+    del _felt_boot, run_pack, pack_fs  # a mounted PackFS keeps its own class alive

@@ -87,13 +87,14 @@ def file_hash(path):
         return _hash_stream(f)
 
 
-def _hash_stream(stream):
+def _hash_stream(stream, limit=-1):
+    """(size, sha256 hex) of what a stream gives, to its end or `limit` bytes."""
     h = hashlib.sha256()
     buf = bytearray(_BUF)
     mv = memoryview(buf)
     size = 0
-    while True:
-        n = stream.readinto(buf)
+    while size != limit:
+        n = stream.readinto(mv[:_BUF if limit < 0 else min(_BUF, limit - size)])
         if not n:
             break
         h.update(mv[:n])
@@ -295,16 +296,17 @@ def _finish(tmp, path, size, digest):
 
 
 # ---- packed slots (hardware/flashing.md "Packed slots") ----------------------------------------
-# A slot of plain files takes ~730 KB of a Pico's 1408 KB littlefs (folders and small files cost
-# whole blocks): two do not fit. A packed slot is one file: every module's zlib stream (as the host
-# sends it), then an index ("path\tsize\tsha256\toffset\tzlen" a line), then PACK_MAGIC and the
-# index's offset. firmware/boot.py mounts it (PackFS) and the firmware imports from it.
+# A slot of plain files takes ~736 KB of a Pico's 1408 KB littlefs (folders and files past 512 bytes
+# cost whole blocks): two do not fit. A packed slot is one file: every file's bytes one after the
+# other (stored, not compressed: imports read them at littlefs speed), then an index
+# ("path\tsize\tsha256\toffset" a line), then PACK_MAGIC and the index's offset. firmware/boot.py
+# mounts it (PackFS) and the firmware imports from it.
 def packed(name):
     return _exists(slot_dir(name) + "/" + PACK)
 
 
 def pack_index(path):
-    """[[path, size, sha256, offset, zlen], ...] of a pack file, in its order."""
+    """[[path, size, sha256, offset], ...] of a pack file, in its order."""
     with open(path, "rb") as f:
         f.seek(-16, 2)
         foot = f.read(16)
@@ -315,34 +317,38 @@ def pack_index(path):
     out = []
     for line in text.split("\n"):
         if line:
-            rel, size, digest, off, zlen = line.split("\t")
-            out.append([rel, int(size), digest, int(off), int(zlen)])
+            rel, size, digest, off = line.split("\t")
+            out.append([rel, int(size), digest, int(off)])
     return out
 
 
-def _member_hash(f, offset):
-    """(size, sha256 hex) of one member, inflated from its zlib stream at `offset` of an open file."""
+def _member_hash(f, offset, size):
+    """(size, sha256 hex) of the `size` bytes at `offset` of an open pack file."""
     f.seek(offset)
-    return _hash_stream(deflate.DeflateIO(f, deflate.ZLIB))
+    return _hash_stream(f, size)
 
 
 def slot_manifest(name):
-    """The manifest of a slot, files or pack; a pack's members are inflated and hashed again."""
+    """The manifest of a slot, files or pack; a pack's members are hashed again."""
     if not packed(name):
         return manifest(slot_dir(name))
     path = slot_dir(name) + "/" + PACK
     index = pack_index(path)
     index.sort()
     with open(path, "rb") as f:
-        return [[e[0]] + list(_member_hash(f, e[3])) for e in index]
+        return [[e[0]] + list(_member_hash(f, e[3], e[1])) for e in index]
+
+
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
 
 
 def _append(src, dst, offset, n):
     """Copy n bytes of file src from offset to the end of file dst; returns where they start in dst."""
-    try:
-        start = os.stat(dst)[6]
-    except OSError:
-        start = 0
+    start = _size(dst)
     buf = bytearray(_BUF)
     mv = memoryview(buf)
     with open(src, "rb") as fin:
@@ -357,14 +363,14 @@ def _append(src, dst, offset, n):
     return start
 
 
-def _index_line(dst, rel, size, digest, offset, zlen):
+def _index_line(dst, rel, size, digest, offset):
     with open(dst + "/" + INDEX, "a") as f:
-        f.write("%s\t%d\t%s\t%d\t%d\n" % (rel, size, digest, offset, zlen))
+        f.write("%s\t%d\t%s\t%d\n" % (rel, size, digest, offset))
 
 
 def stage_pack(keep_z):
     """Open the staging slot for a pack: invalidate and empty it, then copy into its pack the
-    unchanged members (keep_z) from the active slot's pack, zlib bytes as they are."""
+    unchanged members (keep_z) from the active slot's pack."""
     cur = active()
     dst = slot_dir(other(cur))
     _remove(dst + "/" + MARKER)
@@ -379,25 +385,30 @@ def stage_pack(keep_z):
         have = dict((e[0], e) for e in pack_index(src))
         for rel in keep:
             e = have[rel]
-            _index_line(dst, rel, e[1], e[2], _append(src, dst + "/" + PACK + TMP, e[3], e[4]), e[4])
+            _index_line(dst, rel, e[1], e[2], _append(src, dst + "/" + PACK + TMP, e[3], e[1]))
     answer({"slot": other(cur), "copied": len(keep), "removed": removed})
 
 
 def putm(rel, size, digest, zlen, window):
-    """One member of the staged pack: its zlib bytes arrive as in putb, are checked (inflated:
-    size and SHA-256) and appended to the pack, with its index line."""
+    """One member of the staged pack: its zlib bytes arrive as in putb, are inflated onto the end
+    of the pack and checked there (size and SHA-256), then get their index line. A mismatch fails
+    the deploy (the host then frees the slot: abandon)."""
     dst = slot_dir(other(active()))
     ztmp = dst + "/member" + ZTMP
     _receive(ztmp, zlen, window)
+    pack = dst + "/" + PACK + TMP
+    start = _size(pack)
     try:
         with open(ztmp, "rb") as z:
-            got = _member_hash(z, 0)
-        if got != (size, digest):
-            raise ValueError("felt-deploy: hash mismatch for %s/%s: wrote %d bytes sha256 %s, expected %d bytes %s"
-                             % (dst, rel, got[0], got[1], size, digest))
-        _index_line(dst, rel, size, digest, _append(ztmp, dst + "/" + PACK + TMP, 0, zlen), zlen)
+            _inflate_to(z, pack, "ab")
     finally:
         _remove(ztmp)
+    with open(pack, "rb") as f:
+        got = _member_hash(f, start, size + 1)  # one byte more: a longer member shows
+    if got != (size, digest):
+        raise ValueError("felt-deploy: hash mismatch for %s/%s: wrote %d bytes sha256 %s, expected %d bytes %s"
+                         % (dst, rel, got[0], got[1], size, digest))
+    _index_line(dst, rel, size, digest, start)
 
 
 def _seal(dst):
@@ -411,11 +422,11 @@ def _seal(dst):
 
 
 def _loader_packfs():
-    """PackFS from the loader on the board (/boot.py, as this deploy left it), without booting."""
+    """The PackFS class of the loader on the board (/boot.py, as this deploy left it), without booting."""
     ns = {"__name__": "felt_loader"}
     with open("/boot.py") as f:
         exec(f.read(), ns)
-    return ns["PackFS"]
+    return ns["pack_fs"]()
 
 
 def stage(all_z, keep_z):
@@ -473,11 +484,11 @@ def _inflate_bytes(data):
     return deflate.DeflateIO(io.BytesIO(data), deflate.ZLIB).read()
 
 
-def _inflate_to(stream, tmp):
+def _inflate_to(stream, tmp, mode="wb"):
     z = deflate.DeflateIO(stream, deflate.ZLIB)
     buf = bytearray(_BUF)
     mv = memoryview(buf)
-    with open(tmp, "wb") as out:
+    with open(tmp, mode) as out:
         while True:
             n = z.readinto(buf)
             if not n:
@@ -719,7 +730,7 @@ def _member_text(name, rel):
         if e[0] == rel:
             with open(path, "rb") as f:
                 f.seek(e[3])
-                return deflate.DeflateIO(f, deflate.ZLIB).read().decode()
+                return f.read(e[1]).decode()
     return None
 
 

@@ -3,7 +3,6 @@
 # straight from the simulated flash.
 import os
 import time
-import zlib
 
 import serial
 
@@ -66,10 +65,10 @@ def active_files(flash_dir):
 
 
 def pack_files(path):
-    """{path: bytes} of a packed slot (deploy_agent.pack_index; each member a zlib stream)."""
+    """{path: bytes} of a packed slot (deploy_agent.pack_index: path, size, sha256, offset)."""
     with open(path, "rb") as f:
         data = f.read()
-    return dict((rel, zlib.decompress(data[off:off + zlen])) for rel, _, _, off, zlen in deploy_agent.pack_index(path))
+    return dict((rel, data[off:off + size]) for rel, size, _, off in deploy_agent.pack_index(path))
 
 
 def read_until(board, needles, seconds=90):

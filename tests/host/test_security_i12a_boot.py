@@ -193,8 +193,6 @@ def test_issue16_item2_unsigned_or_altered_boot_files_are_refused_before_use(tem
 # ---- issue 18 item 2: packed slots (a 2 MB Pico's layout) on the same boot path --------------------
 def _alter_pack_member(flash):
     """Rewrite the running slot's pack with main.py changed (a pack as deploy_agent writes it)."""
-    import zlib
-
     from felt import deploy_agent
     from simboard_boot import pack_files
 
@@ -204,9 +202,8 @@ def _alter_pack_member(flash):
     files["main.py"] += b"# changed on the board\n"
     body, index = b"", ""
     for rel in sorted(files):
-        z = zlib.compress(files[rel])
-        index += "%s\t%d\t%s\t%d\t%d\n" % (rel, len(files[rel]), "0" * 64, len(body), len(z))
-        body += z
+        index += "%s\t%d\t%s\t%d\n" % (rel, len(files[rel]), "0" * 64, len(body))
+        body += files[rel]
     with open(path, "wb") as f:
         f.write(body + index.encode() + deploy_agent.PACK_MAGIC + ("%08x" % len(body)).encode())
 

@@ -24,8 +24,8 @@ LOADER_FILE = os.path.join(FIRMWARE, "boot.py")
 KEEP_AS_SOURCE = ("boot.py", "main.py", "felt/__init__.py")
 AGENT_SILENCE_S = deploy_agent.SILENCE_MS / 1000.0  # the board gives up a file whose bytes stopped
 WINDOW = 128          # raw file bytes per flow-control grant (half a 256-byte stdin buffer)
-WBITS = 10            # 1 KB deflate window: the board inflates (a staged file, a packed module at import)
-                      # with 1 KB of RAM; 2% larger than a 4 KB window on the firmware (278 vs 272 KB)
+WBITS = 10            # 1 KB deflate window: the board inflates a received file with 1 KB of RAM; 2%
+                      # more bytes on the wire than a 4 KB window for today's firmware (278 vs 272 KB)
 
 
 class DeployError(FeltError):
@@ -148,10 +148,10 @@ def space_needed(tree, block, uploads):
 
 # Packed slots (hardware/flashing.md "Packed slots"): a board whose flash cannot hold two slots of
 # plain files and DATA_RESERVE for its journal, audit log and hand files beside them (a 2 MB Pico:
-# 1408 KB of littlefs, ~730 KB a slot) gets each slot as one pack file (~290 KB). Bigger boards keep
+# 1408 KB of littlefs, ~736 KB a slot) gets each slot as one pack file (~424 KB). Bigger boards keep
 # plain files (nothing to mount at boot).
 DATA_RESERVE = 256 * 1024
-PACK_INDEX_LINE = 100  # bytes of a pack's index line: path, size, sha256 hex, offset, zlib length
+PACK_INDEX_LINE = 90  # bytes of a pack's index line besides the path: size, sha256 hex, offset
 
 
 def use_pack(tree, hello):
@@ -165,17 +165,17 @@ def use_pack(tree, hello):
 
 
 def pack_size(tree):
-    """Bytes of the pack file of a tree: every file's zlib stream, the index and the footer."""
-    return sum(len(_zlib(d)) + len(rel) + PACK_INDEX_LINE for rel, d in tree.files.items()) + 16
+    """Bytes of the pack file of a tree: every file's bytes, the index and the footer."""
+    return sum(len(d) + len(rel) + PACK_INDEX_LINE for rel, d in tree.files.items()) + 16
 
 
 def pack_space_needed(tree, block):
     """Bytes a packed staging slot takes at its peak: the pack and its index being written (the
     index is appended to the pack at the end), the largest member's received zlib bytes, the
     slot's folder, the marker and the pointer."""
-    zlens = [len(_zlib(d)) for d in tree.files.values()]
     index = sum(len(rel) + PACK_INDEX_LINE for rel in tree.files)
-    files = {"pack": pack_size(tree), "index": index, "member.z": max(zlens or [0]), ".felt-ok": 64}
+    files = {"pack": pack_size(tree), "index": index, ".felt-ok": 64,
+             "member.z": max([len(_zlib(d)) for d in tree.files.values()] or [0])}
     return deploy_agent.lfs_tree_blocks(files, block) * block + 2 * block
 
 
@@ -412,8 +412,9 @@ class Deployer:
         if not block or free < 0 or held is None:
             return  # an older agent or a board that cannot say: the deploy finds out as it goes
         need = pack_space_needed(tree, block) if packed else space_needed(tree, block, uploads)
-        if packed and any(rel.startswith("/") for rel, _ in uploads):
-            need += max(blocks(len(_zlib(d)), block) + blocks(len(d), block) for rel, d in uploads if rel.startswith("/"))
+        loader = [d for rel, d in uploads if rel.startswith("/")]  # /boot.py: a file beside the pack
+        if packed and loader:
+            need += max(blocks(len(_zlib(d)), block) + blocks(len(d), block) for d in loader)
         if need > free + held:
             raise FlashFull("the board's flash is full for this firmware (it must fit beside the one the board runs): "
                             "the staging slot needs %d "
