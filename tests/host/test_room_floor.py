@@ -306,3 +306,83 @@ def test_issue15_the_floor_signs_its_acknowledgements_and_without_a_floor_key_se
         assert len(said) == 1, said
     finally:
         store.close()
+
+
+def test_issue15_audit_records_stored_verified_and_shown_with_a_broken_chain_alerted(room, tmp_path):
+    # issue 15 item 3: the floor stores the tables' audit records. The table's signed audit chain
+    # (its device key) goes out record by record through the outbox; the floor checks each
+    # record's signature with the table's public key and its link to the record before, stores it
+    # with that verdict, and the dashboard shows the table's trail. A record whose text was edited
+    # (bad signature) or that does not follow the one before (a rewritten chain, signed again) is
+    # a floor alert on the dashboard.
+    from felt.room import setup
+    from felt.security import audit as al
+    from felt.security import secrecy
+    b, floor, store = room
+    t = SimTable(folder=str(tmp_path / "ob"), delay_ms=2000)
+    log = al.AuditLog(al.MemStore(), key=al.signer(OWNER))
+    log.append("boot", "powered up (before the room)", who="board")
+    setup.publish_audit(log, t.pub)
+    t.sim.rt.alert_sinks.append(secrecy.Hooks(t.feed, t.sim.table, t.sim.hal.ticks_ms, log).auditor)
+    gate = FloorGate("t1", {"alice": FLOOR}, nonces(), audit=log)  # floor commands are audited
+    desk = RoomDesk(FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "t1"))
+    link = TableLink(b.url, t.box, "room1", "t1", inbox=desk.inbox, acks=acks())
+    desk.reply = link.reply
+    srv = serve_http(floor, 0)
+    base = "http://127.0.0.1:%d" % srv.server_port
+
+    def pump():
+        t.sim.run("wait 5")
+        desk.step(t.sim.hal.ticks_ms())
+        link.pump()
+    try:
+        assert link.connected.wait(5)
+        done = {}
+        th = threading.Thread(target=lambda: done.setdefault("r", floor.command("t1", "stack 2 2500", timeout_s=10)))
+        th.start()
+        while th.is_alive():
+            pump()
+        assert done["r"].opts["cmd"] == "stack"
+        for line in HAND[:10] + ["draw Ah to seat 3"] + HAND[10:]:  # a DEAL-8 alert mid-hand, audited
+            t.sim.run(line)
+            link.pump()
+        n = log.seq
+        assert n >= 4, log.store.lines()
+
+        def trail():
+            return store.audit_trail("t1")
+        assert _until(lambda: len(trail()) >= n and t.box.count() == 0, pump), (len(trail()), n, floor.stats)
+        got = sorted(trail(), key=lambda a: a["seq"])
+        assert [a["seq"] for a in got] == list(range(1, n + 1))
+        assert [a["status"] for a in got] == ["linked"] * n, got
+        kinds = [a["kind"] for a in got]
+        assert kinds[0] == "boot" and "floor" in kinds and "alert" in kinds, kinds
+        assert [a for a in got if a["kind"] == "floor"][0]["text"] == "stack 2 2500"
+        assert [a for a in got if a["kind"] == "floor"][0]["who"] == "alice"
+        shown = json.loads(urllib.request.urlopen(base + "/api/audit?table=t1", timeout=5).read())
+        assert [a["seq"] for a in shown] == list(range(n, 0, -1))  # the dashboard's trail, newest first
+        assert "Audit trail" in urllib.request.urlopen(base + "/", timeout=5).read().decode()
+        assert not [a for a in store.floor_alerts() if "audit" in a["text"]]
+        # the table's log edited after the fact: a record's text changed (its signature no longer
+        # verifies), and a chain rewritten and signed again (the next record does not follow it)
+        log.on_record = None  # published by hand below, as a table with an edited log would
+        forged = log.append("alert", "seat 2 called", who="table").line.replace("seat 2 called", "seat 2 folded")
+        body = "%d\t%d\tboard\tfloor\tstack 3 99999\t%s" % (n + 2, t.sim.hal.ticks_ms(), "0" * 64)
+        rewritten = body + "\t" + al.hexlify(al.signer(OWNER).sign(al.record_message(body)))
+        t.pub.audit(forged)
+        t.pub.audit(rewritten)
+        assert _until(lambda: len(trail()) >= n + 2, pump), (len(trail()), floor.stats)
+        status = dict((a["seq"], a["status"]) for a in trail())
+        assert (status[n + 1], status[n + 2]) == ("bad-signature", "broken"), status
+        want = ["audit record %d of t1: its signature does not verify" % (n + 1),
+                "audit chain of t1 broken at record %d" % (n + 2)]
+
+        def alerted():  # (the verdict is stored a moment before its alert)
+            texts = [a["text"] for a in store.floor_alerts()]
+            return all(any(w in x for x in texts) for w in want)
+        assert _until(alerted, pump), store.floor_alerts()
+        snap = json.loads(urllib.request.urlopen(base + "/api/snapshot", timeout=5).read())
+        assert any("audit chain of t1 broken" in a["text"] for a in snap["floor_alerts"])  # on the dashboard
+    finally:
+        srv.shutdown()
+        link.close()

@@ -13,7 +13,7 @@ ROOM_LABEL = "felt-room 1"  # not the feed's label: a feed record is never taken
 VERSION = 1
 # table -> floor, one topic each under felt/<room>/<table>/; state and health are retained (a
 # dashboard that subscribes later sees the table at once)
-KINDS = ("state", "event", "alert", "hand", "health", "feed", "broadcast")
+KINDS = ("state", "event", "alert", "hand", "health", "feed", "broadcast", "audit")
 RETAINED = ("state", "health")
 COMMAND = "cmd"  # floor -> table: one FELT1 line (challenge / auth, hardware/protocols/console.md)
 REPLY = "reply"  # table -> floor: the table's FELT1 reply line

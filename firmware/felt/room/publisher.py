@@ -1,7 +1,7 @@
 # What one table publishes to the room (room layer, pure: the table is read, the clock comes in as
 # now_ms, messages go to an outbox): retained table state (seats, stacks, button, pot, street,
 # lights), events (the public log), alerts, finished hands (PHH), health (readers, heap, uptime),
-# and the secrecy feed's signed records. Every message is signed and numbered (message.py).
+# the secrecy feed's signed records and the audit records. Every message is signed and numbered (message.py).
 # Nothing face down leaves before its release: the state names public cards only (board, upcards,
 # tabled hands), a finished hand's PHH has its unshown down cards as ?? (the reveal record, after
 # the broadcast delay, has them), and every text passes the secrecy guard before it is signed.
@@ -126,6 +126,13 @@ class Publisher:
     def broadcast(self, record):
         self.emit("broadcast", record)
 
+    def audit(self, line):
+        """An audit record as written (felt.security.audit: signed by the device key and chained):
+        published unchanged, or the floor could not check it. Nothing face down is in one: alert
+        texts pass the secrecy guard before they are audited (secrecy.Hooks.auditor), the rest is
+        the board's own records and floor commands."""
+        self.emit("audit", {"line": line})
+
     def observe(self, now_ms):
         """After a loop step: the state when it changed, health every HEALTH_MS."""
         self.now_ms = now_ms
@@ -162,7 +169,7 @@ class Publisher:
     # ---- out --------------------------------------------------------------------------------------
     def emit(self, kind, body):
         """Number, guard, sign and keep one message in the outbox; returns it."""
-        if kind not in ("feed", "broadcast") and self.guard is not None:
+        if kind not in ("feed", "broadcast", "audit") and self.guard is not None:
             body = _guarded(body, self.guard)
         self.seq += 1
         msg = message.make(self.device, self.room, self.name, kind, self.seq, self.now_ms, body)

@@ -26,6 +26,27 @@ def _heap():
         return None
 
 
+CATCH_UP = 32  # audit records of this boot written before the room was attached, published at most
+
+
+def publish_audit(log, pub):
+    """Every audit record from now on goes to the room (felt.security.audit.AuditLog.on_record),
+    and first the ones this boot wrote before the room was there (the boot, power and mode
+    records): those after the previous run's last record, in the live file, at most CATCH_UP (the
+    floor sees a gap in the chain for any it did not get, never a break)."""
+    after = log.last.seq if log.last is not None else 0
+    if log.seq > after:
+        lines = log.store.lines()
+        todo = []
+        for line in lines:
+            tab = line.find("\t")
+            if tab > 0 and line[:tab].isdigit() and int(line[:tab]) > after:
+                todo.append(line)
+        for line in todo[-CATCH_UP:]:
+            pub.audit(line)
+    log.on_record = pub.audit
+
+
 def _ack_check(app, device, log):
     """(ack.AckCheck with the board's floor keys or None, alert(text)): the floor's `stored`
     acknowledgement is checked with the floor keys the board verifies floor commands with, and a
@@ -74,6 +95,8 @@ def attach(app, config, folder, device, device_key=None, log=None):
         table = app.table
         r.publisher.guard = lambda text: feed.clean(text, table)
     r.publisher.runtime = rt
+    if app.audit is not None:
+        publish_audit(app.audit, r.publisher)
     rt.after_step.append(r.publisher.observe)
     rt.alert_sinks.append(r.publisher.alert)
     acks, alert = _ack_check(app, device, log)

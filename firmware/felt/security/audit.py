@@ -57,6 +57,13 @@ def _signed(public, body, sig_hex):
     return ed25519.verify(public, record_message(body), raw)
 
 
+def record_verifies(public, line):
+    """True when audit record `line` carries a valid signature of the board whose 32-byte public
+    key is `public` (the floor checks the records a table publishes, issue 15)."""
+    tab = line.rfind("\t")
+    return tab > 0 and _signed(public, line[:tab], line[tab + 1:])
+
+
 def _clean(text, n=200):
     out = []
     for c in str(text)[:n]:
@@ -337,6 +344,7 @@ class AuditLog:
         self._low_told = False
         self.wall = None  # (UTC seconds, board ms) the floor's `time` set (issue 16 item 4)
         self.last = None  # the newest record when the log was opened (the previous run's last word)
+        self.on_record = None  # callable(line) after each record is written (the room publishes it, issue 15)
         if intake is not None and hasattr(store, "protect"):
             store.protect = True
         self.seq = 0
@@ -466,6 +474,8 @@ class AuditLog:
         self.store.append(line)
         self.seq += 1
         self.head = line_hash(line)
+        if self.on_record is not None:
+            self.on_record(line)
         return parse_line(line, self.seq)
 
 

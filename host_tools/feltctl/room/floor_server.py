@@ -5,7 +5,7 @@
 # `stored` topic once the store has committed it, signed with the floor key (only that empties a
 # table's outbox), and serves the dashboard (every table live, lights as drawn,
 # proposals with confirm/reject, reader health, level and blinds, chip counts, hand search and
-# replay) and the broadcast overlay, with live updates by server-sent events. Confirm/reject go
+# replay, each table's audit trail with the floor's verdict on every record) and the broadcast overlay, with live updates by server-sent events. Confirm/reject go
 # to the table as floor commands over MQTT (challenge + HMAC, feltctl.commands.floor.FloorClient).
 import json
 import os
@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlparse
 from felt.engine.cards import parse_cards
 from felt.engine.rank import evaluate
 from felt.room import ack, message
+from felt.security import audit as auditlib
 from feltctl.room import keys
 from feltctl.room.broker import parse_url
 from feltctl.room.mqtt import MqttPort, client
@@ -180,7 +181,9 @@ class Floor:
             return "duplicate"
         self.store.add_message(msg, now_s)
         body = msg["body"]
-        if kind == "hand":
+        if kind == "audit":
+            self._audit(table, body, now_s)
+        elif kind == "hand":
             self.store.add_hand(table, body["hand"], body["phh"], body.get("sealed", 1))
         elif kind == "feed" and body.get("kind") == "reveal":
             self.store.reveal_hand(table, body["hand"], body["seats"])
@@ -191,6 +194,58 @@ class Floor:
         self._push({"type": "msg", "table": table, "kind": kind, "seq": msg["seq"], "t_ms": msg["t_ms"],
                     "body": body, "received": now_s})
         return "accepted"
+
+    def _audit(self, table, body, now_s):
+        """One of the table's audit records (inside its signed message): its own signature checked
+        with the table's public key and its link to the records before and after it (whichever
+        arrived: they may come out of order), stored with the verdict; a bad signature, a broken
+        chain or a record number used twice with another text is a floor alert."""
+        line = body.get("line") if isinstance(body, dict) else None
+        try:
+            if not isinstance(line, str):
+                raise auditlib.AuditError("no record line")
+            r = auditlib.parse_line(line, 0)
+        except auditlib.AuditError as e:
+            return self._refuse(table, "audit record refused: %s" % e, now_s)
+        alerts = []
+        if not auditlib.record_verifies(self.public_keys[table], line):
+            status = "bad-signature"
+            alerts.append("audit record %d of %s: its signature does not verify (edited, or not written with this "
+                          "table's key)" % (r.seq, table))
+        elif r.seq == 1:
+            status = "linked" if r.prev == auditlib.GENESIS else "broken"
+        else:
+            before = self.store.audit_line(table, r.seq - 1)
+            if before is None:
+                status = "unlinked"  # the record before has not arrived (or was written before the room)
+            elif auditlib.line_hash(before) == r.prev:
+                status = "linked"
+            else:
+                status = "broken"
+        if status == "broken":
+            alerts.append("audit chain of %s broken at record %d: it does not follow record %d (records edited, "
+                          "removed or inserted)" % (table, r.seq, r.seq - 1))
+        if not self.store.add_audit(table, r, status, now_s):
+            if self.store.audit_line(table, r.seq) != line:
+                alerts.append("audit record %d of %s arrived again with another text (history rewritten)"
+                              % (r.seq, table))
+        else:
+            after = self.store.audit_line(table, r.seq + 1)
+            if after is not None and status != "bad-signature":
+                nxt = auditlib.parse_line(after, 0)
+                if nxt.prev == auditlib.line_hash(line):
+                    self.store.set_audit_status(table, nxt.seq, "linked")
+                else:
+                    self.store.set_audit_status(table, nxt.seq, "broken")
+                    alerts.append("audit chain of %s broken at record %d: it does not follow record %d (records "
+                                  "edited, removed or inserted)" % (table, nxt.seq, r.seq))
+        with self.lock:
+            self.stats["audit"] = self.stats.get("audit", 0) + 1
+        for text in alerts:
+            self._refuse(table, text, now_s)
+        self._push({"type": "audit", "table": table, "seq": r.seq, "kind": r.kind, "who": r.who, "text": r.text,
+                    "status": status})
+        return status
 
     def _apply(self, t, msg):
         kind = msg["kind"]
@@ -333,6 +388,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, f.snapshot())
         if u.path == "/api/hands":
             return self._send(200, f.store.hands(q.get("table", [None])[0], q.get("q", [None])[0]))
+        if u.path == "/api/audit":
+            table = q.get("table", [None])[0]
+            if not table:
+                return self._send(400, {"error": "table= expected"})
+            return self._send(200, f.store.audit_trail(table, int(q.get("limit", ["200"])[0] or 200)))
         if u.path.startswith("/api/hand/"):
             h = f.store.hand(int(u.path.rsplit("/", 1)[1]) if u.path.rsplit("/", 1)[1].isdigit() else -1)
             return self._send(200 if h else 404, h or {"error": "no such hand"})

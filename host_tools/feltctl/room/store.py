@@ -46,6 +46,22 @@ class Store:
         """[(seq, kind)] of `table`'s stored messages, by seq."""
         raise NotImplementedError
 
+    def add_audit(self, table, record, status, received_s):
+        """Keep one of `table`'s audit records (felt.security.audit.Record) with the floor's verdict
+        on it (AUDIT_STATUS); False when that table's record number is there already."""
+        raise NotImplementedError
+
+    def audit_line(self, table, seq):
+        """The stored line of `table`'s audit record `seq`, or None."""
+        raise NotImplementedError
+
+    def set_audit_status(self, table, seq, status):
+        raise NotImplementedError
+
+    def audit_trail(self, table, limit=200):
+        """`table`'s newest audit records, newest first: [{seq, t_ms, wall, who, kind, text, status}]."""
+        raise NotImplementedError
+
     def floor_alerts(self, limit=50):
         raise NotImplementedError
 
@@ -59,6 +75,8 @@ CREATE TABLE IF NOT EXISTS messages (tbl TEXT, seq INTEGER, kind TEXT, t_ms INTE
 CREATE TABLE IF NOT EXISTS hands (id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT, hand INTEGER, phh TEXT,
                                   sealed INTEGER, UNIQUE (tbl, hand));
 CREATE TABLE IF NOT EXISTS floor_alerts (id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT, text TEXT, received REAL);
+CREATE TABLE IF NOT EXISTS audit (tbl TEXT, seq INTEGER, t_ms INTEGER, wall INTEGER, who TEXT, kind TEXT, text TEXT,
+                                  line TEXT, status TEXT, received REAL, PRIMARY KEY (tbl, seq));
 """
 POSTGRES_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS messages (tbl TEXT, seq BIGINT, kind TEXT, t_ms BIGINT, received DOUBLE PRECISION,"
@@ -67,7 +85,11 @@ POSTGRES_SCHEMA = (
     " UNIQUE (tbl, hand))",
     "CREATE TABLE IF NOT EXISTS floor_alerts (id BIGSERIAL PRIMARY KEY, tbl TEXT, text TEXT,"
     " received DOUBLE PRECISION)",
+    "CREATE TABLE IF NOT EXISTS audit (tbl TEXT, seq BIGINT, t_ms BIGINT, wall BIGINT, who TEXT, kind TEXT,"
+    " text TEXT, line TEXT, status TEXT, received DOUBLE PRECISION, PRIMARY KEY (tbl, seq))",
 )
+# the floor's verdict on a stored audit record: its signature and its link to the record before
+AUDIT_STATUS = ("linked", "first", "unlinked", "broken", "bad-signature")
 
 
 class SqlStore(Store):
@@ -171,6 +193,33 @@ class SqlStore(Store):
             self._sync()
             return [tuple(r) for r in self._x("SELECT seq, kind FROM messages WHERE tbl=? ORDER BY seq",
                                               (table,)).fetchall()]
+
+    def add_audit(self, table, record, status, received_s):
+        with self.lock:
+            if self._x("SELECT 1 FROM audit WHERE tbl=? AND seq=?", (table, record.seq)).fetchone():
+                return False
+            self._x("INSERT INTO audit (tbl, seq, t_ms, wall, who, kind, text, line, status, received) VALUES "
+                    "(?,?,?,?,?,?,?,?,?,?)", (table, record.seq, record.t_ms, record.wall, record.who, record.kind,
+                                              record.text, record.line, status, received_s))
+            self._sync()
+            return True
+
+    def audit_line(self, table, seq):
+        with self.lock:
+            row = self._x("SELECT line FROM audit WHERE tbl=? AND seq=?", (table, seq)).fetchone()
+        return row[0] if row else None
+
+    def set_audit_status(self, table, seq, status):
+        with self.lock:
+            self._x("UPDATE audit SET status=? WHERE tbl=? AND seq=?", (status, table, seq))
+            self._sync()
+
+    def audit_trail(self, table, limit=200):
+        with self.lock:
+            rows = self._x("SELECT seq, t_ms, wall, who, kind, text, status FROM audit WHERE tbl=? "
+                           "ORDER BY seq DESC LIMIT ?", (table, limit)).fetchall()
+        return [{"seq": r[0], "t_ms": r[1], "wall": r[2], "who": r[3], "kind": r[4], "text": r[5], "status": r[6]}
+                for r in rows]
 
     def floor_alerts(self, limit=50):
         with self.lock:

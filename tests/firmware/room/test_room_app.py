@@ -22,8 +22,15 @@ def test_pico_board_publishes_through_its_console():
     kinds = {}
     for m in msgs:
         kinds[m["kind"]] = True
-    for k in ("state", "event", "hand", "feed", "health"):
+    for k in ("state", "event", "hand", "feed", "health", "audit"):
         assert k in kinds, (k, sorted(kinds))
+    # the board's audit records (issue 15 item 3), its boot records first, unchanged: they verify as
+    # one chain with the board's public key, and are the records of its audit log
+    lines = [m["body"]["line"] for m in msgs if m["kind"] == "audit"]
+    from felt.security import audit as al
+    eq(len(al.verify(lines, message.public_key(OWNER))), len(lines))
+    on_board = sim.app.audit.store.lines()
+    eq(lines, on_board[len(on_board) - len(lines):])
     hand = [m for m in msgs if m["kind"] == "hand"][0]
     eq(message.verify(message.public_key(OWNER), hand), True)
     eq((hand["dev"], hand["table"]), (DEVICE, DEVICE))

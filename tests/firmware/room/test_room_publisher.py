@@ -378,3 +378,36 @@ def test_DEAL_15_floor_confirms_a_proposal_from_the_room():
     assert "floor command refused" in sim.table.alerts[-1].text
     r = _ask(rd, proto.encode(proto.Message(3, "newhand")), 30)
     eq((r.verb, r.opts.get("code")), ("error", "direction"))
+
+
+def test_issue15_audit_records_go_to_the_room_unchanged_chained_and_with_nothing_face_down():
+    # issue 15 item 3 (the floor stores audit records): every record of the table's signed audit
+    # chain goes through the outbox as an `audit` message (the records this boot wrote before the
+    # room was attached first), its line unchanged (the floor checks its signature and chain); the
+    # alert records passed the secrecy guard before they were written, so none names a hole card
+    from felt.security import audit as al
+    from felt.room import setup
+    sim, pub, box, feed = _table()
+    log = al.AuditLog(al.MemStore(), key=al.signer(OWNER))
+    log.append("boot", "before the room was attached", who="board")
+    setup.publish_audit(log, pub)
+    hooks = secrecy.Hooks(feed, sim.table, sim.hal.ticks_ms, log)
+    sim.rt.alert_sinks.append(hooks.auditor)
+    sim.run("hand")
+    for c, seat in (("Ah", 2), ("Kd", 3), ("Kc", 1), ("Qs", 2), ("Qh", 3), ("2s", 1)):
+        sim.run("draw %s to seat %d" % (c, seat))
+    sim.run("draw Ah to seat 3")  # the same card again, mid-hand: an alert that would name it
+    sim.run("act 3 call")  # out of turn: another alert
+    log.append("floor", "stack 2 2500", who="alice", t_ms=sim.hal.ticks_ms())
+    msgs = _messages(box)
+    audits = [m for m in msgs if m["kind"] == "audit"]
+    lines = log.store.lines()
+    assert len(lines) >= 3, lines
+    eq([m["body"]["line"] for m in audits], lines)  # every record, in order, unchanged
+    eq(len(al.verify([m["body"]["line"] for m in audits], message.public_key(OWNER))), len(lines))
+    kinds = [al.parse_line(x, 0).kind for x in lines]
+    assert "alert" in kinds and kinds[0] == "boot" and kinds[-1] == "floor", kinds
+    for m in audits:  # the hand is not over: no hole card in any audit record
+        assert message.verify(message.public_key(OWNER), m)
+        for c in ("Ah", "Qs", "Kd", "Qh", "Kc", "2s"):
+            assert c not in m["body"]["line"], (c, m["body"]["line"])
