@@ -14,6 +14,9 @@ import pytest
 
 from felt.room import message
 from felt.room.desk_link import RoomDesk
+from felt.room.setup import publish_audit
+from felt.security import audit as al
+from felt.security import secrecy
 from felt.security.auth import FloorGate
 from felt.security.floordesk import FloorDesk
 from feltctl.room.broker import BrokerError, Mosquitto, find_mosquitto
@@ -61,7 +64,12 @@ def room(tmp_path):
 def test_dashboard_confirm_in_chromium_and_overlay_after_the_delay(room, tmp_path):
     b, srv = room
     t = SimTable(folder=str(tmp_path / "ob"), delay_ms=2000)
-    desk = RoomDesk(FloorDesk(FloorGate("t1", {"alice": FLOOR}, nonces()), t.sim.table, t.feed, {"alice": FLOOR}, "t1"))
+    # its audit log goes to the floor (issue 15 item 3): alerts and floor commands are records
+    log = al.AuditLog(al.MemStore(), key=al.signer(OWNER))
+    publish_audit(log, t.pub)
+    t.sim.rt.alert_sinks.append(secrecy.Hooks(t.feed, t.sim.table, t.sim.hal.ticks_ms, log).auditor)
+    desk = RoomDesk(FloorDesk(FloorGate("t1", {"alice": FLOOR}, nonces(), audit=log), t.sim.table, t.feed,
+                              {"alice": FLOOR}, "t1"))
     link = TableLink(b.url, t.box, "room1", "t1", inbox=desk.inbox, acks=acks())
     desk.reply = link.reply
     proc = None
@@ -88,6 +96,9 @@ def test_dashboard_confirm_in_chromium_and_overlay_after_the_delay(room, tmp_pat
         res = json.loads(out["stdout"].strip().splitlines()[-1]) if out.get("stdout", "").strip() else {}
         assert "error" not in res and res.get("proposalGone"), (res, out.get("stderr", "")[-2000:])
         assert t.sim.table.pending() == []  # the table applied the floor's confirm
+        # the audit trail in the dashboard: the DEAL-8 alert and the floor's ruling, every record linked
+        audit = res["auditText"]
+        assert "alice floor: ruling" in audit and "DEAL-8" in audit and "[" not in audit, audit
         assert "Confirm" in res["dashboardText"] and "DEAL-8" in res["dashboardText"], res["dashboardText"]
         for c in live:  # the live hand's cards are on no page
             assert c not in res["pageText"] and c not in res["overlayText"], c
