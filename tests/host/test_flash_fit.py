@@ -207,3 +207,29 @@ def boot_to_table(board):
     board.wait_idle()
     board.power_cycle()
     return read_until(board, (b"recovered to event", b"Traceback", b"NOT STARTED"))
+
+
+def test_a_dry_run_on_a_pico_flashed_with_plain_files_lists_the_whole_tree_for_its_first_pack(tmp_path, capsys):
+    # a Pico flashed before packed slots holds one slot of plain files; its next deploy of a changed
+    # tree writes a pack and so sends every file -- the dry run said "1 to change" (the plan against
+    # the plain slot) while the deploy then sent all of them
+    # (no board.json: the table does not run, so no data beside the plain slot -- with the table's
+    # 256 KB journal ring there the first pack does not fit, and the deploy says so up front)
+    flash = str(tmp_path / "flash")
+    board = SimBoard(flash, link=str(tmp_path / "b.tty"), capacity=PICO_BLOCKS * BLOCK)
+    board.start()
+    try:
+        board.wait_idle()
+        assert feltctl(["flash", board.device, "--layout", "files", "--timeout", "10"]) == 0, capsys.readouterr().err
+        assert os.path.exists(os.path.join(flash, "felt_a", "main.py"))
+        capsys.readouterr()
+        src = _edited_firmware(tmp_path)
+        assert feltctl(["flash", board.device, "--src", src, "--dry-run", "--timeout", "10"]) == 0
+        out = capsys.readouterr().out
+        files = len(for_board(build_tree(src, mpy=True), "linux").files)
+        assert "dry run: %d to add, 0 to change, 0 to remove, 0 unchanged (into a packed slot)" % files in out, out
+        assert feltctl(["flash", board.device, "--src", src, "--timeout", "10"]) == 0
+        out = capsys.readouterr().out
+        assert "(%d added, 0 changed, 0 removed, 0 kept) -> slot b (packed)" % files in out, out
+    finally:
+        board.stop()

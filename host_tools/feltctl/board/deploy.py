@@ -366,6 +366,12 @@ class Deployer:
         loader_ok = hello.get("boot") == sha256_hex(loader_bytes)
         report.plan = plan = Plan(tree, hello["manifest"] if hello["manifest"] is not None else tree.entries)
         report.active, report.previous = hello["active"], hello["previous"]
+        report.packed = packed = use_pack(tree, hello) if layout is None else layout == "pack"
+        if packed and not hello.get("pack"):
+            raise DeployError("this board's deploy agent cannot write a packed slot")
+        if hello["active"] and packed != (hello.get("layout") == "pack") and (layout or not plan.empty):
+            # a new layout (asked for, or chosen for a changed tree): every file is sent
+            plan = report.plan = Plan(tree, [])
         if dry_run or (plan.empty and hello["active"] and loader_ok):
             report.up_to_date = plan.empty and bool(hello["active"]) and loader_ok
             if reset:
@@ -374,11 +380,8 @@ class Deployer:
             report.seconds = time.monotonic() - start
             report.loader_ok = loader_ok
             return report
-        report.packed = packed = use_pack(tree, hello) if layout is None else layout == "pack"
-        if packed and not hello.get("pack"):
-            raise DeployError("this board's deploy agent cannot write a packed slot")
-        if not hello["active"] or packed != (hello.get("layout") == "pack"):
-            plan = report.plan = Plan(tree, [])  # a new layout: every file is sent
+        if not hello["active"]:
+            plan = report.plan = Plan(tree, [])
         uploads = [(rel, tree.files[rel]) for rel in plan.added + plan.changed]
         if not loader_ok:
             # Last: on a board not yet flashed by feltctl its own boot.py stays until the commit.

@@ -114,8 +114,9 @@ def run(args):
             print(line)
         if not rep.loader_ok:
             print("~ /boot.py (the Felt boot loader)")
-        print("dry run: %d to add, %d to change, %d to remove, %d unchanged; nothing written" % (
-            len(plan.added), len(plan.changed), len(plan.removed), len(plan.kept)))
+        print("dry run: %d to add, %d to change, %d to remove, %d unchanged%s; nothing written" % (
+            len(plan.added), len(plan.changed), len(plan.removed), len(plan.kept),
+            " (into a packed slot)" if rep.packed else ""))
         return 0
     if rep.up_to_date:
         print("up to date: %d files, tree %s (slot %s); %.2f s" % (len(tree.entries), tree.hash[:12],
