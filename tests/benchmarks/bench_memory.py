@@ -99,7 +99,7 @@ def parts(label, obj, out, depth):
         return
     for n in names:
         v = getattr(obj, n)
-        if v is None or isinstance(v, (int, bool, str)) or type(v) is type(drop) or type(v) is type(gc):
+        if v is None or isinstance(v, (int, bool, str)) or type(v) is type(drop):
             continue
         if depth and hasattr(v, "__dict__") and not isinstance(v, type):
             parts(label + "." + n, v, out, depth - 1)
@@ -142,121 +142,6 @@ def _stepped(steps, hand, mode, image, live):
         elif mode != "steps":
             yield  # one main-loop step
 
-def poker_app(image):
-    """The blackjack rows' peer: a seven-seat hold'em table booted by felt.runtime.app.run on the
-    same simulated board (unprovisioned, journal files), after import and with the table built."""
-    gc.collect()
-    yield
-    print("RAM0 %d" % (gc.mem_alloc() - image))
-    from felt.runtime import heap
-    heap.collect_early()
-    import felt.runtime.app, felt.runtime.loop, felt.table.controller, felt.view  # noqa
-    import felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console_link  # noqa
-    import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa
-    gc.collect()
-    yield
-    print("PA_FIRMWARE %d" % (gc.mem_alloc() - image))
-    from felt.hal.sim.hal import SimHAL
-    from felt.sim.board_map import sim_board
-    a = felt.runtime.app.run(SimHAL(), sim_board(7), "/tmp/felt_bench_poker_app", log=lambda line: None, steps=30)
-    gc.collect()
-    yield
-    print("PA_START %d" % (gc.mem_alloc() - image))
-    a = None
-
-def blackjack(rounds, image):
-    """Issue 17: the blackjack engine alone (after import, after a round), then the assembled
-    blackjack firmware on the simulated board (felt.sim.blackjack_board: felt.runtime.app.run with a
-    blackjack table.json, real drivers, journal files): after import, with the table built, and the
-    live RAM after each seven-box round (one bench statement between collections)."""
-    gc.collect()
-    yield
-    e0 = gc.mem_alloc()
-    from felt.engine.blackjack.round import Round
-    from felt.engine.blackjack.rules import BlackjackRules
-    import felt.engine.blackjack.shoe  # noqa: F401
-    gc.collect()
-    yield
-    print("BJ_ENGINE %d" % (gc.mem_alloc() - e0))
-    r = Round(BlackjackRules({}))
-    for b in range(1, 8):
-        r.bet(b, 10)
-    r.close_bets()
-    d = [(i * 19) % 52 for i in range(52)] * 2
-    k = 0
-    while r.phase != "done":
-        kind, who = r.expect()
-        if kind == "card":
-            r.deal(d[k], who)
-            k += 1
-        elif kind == "insurance":
-            r.close_insurance()
-        else:
-            r.decide(who, "hit" if r.acting().total()[0] < 17 else "stand")
-    r = None
-    gc.collect()
-    yield
-    print("BJ_ENGINE_ROUND %d" % (gc.mem_alloc() - e0))
-    m0 = gc.mem_alloc()
-    print("RAM0 %d" % (m0 - image))
-    from felt.runtime import heap
-    heap.collect_early()  # the device's boot policy (felt.runtime.app.run)
-    # what app.run imports for a blackjack table, so that BJ_FIRMWARE is every module it runs on
-    import felt.runtime.app, felt.runtime.blackjack, felt.table.blackjack, felt.table.blackjack_view  # noqa
-    import felt.history.blackjack, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console_link  # noqa
-    import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa
-    gc.collect()
-    yield
-    print("BJ_FIRMWARE %d" % (gc.mem_alloc() - image))
-    print("POKER_LOADED %d" % len([m for m in sys.modules if m in ("felt.table.controller", "felt.view")]))
-    from felt.sim.blackjack_board import BlackjackBoard  # the harness (simulated devices, statements)
-    from felt.sim.blackjack import Lcg, choose
-    from felt.engine.cards import card_text
-    b = BlackjackBoard("/tmp/felt_bench_bj")  # emptied by run_board: a fresh board, no journal to recover
-    b.run("table blackjack decks=6 bj.surrender=late")
-    gc.collect()
-    yield
-    print("BJ_START %d" % (gc.mem_alloc() - image))
-    rng = Lcg(3)
-    t = b.app.table
-    cards = []
-    for i in range(rounds):
-        if t.shoe is None or t.shoe.left() < 80:
-            b.run("shoe")
-            cards = [c for _d in range(6) for c in range(52)]
-            for j in range(len(cards) - 1, 0, -1):
-                x = rng.below(j + 1)
-                cards[j], cards[x] = cards[x], cards[j]
-            yield
-        b.run("round")
-        for box in range(1, 8):
-            b.run("bet %d %d" % (box, (5, 10, 25)[rng.below(3)]))
-            yield
-        b.run("close")
-        r = t.round
-        while r.phase != "done":
-            kind, who = r.expect()
-            if kind == "card":
-                b.run("draw %s to %s" % (card_text(cards.pop()), "dealer" if who == 0 else "box %d" % who))
-            elif kind == "insurance":
-                b.run("bj noinsure %d" % who[0])
-            else:  # console entries: a seat button's 1.7 s long press is 340 simulated loop steps
-                b.run("bj %s %d" % (choose(r.acting(), r.dealer[0], r.legal(who)), who))
-            yield
-        if [a for a in t.alerts if a[0] == "error"]:
-            raise SystemExit("BROKEN round %d: %r" % (i + 1, t.alerts[-2:]))
-        b.run("clear")  # the dealer gathers the cards
-        r = None
-        gc.collect()
-        yield
-        print("BJ_ROUND %d %d" % (i + 1, gc.mem_alloc() - image))
-    end = []  # where the live RAM is at the end: the board's parts dropped one by one (destructive)
-    parts("bj", b, end, 4)
-    end.sort(key=lambda r: -r[0])
-    for n, k in end[:12]:
-        print("PART %s %d" % (k, n))
-
-
 def main(argv):
     """A generator: each `yield` is a point where the WebAssembly port collects (it cannot collect
     inside a call; feltctl/wasm_micropython/launcher.mjs); on the unix port they cost nothing."""
@@ -280,14 +165,6 @@ def main(argv):
         yield
         print("ENGINE_HAND %d" % (gc.mem_alloc() - e0))
         micropython.qstr_info()
-        print("DONE")
-        return
-    if argv[1] == "blackjack":  # issue 17: the blackjack table, loaded only when configured for it
-        yield from blackjack(hands, image)
-        print("DONE")
-        return
-    if argv[1] == "pokerapp":  # its peer: a poker table assembled the same way (felt.runtime.app.run)
-        yield from poker_app(image)
         print("DONE")
         return
     if breakdown:
@@ -375,34 +252,164 @@ def main(argv):
     print("DONE")
 '''
 
+# issue 17: the blackjack rows' driver -- the driver above unchanged (its own RAM figures must not move:
+# tests/host/test_wasm_budget.py), plus a blackjack table and its poker peer booted by felt.runtime.app.run
+BJ_DRIVER = DRIVER + r'''
+def poker_app(image, root):
+    """The blackjack rows' peer: a seven-seat hold'em table booted by felt.runtime.app.run on the
+    same simulated board (unprovisioned, journal files), after import and with the table built."""
+    gc.collect()
+    yield
+    print("RAM0 %d" % (gc.mem_alloc() - image))
+    from felt.runtime import heap
+    heap.collect_early()
+    import felt.runtime.app, felt.runtime.loop, felt.table.controller, felt.view  # noqa
+    import felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console_link  # noqa
+    import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa
+    gc.collect()
+    yield
+    print("PA_FIRMWARE %d" % (gc.mem_alloc() - image))
+    from felt.hal.sim.hal import SimHAL
+    from felt.sim.board_map import sim_board
+    a = felt.runtime.app.run(SimHAL(), sim_board(7), root, log=lambda line: None, steps=30)
+    gc.collect()
+    yield
+    print("PA_START %d" % (gc.mem_alloc() - image))
+    a = None
+
+def blackjack(rounds, image, root):
+    """Issue 17: the blackjack engine alone (after import, after a round), then the assembled
+    blackjack firmware on the simulated board (felt.sim.blackjack_board: felt.runtime.app.run with a
+    blackjack table.json, real drivers, journal files): after import, with the table built, and the
+    live RAM after each seven-box round (one bench statement between collections)."""
+    gc.collect()
+    yield
+    e0 = gc.mem_alloc()
+    from felt.engine.blackjack.round import Round
+    from felt.engine.blackjack.rules import BlackjackRules
+    import felt.engine.blackjack.shoe  # noqa: F401
+    gc.collect()
+    yield
+    print("BJ_ENGINE %d" % (gc.mem_alloc() - e0))
+    r = Round(BlackjackRules({}))
+    for b in range(1, 8):
+        r.bet(b, 10)
+    r.close_bets()
+    d = [(i * 19) % 52 for i in range(52)] * 2
+    k = 0
+    while r.phase != "done":
+        kind, who = r.expect()
+        if kind == "card":
+            r.deal(d[k], who)
+            k += 1
+        elif kind == "insurance":
+            r.close_insurance()
+        else:
+            r.decide(who, "hit" if r.acting().total()[0] < 17 else "stand")
+    r = None
+    gc.collect()
+    yield
+    print("BJ_ENGINE_ROUND %d" % (gc.mem_alloc() - e0))
+    m0 = gc.mem_alloc()
+    print("RAM0 %d" % (m0 - image))
+    from felt.runtime import heap
+    heap.collect_early()  # the device's boot policy (felt.runtime.app.run)
+    # what app.run imports for a blackjack table, so that BJ_FIRMWARE is every module it runs on
+    import felt.runtime.app, felt.runtime.blackjack, felt.table.blackjack, felt.table.blackjack_view  # noqa
+    import felt.history.blackjack, felt.drivers.antennas, felt.drivers.buttons, felt.drivers.console_link  # noqa
+    import felt.drivers.display, felt.drivers.mfrc522, felt.drivers.neopixel_lights  # noqa
+    gc.collect()
+    yield
+    print("BJ_FIRMWARE %d" % (gc.mem_alloc() - image))
+    print("POKER_LOADED %d" % len([m for m in sys.modules if m in ("felt.table.controller", "felt.view")]))
+    from felt.sim.blackjack_board import BlackjackBoard  # the harness (simulated devices, statements)
+    from felt.sim.blackjack import Lcg, choose
+    from felt.engine.cards import card_text
+    b = BlackjackBoard(root)  # a folder of this run: a fresh board, no journal to recover
+    b.run("table blackjack decks=6 bj.surrender=late")
+    gc.collect()
+    yield
+    print("BJ_START %d" % (gc.mem_alloc() - image))
+    rng = Lcg(3)
+    t = b.app.table
+    cards = []
+    for i in range(rounds):
+        if t.shoe is None or t.shoe.left() < 80:
+            b.run("shoe")
+            cards = [c for _d in range(6) for c in range(52)]
+            for j in range(len(cards) - 1, 0, -1):
+                x = rng.below(j + 1)
+                cards[j], cards[x] = cards[x], cards[j]
+            yield
+        b.run("round")
+        for box in range(1, 8):
+            b.run("bet %d %d" % (box, (5, 10, 25)[rng.below(3)]))
+            yield
+        b.run("close")
+        r = t.round
+        while r.phase != "done":
+            kind, who = r.expect()
+            if kind == "card":
+                b.run("draw %s to %s" % (card_text(cards.pop()), "dealer" if who == 0 else "box %d" % who))
+            elif kind == "insurance":
+                b.run("bj noinsure %d" % who[0])
+            else:  # console entries: a seat button's 1.7 s long press is 340 simulated loop steps
+                b.run("bj %s %d" % (choose(r.acting(), r.dealer[0], r.legal(who)), who))
+            yield
+        if [a for a in t.alerts if a[0] == "error"]:
+            raise SystemExit("BROKEN round %d: %r" % (i + 1, t.alerts[-2:]))
+        b.run("clear")  # the dealer gathers the cards
+        panel = b.hal.i2c_bus(b.board.i2c["bus"]).models[b.board.i2c.get("display", 0x3C)]
+        del panel.commands[:]  # the simulated SSD1306 logs every command byte it gets: no board holds that
+        r = None
+        gc.collect()
+        yield
+        print("BJ_ROUND %d %d" % (i + 1, gc.mem_alloc() - image))
+
+
+_poker_main = main
+
+
+def main(argv):
+    if argv[1] == "blackjack":  # issue 17: the blackjack table, loaded only when configured for it
+        yield from blackjack(int(argv[0]), int(argv[2]), argv[3])
+    elif argv[1] == "pokerapp":  # its peer: a poker table assembled the same way (felt.runtime.app.run)
+        yield from poker_app(int(argv[2]), argv[3])
+    else:
+        yield from _poker_main(argv)
+        return
+    print("DONE")
+'''
 
 PORTS = ("unix", "wasm")
 PORT_NAMES = {"unix": "unix port (64-bit)", "wasm": "WebAssembly port (32-bit)"}
 WASM_BUDGET = 160 * 1024  # issue 19: what a Pico W leaves free
-DATA_ROOTS = ("/tmp/felt_bench_bj", "/tmp/felt_bench_poker_app")  # the driver's boards (app.run's data)
 
 
-def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix"):
+def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix", source=None):
     """Runs the driver on the emulated board (`ram` bytes of RAM beside the image; heapsize: a
     whole heap of that size instead); returns (parsed output, CompletedProcess).
     port "wasm": the 32-bit WebAssembly port (feltctl.wasm_micropython), the image in its ROM
-    partition and a fixed GC heap of `ram` (or heapsize) bytes; it collects between the driver's steps."""
-    for data in DATA_ROOTS:  # the boards' data folders (unix port): a freshly flashed board each run
-        shutil.rmtree(data, ignore_errors=True)
+    partition and a fixed GC heap of `ram` (or heapsize) bytes; it collects between the driver's steps.
+    source: the driver's text (default DRIVER; BJ_DRIVER for the blackjack rows)."""
     folder = tempfile.mkdtemp(prefix="bench_memory_")
     driver = os.path.join(folder, "bench_memory_driver.py")  # a fixed name: the image cache key
     with open(driver, "w") as f:
-        f.write(DRIVER)
+        f.write(source or DRIVER)
     try:
         if port == "wasm":
             from feltctl import wasm_micropython
 
-            p = wasm_micropython.run_board("bench_memory_driver", [str(hands), mode, "0"], ram=heapsize or ram,
+            # a blackjack board's data folder: the port's own in-memory file system, fresh each run
+            data = ["/tmp/felt_bench_data"] if source is not None else []
+            p = wasm_micropython.run_board("bench_memory_driver", [str(hands), mode, "0"] + data, ram=heapsize or ram,
                                            extra=[driver], timeout_s=7200)
         else:
             image = romfs.build_image([driver])
             cost = romfs.image_heap_cost(os.path.getsize(image))
-            p = subprocess.run(romfs.command("bench_memory_driver", [str(hands), mode, str(cost)], ram=ram,
+            # a blackjack board's data folder, removed with the run's folder (the poker driver takes none)
+            data = [os.path.join(folder, "data")] if source is not None else []
+            p = subprocess.run(romfs.command("bench_memory_driver", [str(hands), mode, str(cost)] + data, ram=ram,
                                              extra=[driver], heapsize=heapsize), capture_output=True, text=True,
                                timeout=7200, cwd=HERE)
     finally:
@@ -648,12 +655,12 @@ def blackjack_rows(ports, rounds):
             ("live RAM after each of %d seven-box rounds, high-water" % rounds, "high", None)]
     got = {}
     for port in ports:
-        bj, p = run_board(rounds, "blackjack", ram=2048 * 1024, port=port)
+        bj, p = run_board(rounds, "blackjack", ram=2048 * 1024, port=port, source=BJ_DRIVER)
         if not bj["done"]:
             print("%s: blackjack run failed: %s" % (port, (p.stdout + p.stderr).strip().splitlines()[-3:]))
             return 1
         eng, p = run_board(0, "engine", port=port)
-        poker, p2 = run_board(0, "pokerapp", ram=2048 * 1024, port=port)
+        poker, p2 = run_board(0, "pokerapp", ram=2048 * 1024, port=port, source=BJ_DRIVER)
         if not (eng["done"] and poker["done"]):
             print("%s: poker peer run failed: %s" % (port, (p.stdout + p.stderr + p2.stdout + p2.stderr)
                                                       .strip().splitlines()[-3:]))
@@ -663,7 +670,7 @@ def blackjack_rows(ports, rounds):
                      "high": max(bj["rounds"]), "rounds": bj["rounds"],
                      "peer": {"engine": eng["engine"], "engine_hand": eng["engine_hand"],
                               "firmware": poker["PA_FIRMWARE"] - poker["RAM0"], "START": poker["PA_START"]},
-                     "poker_loaded": bj["POKER_LOADED"], "parts": bj["parts"]}
+                     "poker_loaded": bj["POKER_LOADED"]}
     print("%-72s %s" % ("bytes of RAM (blackjack; in brackets the poker table's, same run)",
                         " ".join("%34s" % PORT_NAMES[p] for p in ports)))
     for label, key, peer in rows:
@@ -676,8 +683,6 @@ def blackjack_rows(ports, rounds):
     for p in ports:
         print("%s: poker modules (felt.table.controller, felt.view) loaded by the blackjack firmware: %d" % (
             PORT_NAMES[p], got[p]["poker_loaded"]))
-        print("  live RAM at the end by part (bytes freed when dropped; sim devices are bj.hal, bj.chips, bj.reader): "
-              + ", ".join("%s %d" % (k, n) for k, n in got[p]["parts"][:8]))
         r = got[p]["rounds"]
         print("%s: live RAM after rounds 1, %d, %d: %d, %d, %d bytes" % (
             PORT_NAMES[p], len(r) // 2, len(r), r[0], r[len(r) // 2 - 1], r[-1]))
