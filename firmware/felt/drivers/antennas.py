@@ -27,12 +27,18 @@ PILES = ("muck", "burn")  # locations where the cards of a whole hand pile up
 PILE_CARDS = 60  # a pile's read limit: 52 cards and a few foreign tags
 _NONE = []  # what a poll without events returns: shared, never appended to
 _HEX = {}  # uid bytes -> uid_hex, each text made once (a deck's tags: a few hundred bytes)
+# issue 17: the cache's bound. One poker deck and a few foreign tags fit (a poker table never empties
+# it); a blackjack shoe of 6-8 decks (312-416 tags) grew it by every tag ever read -- ~25 KB of a
+# 32-bit board's RAM that nothing freed (hardware/memory.md). Full, it starts again empty.
+HEX_CACHE = PILE_CARDS + 8
 
 
 def uid_hex(uid):
     # made once per tag: every poll of a seat with cards names them all
     h = _HEX.get(uid)
     if h is None:
+        if len(_HEX) >= HEX_CACHE:
+            _HEX.clear()
         h = _HEX[uid] = hexlify(uid).decode().upper()
     return h
 
