@@ -5,9 +5,10 @@
 # by a table configured for blackjack; the journal (felt.recovery.restore) records its INPUTS like
 # the poker table's, so a power cut loses no round.
 from felt.engine.blackjack.errors import BlackjackError, InsuranceNotAllowed, OutOfTurn, ShoeError
-from felt.engine.blackjack.round import DEALER, DONE, DOUBLE, HIT, REDOUBLE, SPLIT, STAND, SURRENDER, Round
+from felt.engine.blackjack.round import BETTING, DEALER, DEALER_PLAY, DONE, DOUBLE, HIT, REDOUBLE, SPLIT, STAND, \
+    SURRENDER, Round
 from felt.engine.blackjack.shoe import CUT, Shoe
-from felt.engine.cards import card_text
+from felt.engine.cards import RANKS, SUITS, card_text
 from felt.errors import ConfigError, DeckError, FeltError
 
 PLAYING = "playing"  # a round is in progress (the journal compacts at the next new_hand only outside it)
@@ -49,6 +50,35 @@ def _turn_text(what, who):
     return "no decision now (%s)" % what
 
 
+EVERY = "every"  # veil(): every card text, not only the named ones
+_OPEN = (BETTING, DEALER_PLAY, DONE)  # round phases with no face-down card (the hole card is turned up)
+
+
+def veil(text, cards, uids):
+    """BJ-17 (the hole card stays secret until it is turned up; as poker's felt.security.secrecy
+    guard, SHOW-11): `text` with each card text in `cards` (or any card, cards == EVERY) and each tag
+    UID hex in `uids` written '??'. A card text is a rank and a suit standing as a word or in a run of
+    cards ('Qs', 'AhQs'); a word such as 'The' keeps its letters."""
+    for u in uids:
+        if u in text:
+            text = text.replace(u, "??")
+    out = None
+    n = len(text)
+    i = 1
+    while i < n:
+        c = text[i]
+        if c in SUITS and text[i - 1] in RANKS and (i + 1 >= n or not (text[i + 1].islower()
+                                                                        or text[i + 1].isdigit())) \
+                and (i < 2 or not text[i - 2].isalpha() and not text[i - 2].isdigit()
+                     or (text[i - 2] in SUITS and i >= 3 and text[i - 3] in RANKS)) \
+                and (cards == EVERY or text[i - 1:i + 1] in cards):
+            if out is None:
+                out = list(text)
+            out[i - 1] = out[i] = "?"
+        i += 1
+    return text if out is None else "".join(out)
+
+
 def _hex(uid):
     return "".join(["%02X" % b for b in uid]) if isinstance(uid, (bytes, bytearray)) else str(uid)
 
@@ -84,18 +114,48 @@ class BlackjackTable:
         self.last_result = None  # {box: net} of the last settled round
         self.tilted = None  # why play is locked (felt.security.tilt, issue 16 item 3), or None
         self.menu = {}  # seat -> [decision point, index into options(seat)]: the offer a short press made
+        self.hole = None  # the dealer's hole card's tag (uid hex) while it lies face down (BJ-17 peek)
 
     # ---- sinks ------------------------------------------------------------------------------------
 
     def log(self, line):
         if self._log is not None:
-            self._log(line)
+            cards, uids = self.secret()
+            self._log(veil(line, cards, uids) if cards or uids else line)
 
-    def alert(self, level, rule, text):
+    def secret(self):
+        """BJ-17 (peek): what the display, the log, the console and the audit log must not name yet,
+        as (card texts, tag UID hexes). While the hole card is due (the up card is out, the hole
+        card not yet on the dealer's spot): every card read leaving the shoe and not yet on a spot
+        -- any of them may be the hole card, one dropped on a box included. While the hole card lies
+        face down: the hole card. Nothing once it is turned up (the dealer's play, a settled round,
+        a dealer blackjack), between rounds, and under bj.hole_card=enhc (no hole card)."""
+        r = self.round
+        if r is None or self.rules.hole_card != "peek" or r.phase in _OPEN or not r.dealer:
+            return (), ()
+        if len(r.dealer) == 1:
+            return [card_text(d[1]) for d in self.drawn], [d[0] for d in self.drawn]
+        return [card_text(r.dealer[1])], [self.hole] if self.hole else []
+
+    def _hiding(self):
+        # a face-down card is due or lies on the dealer's spot (BJ-17 peek)
+        r = self.round
+        return r is not None and self.rules.hole_card == "peek" and r.phase not in _OPEN and len(r.dealer) >= 1
+
+    def alert(self, level, rule, text, every=False):
+        """A named alert on the display (this round's last 8), the log, the console and the audit
+        log, with the secret cards veiled (BJ-17); every: no card named at all while a card lies or
+        is due face down (a card on the dealer's spot that the shoe never read may be the hole card)."""
+        cards, uids = self.secret()
+        if every and self._hiding():
+            cards = EVERY
+        if cards or uids:
+            text = veil(text, cards, uids)
         self.alerts.append((level, rule, text))
         if len(self.alerts) > 8:
             self.alerts.pop(0)
-        self.log("%s %s: %s" % (level, rule or "-", text))
+        if self._log is not None:
+            self._log("%s %s: %s" % (level, rule or "-", text))
         if self.notify is not None:
             self.notify((level, rule, text))
 
@@ -122,9 +182,9 @@ class BlackjackTable:
         self.alert("info", "", "tilt cleared by the floor (was: %s)" % was)
         return "tilt cleared (was: %s)" % was
 
-    def _refused(self, err):
+    def _refused(self, err, every=False):
         # a named error of the engine or the shoe: shown and logged, the state unchanged (BJ-21)
-        self.alert("error", getattr(err, "rule", "") or "", getattr(err, "message", None) or str(err))
+        self.alert("error", getattr(err, "rule", "") or "", getattr(err, "message", None) or str(err), every)
         return False
 
     # ---- shoe and rounds (BJ-22, BJ-23) -----------------------------------------------------------------
@@ -153,6 +213,7 @@ class BlackjackTable:
         self.spot = {}
         self.alerts = []  # the display shows this round's alerts only (the log keeps them all)
         self.menu = {}
+        self.hole = None
         self.state = PLAYING
         self.log("round %d: place your bets" % self.round_no)
         return True
@@ -278,6 +339,8 @@ class BlackjackTable:
                     return self._refused(e)  # BJ-25 / BJ-26: the card waits for the dealer to move it
                 self.drawn.pop(i)
                 self.spot[hexu] = box
+                if box == DEALER and len(self.round.dealer) == 2:
+                    self.hole = hexu  # face down under peek (BJ-17); secret() reads it
                 self._after()
                 return True
         if hexu in self.spot:
@@ -294,7 +357,8 @@ class BlackjackTable:
                 return self._refused(e)
             return self._refused(DeckError("BJ-27: tag %s on %s is no card" % (hexu, box)))
         return self._refused(DeckError("BJ-24: %s on %s was not read leaving the shoe -- deal it through the "
-                                       "shoe reader" % (card_text(card), "the dealer" if box == DEALER else "box %d" % box)))
+                                       "shoe reader" % (card_text(card), "the dealer" if box == DEALER else "box %d" % box)),
+                             every=box == DEALER)  # BJ-17: it may be the hole card, slid past the reader
 
     # ---- end of a round ---------------------------------------------------------------------------------
 

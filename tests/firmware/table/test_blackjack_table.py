@@ -414,3 +414,52 @@ def test_BJ_21_power_cut_after_any_input_loses_nothing():
         run(t2, steps[k:], tags)
         eq(state(t2), want, "cut after input %d" % k)
         eq(got, whole, "cut after input %d" % k)
+
+
+def _secret_free(where, texts, card, tag):
+    for s in texts:
+        assert card not in s and tag not in s, "%s names the face-down %s: %r" % (where, card, s)
+
+
+def test_BJ_17_the_hole_card_is_named_on_no_display_log_console_or_audit_before_it_is_turned_up():
+    # BJ-17 (peek): the hole card is dealt face down; as poker's secrecy guard keeps hole cards off
+    # every public text (SHOW-11), a blackjack alert never names it before it is turned up -- here
+    # three alerts that did: BJ-26 (the card read for the hole dropped on a box), BJ-24 (a card slid
+    # onto the dealer's spot past the shoe reader), BJ-24 (the face-down card's tag read again at the
+    # shoe). The log, the display, the console (notify) and the audit (notify) see one text.
+    logged = []
+    sent = []
+    t = BlackjackTable(BlackjackRules({}), REG, IDS, cut_uid=CUT_TAG, log=logged.append, notify=sent.append)
+    d = opened(t, {1: 10})
+    for text, spot in (("Th", "box1"), ("6d", "dealer"), ("6h", "box1")):
+        d.deal(text, spot)
+    ok, hole = d.deal("9c", "box1")  # the hole card's read, dropped on box 1 (BJ-26)
+    eq((ok, t.alerts[-1][1]), (False, "BJ-26"))
+    assert "?? reached box 1" in t.alerts[-1][2], t.alerts[-1]
+    stranger = uid(2, parse_card("8s"))  # a shoe card the reader never saw, on the dealer's spot (BJ-24)
+    eq(t.antenna(("card-arrived", "dealer", hexu(stranger))), False)
+    eq(t.alerts[-1][1], "BJ-24")
+    _secret_free("alert", [a[2] for a in t.alerts], "8s", hexu(stranger))
+    assert t.antenna(("card-arrived", "dealer", hexu(hole))) is True  # moved: the hole card, face down
+    eq(view.lines(t)[1], "D 6d ??")
+    eq(t.secret(), (["9c"], [hexu(hole)]))  # what every text leaving the table is cleaned of
+    eq(t.shoe_card(hole), False)  # its tag read again at the shoe: already out (BJ-24)
+    eq(t.alerts[-1][1], "BJ-24")
+    for where, texts in (("alert", [a[2] for a in t.alerts]), ("log", logged), ("console/audit", [a[2] for a in sent]),
+                         ("display", view.lines(t))):
+        _secret_free(where, texts, "9c", hexu(hole))
+    # turned up: the dealer plays; from now on the card is named as any other (not a blanket veil)
+    assert t.decide(1, "stand") is True
+    d.deal("Ks", "dealer")
+    eq(t.round.phase, "done")
+    eq(t.shoe_card(hole), False)
+    assert "9c (deck D1) is already out" in t.alerts[-1][2], t.alerts[-1]
+    assert "9c (deck D1) is already out" in logged[-1], logged[-1]
+
+
+def test_BJ_17_veil_hides_card_words_only():
+    from felt.table.blackjack import EVERY, veil
+
+    eq(veil("The Qs on AhQs, not Qsx", ["Qs"], []), "The ?? on Ah??, not Qsx")
+    eq(veil("tag 04AB on Kd", EVERY, ["04AB"]), "tag ?? on ??")
+    eq(veil("As 5c", ["9c"], []), "As 5c")
