@@ -332,7 +332,8 @@ def blackjack(rounds, image, root):
     print("BJ_START %d" % (gc.mem_alloc() - image))
     # what a board holds (issue 17): the sim devices' inspection logs -- each MFRC522 model's last 64
     # frames (10 chips: ~71 KB on 64-bit after a round), each output pin's last 64 changes -- dropped and
-    # kept off; the SSD1306 model's command log and the UARTs' sent bytes (no bound) emptied each round
+    # kept off; the SSD1306 and PN532 models' command logs and the UARTs' sent bytes (no bound) emptied
+    # each round
     for bus in b.hal._spi.values():
         for m in bus.models.values():
             if hasattr(m, "frame_log"):
@@ -378,6 +379,7 @@ def blackjack(rounds, image, root):
         for port in b.hal._uarts.values():  # each simulated UART keeps every byte the firmware sent it
             port.sent = bytearray()
         del b.alerts[:]  # the harness's copy of every alert (the bench's, not the board's)
+        del b.reader.commands[:]  # the simulated PN532 keeps every command code it was sent
         print("BJ_HEX %d %d" % (i + 1, len(sys.modules["felt.drivers.antennas"]._HEX)))
         r = None
         gc.collect()
