@@ -3,6 +3,7 @@
 # free local port; a Pico table's console goes through `feltctl bridge`; floor commands come back
 # over MQTT by challenge + HMAC; a broker restart mid-hand and a table power cut lose nothing, and
 # duplicates are dropped by seq. Few and quick: each test runs a hand or two.
+import contextlib
 import threading
 import time
 
@@ -131,11 +132,15 @@ def test_broker_restart_mid_hand_and_table_power_cut_lose_nothing(broker, tmp_pa
     col.close()
 
 
-def test_pico_table_through_feltctl_bridge(broker):
-    col = Collector(broker.url, client_id="floor-c")
+@contextlib.contextmanager
+def _bridged_pico(broker, todo=None):
+    """A simulated Pico table on its console (socket://) with `feltctl bridge`'s Bridge publishing
+    for it in a thread; yields (table, pico). Ends the bridge before the table's end of the line,
+    and fails the test on an exception the bridge's thread raised."""
     t = SimTable(name="p1")
     gate = FloorGate("p1", {"alice": FLOOR}, nonces())
-    pico = PicoOnSocket(t, FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "p1"))
+    desk = FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "p1")
+    pico = PicoOnSocket(t, desk, todo=todo)
     port = serial.serial_for_url(pico.url, timeout=0.01)
     bridge = Bridge(port, broker.url, "room1", "p1")
     stop = []
@@ -150,22 +155,30 @@ def test_pico_table_through_feltctl_bridge(broker):
     th = threading.Thread(target=run_bridge, daemon=True)
     th.start()
     try:
-        assert col.wait_for(lambda: not pico.todo and len(col.seqs("p1")) >= t.box.last_seq > 0, timeout_s=30)
-        assert col.seqs("p1") == list(range(1, t.box.last_seq + 1))
-        pk = message.public_key(OWNER)
-        assert all(message.verify(pk, m, keys.check) for m in col.msgs.values())
-        assert col.wait_for(lambda: t.box.count() == 0, timeout_s=10)  # pubacks came back over the console
-        with MqttPort(broker.url, "room1", "p1") as mp:
-            fc = FloorClient(mp, "p1", "alice", FLOOR, timeout_s=5)
-            assert fc.command("stack 3 1500").opts["cmd"] == "stack"
-        assert t.sim.table.stacks[2] == 1500
+        yield t, pico
     finally:
         stop.append(1)
         th.join(5)  # the bridge stops reading before the table's end of the line goes away
         pico.stop = True
-        assert errors == []
         bridge.close()
         port.close()
+    assert errors == []
+
+
+def test_pico_table_through_feltctl_bridge(broker):
+    col = Collector(broker.url, client_id="floor-c")
+    try:
+        with _bridged_pico(broker) as (t, pico):
+            assert col.wait_for(lambda: not pico.todo and len(col.seqs("p1")) >= t.box.last_seq > 0, timeout_s=30)
+            assert col.seqs("p1") == list(range(1, t.box.last_seq + 1))
+            pk = message.public_key(OWNER)
+            assert all(message.verify(pk, m, keys.check) for m in col.msgs.values())
+            assert col.wait_for(lambda: t.box.count() == 0, timeout_s=10)  # pubacks came back over the console
+            with MqttPort(broker.url, "room1", "p1") as mp:
+                fc = FloorClient(mp, "p1", "alice", FLOOR, timeout_s=5)
+                assert fc.command("stack 3 1500").opts["cmd"] == "stack"
+            assert t.sim.table.stacks[2] == 1500
+    finally:
         col.close()
 
 
@@ -240,45 +253,24 @@ def test_issue15_the_bridge_relays_a_forged_stored_acknowledgement_and_the_pico_
     # the Pico path: the bridge is not trusted either -- it relays the floor's acknowledgement as
     # `puback NAME TAG "SEQS"` and the table checks the tag with its own floor keys
     col = Collector(broker.url, client_id="floor-g", ack=False)
-    t = SimTable(name="p1")
-    gate = FloorGate("p1", {"alice": FLOOR}, nonces())
-    pico = PicoOnSocket(t, FloorDesk(gate, t.sim.table, t.feed, {"alice": FLOOR}, "p1"), todo=HAND[:8])
-    port = serial.serial_for_url(pico.url, timeout=0.01)
-    bridge = Bridge(port, broker.url, "room1", "p1")
     forger = _publisher(broker.url)
-    stop = []
-    errors = []
-
-    def run_bridge():
-        try:
-            while not stop:
-                bridge.step()
-        except Exception as e:  # said by the test, not lost in a thread
-            errors.append(repr(e))
-    th = threading.Thread(target=run_bridge, daemon=True)
-    th.start()
     try:
-        assert col.wait_for(lambda: not pico.todo and len(col.seqs("p1")) >= 8, timeout_s=30)
-        n = max(col.seqs("p1"))
-        bad = [p for p in _forgeries("p1", n) if b"mallory" not in p]  # not a console name either way
-        for payload in bad:
-            forger.publish(message.topic("room1", "p1", message.STORED), payload, qos=1).wait_for_publish(5)
-        # the unsigned old form never reaches the console (the bridge cannot relay it); the rest
-        # are relayed and refused by the table
-        assert col.wait_for(lambda: pico.sender.refused >= len(bad) - 1, timeout_s=15), (pico.sender.refused, bad)
-        waiting = [s for s, _k in t.box.waiting()]
-        assert [s for s in range(1, n + 1) if s not in waiting] == [], waiting
-        assert [a for a in t.sim.table.alerts if a.device == "room" and "stored acknowledgement" in a.text]
-        genuine = ack.payload(FLOOR, "p1", "alice", "1-%d" % n)
-        forger.publish(message.topic("room1", "p1", message.STORED), genuine, qos=1).wait_for_publish(5)
-        assert col.wait_for(lambda: all(s > n for s, _k in t.box.waiting()), timeout_s=15), t.box.waiting()
+        with _bridged_pico(broker, todo=HAND[:8]) as (t, pico):
+            assert col.wait_for(lambda: not pico.todo and len(col.seqs("p1")) >= 8, timeout_s=30)
+            n = max(col.seqs("p1"))
+            bad = [p for p in _forgeries("p1", n) if b"mallory" not in p]  # not a console name either way
+            for payload in bad:
+                forger.publish(message.topic("room1", "p1", message.STORED), payload, qos=1).wait_for_publish(5)
+            # the unsigned old form never reaches the console (the bridge cannot relay it); the rest
+            # are relayed and refused by the table
+            assert col.wait_for(lambda: pico.sender.refused >= len(bad) - 1, timeout_s=15), (pico.sender.refused, bad)
+            waiting = [s for s, _k in t.box.waiting()]
+            assert [s for s in range(1, n + 1) if s not in waiting] == [], waiting
+            assert [a for a in t.sim.table.alerts if a.device == "room" and "stored acknowledgement" in a.text]
+            genuine = ack.payload(FLOOR, "p1", "alice", "1-%d" % n)
+            forger.publish(message.topic("room1", "p1", message.STORED), genuine, qos=1).wait_for_publish(5)
+            assert col.wait_for(lambda: all(s > n for s, _k in t.box.waiting()), timeout_s=15), t.box.waiting()
     finally:
-        stop.append(1)
-        th.join(5)
-        pico.stop = True
         forger.disconnect()
         forger.loop_stop()
-        assert errors == []
-        bridge.close()
-        port.close()
         col.close()
