@@ -251,6 +251,8 @@ def test_encoder_refuses_what_decoder_would_refuse():
         Message(1, "alert", ["warn"], None, "tab\there"),
         Message(1, "bet", [3, 10 ** 10]),
         Message(1, "alert", ["warn"], None, "x" * 300),  # longer than a line may be
+        Message(1, "error", [], {"re": 1, "rule": "\u00c9T-1"}, "x"),  # not ASCII (CPython's isalpha takes it)
+        Message(1, "error", [], {"re": 1, "rule": "BET-\u0661"}, "x"),  # an Arabic-Indic digit
     ):
         with raises(ValueError):
             console.encode(msg)
@@ -317,3 +319,28 @@ def test_lines_split_anywhere_give_the_same_messages():
     eq(want, [None, "syntax", "too_long", None])
     p = console.Parser()
     eq([getattr(e, "code", None) for e in [x for b in stream for x in p.feed(bytes([b]))]], want)
+
+
+def _allocated(fn, *args):
+    """Bytes allocated by fn(*args) on MicroPython (gc.mem_alloc() around it: the WebAssembly port
+    never collects inside a call, the unix port only when its heap is full, after gc.collect here)."""
+    import gc
+    gc.collect()
+    before = gc.mem_alloc()
+    fn(*args)
+    return gc.mem_alloc() - before
+
+
+def test_encoding_a_reply_makes_little_garbage():
+    # hardware/memory.md (showdown round): the table's `ok` reply to every console entry allocated
+    # 4,096 B on the 32-bit port (7,808 on 64-bit), in every entry's main-loop step, the showdown's
+    # too: the line was decoded again to check it, and verb() built its schema record from ~30
+    # small objects. Now a line that cannot be refused is not decoded again and the record is
+    # leaner: 1,360 B (2,496).
+    if not check.MICROPYTHON:
+        raise check.Skip("gc.mem_alloc() is MicroPython's")
+    reply = console.ok(9, 41)
+    eq(console.encode(reply), b"FELT1 9 ok re=41 *ECF0\r\n")
+    used = _allocated(console.encode, reply)
+    small = check.sys.maxsize < 2 ** 32  # a 32-bit word: the WebAssembly port
+    assert used <= (1600 if small else 3000), used
