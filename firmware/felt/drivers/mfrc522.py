@@ -93,12 +93,24 @@ _FIFO_WUPA = bytes((_FIFO_DATA << 1, WUPA))
 _FIFO_HLTA = bytes((_FIFO_DATA << 1, 0x50, 0x00, 0x57, 0xCD))  # HLTA with its CRC_A (annex B: 50 00 -> 57 CD)
 
 
-# A known card's SELECT frames, one bytes object a card (select_card, reselect): per cascade level
-# the FIFO write as sent (the address byte + SELECT + CRC_A: 10 bytes) and the answer it gave
-# (SAK + CRC_A: 3 bytes). As a list of pairs of bytes objects they were ~190 B a card on a 32-bit
-# word; a ten-seat Omaha hand has ~45 cards on the antennas (hardware/memory.md, "Third round").
+# A known card's SELECT frames (select_card, reselect): per cascade level the FIFO write as sent
+# (the address byte + SELECT + CRC_A: 10 bytes) and the answer it gave (SAK + CRC_A: 3 bytes); the
+# SAK's cascade bit says another level follows. A reader keeps the frames of all the cards it holds
+# as ONE bytes object, one card after another (MFRC522._frames): as a list of pairs of bytes objects
+# they were ~190 B a card on a 32-bit word, as a bytes object a card in a (uid, frames) pair ~65 B,
+# now the frames' 13 bytes a level; a ten-seat Omaha hand has ~45 cards on the antennas
+# (hardware/memory.md, "The firmware's own live RAM").
 _LEVEL_FIFO = const(10)
 _LEVEL = const(13)
+_CASCADE_BIT = const(0x04)  # in the SAK: UID not complete, the next cascade level follows
+
+
+def _card_end(frames, at):
+    # the end of the card whose SELECT frames start at frames[at]: its last level has a SAK
+    # without the cascade bit
+    while frames[at + _LEVEL_FIFO] & _CASCADE_BIT:
+        at += _LEVEL
+    return at + _LEVEL
 
 
 def air_bits_us(nbits):
@@ -154,8 +166,10 @@ class MFRC522:
     rx_len = 0
     rx_last_bits = 0
     coll_pos = 0
-    _held = ()  # [(uid bytes, SELECT frames as one bytes object)] read by the last inventory (reselect)
-    _same = ScanResult()  # the result of exactly _held, returned while nothing changes (never altered)
+    # The cards the last inventory read, in order: their UIDs are _same.uids, their SELECT frames
+    # _frames (one card after another, see _card_end); reselect finds them again by these.
+    _frames = b""
+    _same = ScanResult()  # the result of exactly the held cards, returned while nothing changes (never altered)
     _miss = 0  # OK: the status of the first known card that did not answer (inventory)
 
     def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
@@ -432,7 +446,7 @@ class MFRC522:
                 frames.extend(self._frame)
                 for k in range(3):
                     frames.append(self.rx[k])
-            if sak & 0x04:  # cascade bit: UID not complete
+            if sak & _CASCADE_BIT:  # UID not complete
                 if known[0] != CASCADE_TAG:
                     return FRAME, None
                 for k in range(3):
@@ -444,22 +458,21 @@ class MFRC522:
             return OK, bytes(uid[:n + 4])
         return FRAME, None
 
-    def reselect(self, frames):
-        """Select a card already known by its SELECT frames (select_card's `frames`): REQA, then
-        each cascade level's SELECT as sent before, the answer compared with the one it gave
-        then -- the anticollision and every CRC_A are skipped (ISO/IEC 14443-3 6.4.3: a PICC in
-        READY answers a SELECT carrying its UID CLn; the others go back to IDLE). Returns OK,
+    def reselect(self, frames, at=0):
+        """Select a card already known by its SELECT frames (select_card's `frames`, starting at
+        frames[at]): REQA, then each cascade level's SELECT as sent before, the answer compared
+        with the one it gave then -- the anticollision and every CRC_A are skipped (ISO/IEC
+        14443-3 6.4.3: a PICC in READY answers a SELECT carrying its UID CLn; the others go back
+        to IDLE). The card's last level is the one whose SAK has no cascade bit. Returns OK,
         NO_TAG (the card no longer answers), CRC or FRAME."""
         st = self.request()
         if st != OK:
             return st
-        at = 0
-        while at < len(frames):
+        while True:
             st = self._reselect_level(frames, at)
-            if st != OK:
+            if st != OK or not frames[at + _LEVEL_FIFO] & _CASCADE_BIT:
                 return st
             at += _LEVEL
-        return OK
 
     def _reselect_level(self, frames, at):
         st = self._transceive(self._sel_fifo(frames, at), 0)
@@ -495,12 +508,11 @@ class MFRC522:
         errors are counted, not raised; a chip that does not answer raises DeviceTimeout.
         When every known card answered and nothing else did, the result is the same object as
         the last time (never changed once returned): the steady state allocates nothing."""
-        held = self._held
         kept = self._revisit(max_cards)
         if self._miss != OK:
             return self._after_miss(kept, max_cards)  # a known card did not answer
         if kept >= max_cards:
-            return self._same if kept == len(held) else self._result_of(held[:kept])
+            return self._same if kept == len(self._same.uids) else self._result_of(self._held()[:kept])
         st = self.request()
         if st == NO_TAG:
             return self._same  # every known card there, nothing new
@@ -514,23 +526,25 @@ class MFRC522:
         """Reselect and halt the known cards in order while each answers; returns how many did
         (at most max_cards). self._miss: the status of the first one that did not (OK: none)."""
         self._miss = OK
-        held = self._held
+        n = len(self._same.uids)
         kept = 0
-        while kept < len(held) and kept < max_cards:
-            st = self.reselect(held[kept][1])
+        at = 0  # where the card's frames start in self._frames
+        while kept < n and kept < max_cards:
+            st = self.reselect(self._frames, at)
             if st != OK:
                 self._miss = st
                 break
             self._transceive(_FIFO_HLTA, 0)
             kept += 1
+            at = _card_end(self._frames, at)
         return kept
 
     def _after_miss(self, k, max_cards):
         # held[k] answered self._miss (not OK), held[:k] were kept: the known cards after it are
         # visited, a card error ends the inventory (that card is resolved afresh next time)
-        held = self._held
+        held = self._held()
         n = len(held)
-        fresh = list(held[:k])
+        fresh = held[:k]
         kept = k
         st = self._miss
         while True:
@@ -561,7 +575,7 @@ class MFRC522:
     def _new_cards(self, st, fresh, max_cards):
         # REQA was answered (st): select the new cards one by one, each halted after its SELECT
         if fresh is None:
-            fresh = list(self._held)
+            fresh = self._held()
         result = self._result_of(fresh)
         uids = result.uids
         while True:
@@ -596,8 +610,23 @@ class MFRC522:
             result.uids.append(e[0])
         return result
 
+    def _held(self):
+        # the held cards as a list of (uid, SELECT frames) pairs (the change paths work on these)
+        out = []
+        frames = self._frames
+        at = 0
+        for uid in self._same.uids:
+            end = _card_end(frames, at)
+            out.append((uid, frames[at:end]))
+            at = end
+        return out
+
     def _set_held(self, held):
-        self._held = held
+        # held: [(uid, SELECT frames)] -> the UIDs as _same, the frames one after another
+        frames = bytearray()
+        for e in held:
+            frames.extend(e[1])
+        self._frames = bytes(frames)
         self._same = self._result_of(held)
 
     def forget(self):
