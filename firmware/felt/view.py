@@ -71,7 +71,10 @@ def lines(table, now_ms=None):
     cfg = table.config
     game = _SHORT.get(cfg.game, "?")
     n = table.hand_no
-    out = [_fit("%s %s H%d" % (_STRUCT.get(cfg.structure, "?"), game, n), "%s H%d" % (game, n), "H%d" % n)]
+    # the shorter wordings are formatted only when the fuller one does not fit (a view is computed
+    # after every main-loop step with events: its garbage is in each; hardware/memory.md, showdown round)
+    top = "%s %s H%d" % (_STRUCT.get(cfg.structure, "?"), game, n)
+    out = [top if len(top) <= WIDTH else _fit("%s H%d" % (game, n), "H%d" % n)]
     out.append(street(table).upper())
     if table.level_clock is not None:  # TOUR-1: the level and the time left on its clock
         from felt.table import tournament
@@ -111,12 +114,20 @@ def lines(table, now_ms=None):
     elif table.state == OVER:
         kill = losers_on_antennas(table)
         if kill:  # POT-19: the losing hands are killed before the pot is pushed
-            out.append(_fit("KILL " + " ".join("S%d" % s for s in kill), "KILL %d SEATS" % len(kill)))
+            # "KILL S1 S3", or "KILL 9 SEATS" when the seats do not fit (worked out before any text is made)
+            width = 4
+            for s in kill:
+                width += 3 if s < 10 else 4
+            out.append("KILL " + " ".join(["S%d" % s for s in kill]) if width <= WIDTH else "KILL %d SEATS" % len(kill))
         for a in (table.hand.results or [])[:3]:
             out.append(_award_line(table, a))
-    live = [a for a in table.alerts if a.level != "info"]
-    if live:
-        return _with_alert(out, live[-1], live[-1].status == "proposed" or live[-1].mark == table.progress())
+    alerts = table.alerts
+    i = len(alerts) - 1
+    while i >= 0 and alerts[i].level == "info":
+        i -= 1
+    if i >= 0:  # the newest alert that is not info
+        a = alerts[i]
+        return _with_alert(out, a, a.status == "proposed" or a.mark == table.progress())
     return out[:8]
 
 
@@ -162,12 +173,17 @@ def _rule_lines(a):
 
 def _award_line(table, a):
     # "S3 WINS 1500", "S2+S5 SIDE1 700", "S4 LO 375": who, which pot, how many chips
-    seats = sorted([table.setup.seats[p] for p, _c in a.shares])
+    seats = [table.setup.seats[p] for p, _c in a.shares]
+    seats.sort()
     who = "+".join(["S%d" % s for s in seats])
-    what = ("" if a.pot_index == 0 else "SIDE%d " % a.pot_index) + {"high": "HI ", "low": "LO "}.get(a.half, "")
+    what = "HI " if a.half == "high" else ("LO " if a.half == "low" else "")
+    if a.pot_index:
+        what = "SIDE%d %s" % (a.pot_index, what)
     amount = _award_amount(a)
-    return _fit("%s WINS %s%d" % (who, what, amount), "%s %s%d" % (who, what, amount),
-                "%d WAY %s%d" % (len(seats), what, amount), "%s%d" % (what, amount))
+    line = "%s WINS %s%d" % (who, what, amount)
+    if len(line) <= WIDTH:  # the terser wordings only when it does not fit
+        return line
+    return _fit("%s %s%d" % (who, what, amount), "%d WAY %s%d" % (len(seats), what, amount), "%s%d" % (what, amount))
 
 
 def stacks(table):
@@ -229,27 +245,35 @@ def losers_on_antennas(table):
     h = table.hand
     if table.state != OVER or h is None or not h.results or h.live_count() < 2:
         return []
-    won = {}
-    for a in h.results:
-        for p, _c in a.shares:
-            won[p] = True
-    on = {}  # card -> antenna location, as the antennas see it now (Table.onant outlives the hand)
-    for uid in table.onant:
-        c = table.uid_card.get(uid)
-        if c is not None:
-            on[c] = table.onant[uid]
     out = []
     for p in range(h.n):
-        if not h.live[p] or h.mucked[p] or p in won:
+        if not h.live[p] or h.mucked[p] or _won(h, p):
             continue
         seat = table.setup.seats[p]
-        loc = "seat%d" % seat
-        for c in h.hole[p]:
-            if on.get(c) == loc:
-                out.append(seat)
-                break
+        if _on_antenna(table, h.hole[p], "seat%d" % seat):
+            out.append(seat)
     out.sort()
     return out
+
+
+def _won(h, p):
+    for a in h.results:
+        for q, _c in a.shares:
+            if q == p:
+                return True
+    return False
+
+
+def _on_antenna(table, hole, loc):
+    # a card of `hole` on antenna `loc` as the antennas see it now (Table.onant outlives the hand);
+    # no card -> location map is built: it was a dict of every card on the table at each refresh
+    onant = table.onant
+    for uid in onant:
+        if onant[uid] == loc:
+            c = table.uid_card.get(uid)
+            if c is not None and c in hole:
+                return True
+    return False
 
 
 def _award_amount(a):

@@ -61,7 +61,23 @@ def card_text(card):
 
 def cards_text(cards, sep=""):
     """[50, 45] -> 'AhKd' (sep=' ' gives 'Ah Kd')."""
-    return sep.join([card_text(c) for c in cards])
+    if sep:
+        return sep.join([card_text(c) for c in cards])
+    # the common case (every hand shown at the showdown, the board line of every display refresh)
+    # written into one buffer: a text per card, a list and the join were ~5x the garbage
+    # (hardware/memory.md, showdown round)
+    out = bytearray(2 * len(cards))
+    i = 0
+    for c in cards:
+        if c == UNKNOWN:
+            out[i] = out[i + 1] = 63  # "??"
+        else:
+            if not isinstance(c, int) or c < 0 or c >= DECK_SIZE:
+                card_text(c)  # raises its FormatError
+            out[i] = ord(RANKS[c >> 2])
+            out[i + 1] = ord(SUITS[c & 3])
+        i += 2
+    return out.decode()
 
 
 def card_name(card):

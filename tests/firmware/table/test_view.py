@@ -150,3 +150,28 @@ def test_a_note_shows_in_full_while_it_is_news_when_there_is_room():
     eq(len(frame), 7)  # the rule line and three lines of text
     sim.run("draw Ah to seat 2")
     eq(_frame(sim), ["NL HOLDEM H1", "PREFLOP", "POT 150", "!GAME-2 #1"])
+
+
+def test_POT_19_the_display_after_a_ten_seat_showdown_makes_little_garbage():
+    # the display is computed after every main-loop step with events: after the showdown it names the
+    # awards and the losers still on their antennas (POT-19). It allocated 2,352 B on the 32-bit port,
+    # 4,640 on 64-bit (a dict of every card on an antenna, a list of the alerts, every shorter wording
+    # formatted); now 848 / 1,696 (hardware/memory.md, showdown round)
+    import check
+    from felt.sim import autoplay
+    sim = Sim()
+    sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
+    for s in range(1, 11):
+        sim.run("seat %d 100000" % s)
+    t = autoplay.play_calling_hand(sim, autoplay.shuffled(autoplay.Lcg(7)))
+    eq((t.state, t.alerts), ("over", []))
+    got = view.lines(t)
+    eq(got, ["FL OMAHA8 H1", "OVER", "KILL 9 SEATS", "S6 WINS 200"])
+    if not check.MICROPYTHON:
+        return
+    import gc
+    gc.collect()
+    before = gc.mem_alloc()
+    view.lines(t)
+    used = gc.mem_alloc() - before
+    assert used <= (1100 if check.sys.maxsize < 2 ** 32 else 2200), used
