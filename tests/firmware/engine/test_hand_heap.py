@@ -61,3 +61,55 @@ def test_BET_38_an_action_allocates_only_its_record():
             worst = used
     # the Op namedtuple (7 fields) plus, now and then, the log list growing
     assert worst <= 160, worst
+
+
+def _omaha8_at_the_showdown():
+    # ten-seat fixed-limit Omaha hi-lo, everyone calling to the river (the bench's hand, bench_memory.py)
+    h = Hand("FO/8", [100000] * 10, blinds=[10, 20], small_bet=20, big_bet=40)
+    d = [(i * 19) % 52 for i in range(52)]
+    k = 0
+    while h.phase != "showdown":
+        if h.actor is not None:
+            h.check_call(h.actor)
+        elif h.pending_board:
+            if not h.burned and h.game.streets[h.street].burn:
+                h.burn(d[k])
+                k += 1
+            n = h.pending_board
+            h.deal_board(d[k:k + n])
+            k += n
+        else:
+            for p in range(h.n):
+                if h.pending_hole[p]:
+                    h.deal_hole(p, d[k])
+                    k += 1
+    return h
+
+
+def test_SHOW_1_POT_7_the_showdown_of_a_ten_seat_omaha8_hand_makes_little_garbage():
+    # The showdown is the busiest main-loop step of a hand (hardware/memory.md, showdown round): ten
+    # hands tabled, then the pots divided and the award texts written (GAME-9, POT-7, SHOW-18). On the
+    # 32-bit WebAssembly port a tabled hand allocated 208 B and the last one, which settles, 4,928 B
+    # (416 / 9,632 on 64-bit: rank words split into lists of 13, sorted copies and key tuples for
+    # one pot and one winner, a set of one total); now 144 / 3,072 (288 / 5,920).
+    gc, micropython = _micropython()
+    h = _omaha8_at_the_showdown()
+    order = h.show_order()
+    h.rules.rake, h.rules.bbj_hand, h.rules.hilo_identical_scoop  # defaults read once a table, not per hand
+    worst = 0
+    for p in order[:-1]:
+        gc.collect()
+        before = gc.mem_alloc()
+        h.show(p)
+        used = gc.mem_alloc() - before
+        worst = used if used > worst else worst
+    gc.collect()
+    before = gc.mem_alloc()
+    h.show(order[-1])
+    last = gc.mem_alloc() - before
+    eq(h.reasons, ["player 3 wins the high half of the main pot with three of a kind, jacks",
+                   "player 4 wins the low half of the main pot with a 6-4-3-2-A low"])
+    import sys
+    small = sys.maxsize < 2 ** 32
+    assert worst <= (176 if small else 352), worst
+    assert last <= (3400 if small else 6500), last

@@ -82,13 +82,20 @@ def build_pots(committed, live, dead=0):
         raise RuleError("POT-17: negative dead money %d" % dead, legal=(0, None))
     # The tops of the layers: every distinct total of a live hand (all-in amounts and the
     # largest matched total), ascending (POT-3).
-    tops = sorted(set(committed[p] for p in range(n) if live[p]))
-    if not tops:
+    tops = None  # the common case first: every live hand put in the same total (no set, no sort)
+    for p in range(n):
+        if live[p]:
+            if tops is None:
+                tops = committed[p]
+            elif committed[p] != tops:
+                tops = -1
+                break
+    if tops is None:
         raise RuleError("POT-8: no live hand to build pots for")
-    if len(tops) == 1:
-        # the common case: every live hand put in the same total -- one pot of everything
-        # (committed >= 0 was checked, so the layer sum below is the plain sum)
+    if tops >= 0:
+        # one pot of everything (committed >= 0 was checked, so the layer sum below is the plain sum)
         return [Pot(0, sum(committed) + dead, [p for p in range(n) if live[p]])]
+    tops = sorted(set(committed[p] for p in range(n) if live[p]))
     pots = []
     below = 0
     last = len(tops) - 1
@@ -145,9 +152,12 @@ def split(amount, winners, order=None, unit=1):
     # winners by their place in `order` (highest odd-chip priority first); one missing from
     # `order` comes after all listed ones, in ascending position. Full explicit keys:
     # MicroPython's sort is not stable.
-    order = order or []
-    big = len(order)
-    ranked = sorted(winners, key=lambda p: (order.index(p) if p in order else big, p))
+    if len(winners) == 1:
+        ranked = winners  # one winner: nothing to rank (no key tuples; the showdown's step, hardware/memory.md)
+    else:
+        order = order or []
+        big = len(order)
+        ranked = sorted(winners, key=lambda p: (order.index(p) if p in order else big, p))
     units = amount // unit
     each = units // len(ranked)
     odd = units - each * len(ranked)
@@ -193,7 +203,15 @@ def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
     if odd_order_lo is None:
         odd_order_lo = odd_order
     awards = []
-    for pot in sorted(pots, key=lambda q: -q.index):
+    # the most recent side pot first (POT-7): build_pots lists them by index, so they are walked
+    # backwards without a sorted copy unless a caller passed them in another order
+    k = 1
+    while k < len(pots) and pots[k - 1].index < pots[k].index:
+        k += 1
+    if k < len(pots):
+        pots = sorted(pots, key=lambda q: q.index)
+    for k in range(len(pots) - 1, -1, -1):
+        pot = pots[k]
         for p in pot.eligible:
             if p < 0 or p >= n:
                 raise RuleError("POT-3: pot %d names position %d of %d" % (pot.index, p, n))
@@ -219,7 +237,11 @@ def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
                             hi_value, no_low=lo is not None))
         return
     lo_value, lo_win = _best(lo, lows)
-    if sorted(hi_win) == sorted(lo_win) and (len(hi_win) == 1 or scoop_rule == _EVEN_SPLIT):
+    if len(hi_win) == 1 and len(lo_win) == 1:
+        same = hi_win[0] == lo_win[0]  # the common scoop test without two sorted copies
+    else:
+        same = sorted(hi_win) == sorted(lo_win)
+    if same and (len(hi_win) == 1 or scoop_rule == _EVEN_SPLIT):
         # One player wins both halves (scoop, POT-14), or the same players tie both halves
         # and the whole pot is split as evenly as possible (POT-15 even_split).
         awards.append(Award(pot.index, pot.amount, _WHOLE, split(pot.amount, hi_win, order, unit),

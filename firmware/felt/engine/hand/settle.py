@@ -114,14 +114,16 @@ def check_show(hand, p, cards):
 def show(hand, p, cards):
     cards = check_show(hand, p, cards)
     hole = hand.hole[p]
-    # keep the dealt order (and so the up flags); fill the unknown slots with the new cards
-    fresh = [c for c in cards if c not in hole]
-    k = 0
-    for i in range(len(hole)):
-        if hole[i] == _UNKNOWN:
-            hole[i] = fresh[k]
-            hand.seen.add(fresh[k])
-            k += 1
+    # keep the dealt order (and so the up flags); fill the unknown slots with the new cards (a hand
+    # whose cards were all read has none: no list made in the showdown's step, hardware/memory.md)
+    if _UNKNOWN in hole:
+        fresh = [c for c in cards if c not in hole]
+        k = 0
+        for i in range(len(hole)):
+            if hole[i] == _UNKNOWN:
+                hole[i] = fresh[k]
+                hand.seen.add(fresh[k])
+                k += 1
     hand.shown[p] = True
     op = hand._note("show", p, 0, 0, hole, False)
     maybe_settle(hand)

@@ -55,15 +55,12 @@ def face_up_now(live, all_in, street_closed, allin_face_up=_AT_SHOWDOWN):
 
 def _who(positions, seats):
     # "seat 3", "seats 2 and 7", "seats 2, 5 and 8"; "player N" (PHH pN) without seat numbers.
-    numbers = ["%d" % (seats[p] if seats else p + 1) for p in positions]
     noun = "seat" if seats else "player"
-    if len(numbers) == 1:
-        return "%s %s" % (noun, numbers[0])
+    if len(positions) == 1:  # one winner: one text (the showdown's step, hardware/memory.md)
+        p = positions[0]
+        return "%s %d" % (noun, seats[p] if seats else p + 1)
+    numbers = ["%d" % (seats[p] if seats else p + 1) for p in positions]
     return "%ss %s and %s" % (noun, ", ".join(numbers[:-1]), numbers[-1])
-
-
-def pot_name(index):
-    return "the main pot" if index == 0 else "side pot %d" % index
 
 
 def award_text(award, seats=None, describe=None, hi_kind="high", lo_kind="low8", unshown=()):
@@ -74,7 +71,8 @@ def award_text(award, seats=None, describe=None, hi_kind="high", lo_kind="low8",
     took their pots without tabling (SHOW-10)."""
     winners = [p for p, _ in award.shares]
     who = _who(winners, seats)
-    pot = pot_name(award.pot_index)
+    # (pot_name(), inlined: one global less in RAM for evaluate's _word, hardware/memory.md showdown round)
+    pot = "the main pot" if award.pot_index == 0 else "side pot %d" % award.pot_index
     if award.half == "high":
         pot = "the high half of " + pot
     elif award.half == "low":

@@ -622,10 +622,26 @@ def _ranks_desc(mask):
     return out
 
 
+def _word(words, i):
+    # words.split()[i], the one word sliced out instead of a list of all 13 made (describe runs in the
+    # showdown's main-loop step; hardware/memory.md, showdown round)
+    n = words.count(" ") + 1
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError  # as the list would (no message: one interned text less)
+    a = 0
+    while i:
+        a = words.find(" ", a) + 1
+        i -= 1
+    b = words.find(" ", a)
+    return words[a:] if b < 0 else words[a:b]
+
+
 def _describe_high(v, short, shift=0):
     # shift: bit i of the masks is rank (i + shift) % 13 (12 for ace-low masks)
-    names = _NAMES.split()
-    plural = _PLURAL.split()
+    names = _NAMES
+    plural = _PLURAL
     cat = v >> 26
     prim = (v >> 13) & 8191
     kick = v & 8191
@@ -634,24 +650,24 @@ def _describe_high(v, short, shift=0):
     if cat == STRAIGHT_FLUSH:
         if kick == 13:
             return "a royal flush"
-        return "a straight flush, %s high" % names[kick - 1]
+        return "a straight flush, %s high" % _word(names, kick - 1)
     if cat == FOUR_OF_A_KIND:
-        return "four of a kind, %s" % plural[(_index(prim) + shift) % 13]
+        return "four of a kind, %s" % _word(plural, (_index(prim) + shift) % 13)
     if cat == FULL_HOUSE:
-        return "a full house, %s full of %s" % (plural[(_index(prim) + shift) % 13],
-                                                 plural[(_index(kick) + shift) % 13])
+        return "a full house, %s full of %s" % (_word(plural, (_index(prim) + shift) % 13),
+                                                 _word(plural, (_index(kick) + shift) % 13))
     if cat == FLUSH:
-        return "a flush, %s high" % names[_ranks_desc(kick)[0]]
+        return "a flush, %s high" % _word(names, _ranks_desc(kick)[0])
     if cat == STRAIGHT:
-        return "a straight, %s high" % names[kick - 1]
+        return "a straight, %s high" % _word(names, kick - 1)
     if cat == THREE_OF_A_KIND:
-        return "three of a kind, %s" % plural[(_index(prim) + shift) % 13]
+        return "three of a kind, %s" % _word(plural, (_index(prim) + shift) % 13)
     if cat == TWO_PAIR:
         hi, lo = _ranks_desc(prim)
-        return "two pair, %s and %s" % (plural[(hi + shift) % 13], plural[(lo + shift) % 13])
+        return "two pair, %s and %s" % (_word(plural, (hi + shift) % 13), _word(plural, (lo + shift) % 13))
     if cat == PAIR:
-        return "a pair of %s" % plural[(_index(prim) + shift) % 13]
-    return "%s high" % names[(_ranks_desc(kick)[0] + shift) % 13]
+        return "a pair of %s" % _word(plural, (_index(prim) + shift) % 13)
+    return "%s high" % _word(names, (_ranks_desc(kick)[0] + shift) % 13)
 
 
 def _low_text(ranks):
