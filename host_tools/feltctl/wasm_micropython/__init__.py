@@ -54,13 +54,14 @@ BOARD_BUILTINS = ("collections", "binascii")
 
 
 def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, cwd=None, fixed_heap=False,
-            pystack=8192, builtins=()):
+            pystack=8192, builtins=(), board=None):
     """argv list that runs `module`'s main(argv) in the WebAssembly port under node.
     heap: GC heap bytes (as `-X heapsize`); romfs: a ROMFS image mounted at /rom as a ROM partition
     (outside the heap, like a board's flash); copy: (host path, guest path) files or folders put into
     the port's in-memory file system; path: sys.path (default /rom, .frozen); fixed_heap: fail with
     MemoryError (exit 3) when the heap had to grow (launcher.mjs says why it can); builtins: module names
-    bound to the port's built-in C modules (BOARD_BUILTINS)."""
+    bound to the port's built-in C modules (BOARD_BUILTINS); board: a dict (heap, module, romfs, builtins,
+    fixed) that loads a second VM, the board, beside this one (launcher.mjs, "Two VMs")."""
     cmd = [node_binary(), LAUNCHER, "--package", package_dir(), "--heap", str(int(heap)), "--pystack", str(pystack)]
     if romfs:
         cmd += ["--romfs", romfs]
@@ -74,6 +75,14 @@ def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, 
         cmd += ["--cwd", cwd]
     for name in builtins:
         cmd += ["--builtin", name]
+    if board:
+        cmd += ["--board-heap", str(int(board["heap"])), "--board-module", board["module"]]
+        if board.get("romfs"):
+            cmd += ["--board-romfs", board["romfs"]]
+        for name in board.get("builtins", ()):
+            cmd += ["--board-builtin", name]
+        if board.get("fixed", True):
+            cmd.append("--board-fixed")
     return cmd + ["--module", module, "--"] + [str(x) for x in argv]
 
 
@@ -93,3 +102,23 @@ def run_board(module, argv=(), ram=160 * 1024, extra=(), fixed_heap=True, timeou
     image = romfs_image.build_image(list(extra))
     return run(module, argv, timeout_s=timeout_s, heap=ram, romfs=image, fixed_heap=fixed_heap, copy=copy,
                builtins=BOARD_BUILTINS)
+
+
+HARNESS = os.path.dirname(os.path.abspath(__file__))
+BOARD_MODULES = (os.path.join(HARNESS, "board_side.py"), os.path.join(HARNESS, "board_wire.py"))
+
+
+def run_two_vm(module, argv=(), board_ram=160 * 1024, extra=(), board_module="board_side", world_heap=DEFAULT_HEAP,
+               fixed_board=True, timeout_s=DEFAULT_TIMEOUT_S, board_extra=BOARD_MODULES):
+    """`module` (the world: the simulated devices and whatever drives them, felt.sim.remote) in one VM
+    with a big heap, and the board in a second VM of the same process: `board_ram` bytes of fixed GC
+    heap (a MemoryError, exit 3, as soon as it would have grown, with fixed_board), the modules a Pico
+    has built in (BOARD_BUILTINS), `board_module` imported at start (board_side: the firmware on
+    felt.hal.machine_hal over board_wire). One ROMFS image for both: the firmware, `board_extra` and
+    `extra` at its root (hardware/memory.md, "Fourth round")."""
+    from feltctl.board import romfs as romfs_image
+
+    image = romfs_image.build_image(list(board_extra) + list(extra))
+    board = {"heap": board_ram, "module": board_module, "romfs": image, "builtins": BOARD_BUILTINS,
+             "fixed": fixed_board}
+    return run(module, argv, timeout_s=timeout_s, heap=world_heap, romfs=image, board=board)

@@ -18,6 +18,29 @@
 // --builtin NAME: `import NAME` gives the port's built-in C module (reached as uNAME) instead of the
 // micropython-lib Python package of that name this variant freezes over it (collections, binascii:
 // built in, no RAM, on a Pico's MicroPython; the emulated board, feltctl.wasm_micropython.run_board).
+//
+// Two VMs (--board-heap BYTES --board-module NAME [--board-romfs IMAGE] [--board-builtin NAME]...
+// [--board-fixed]): a second MicroPython in this process, the BOARD, with its own GC heap and ROM
+// partition, beside the first (the WORLD, which runs --module's main as above). The npm package
+// keeps its proxy state in globals (Module, proxy_js_ref...), so every call from one VM into the
+// other swaps those globals to the callee's set and back (re-entrant: board -> world -> board
+// nests). The VMs reach each other only through two JS modules, with small ints as arguments and
+// results (addresses, lengths, op codes: no allocation in the caller's heap); bytes are copied
+// between the two heaps' memories here. The board module calls wire.attach(call, mailbox_addr,
+// size) at import; the world's code calls board.attach(spi, call, mailbox_addr, size).
+//   board side, JS module `wire`: attach, pin_set(n, v), pin_get(n), pin_irq(n, edges: 1 falling,
+//     2 rising), spi(bus, out_addr, in_addr, n), call(op, a, b), put(op, a, addr, n) (n bytes to
+//     the world's mailbox first), get(op, a, addr, cap) (the world's answer: k bytes of its
+//     mailbox, copied to addr), give(addr, n) (a board answer's bytes, for the world's bget).
+//   world side, JS module `board`: attach, call(op, a, b) -> the board's call(op, a, b, 0), put(op,
+//     a, n) (n bytes of the world's mailbox to the board's first), get(op, a) -> k (the bytes the
+//     board gave, copied to the world's mailbox), drive(n, level) (the outside world drives input
+//     pin n: the board's handler runs on a matching edge, op 2), level(n), heap() -> [in use, heap
+//     bytes, highest in use after a board entry, board entries, board steps].
+// After every entry into the board its heap is probed (the entry's garbage is collected then: the
+// board's code calls gc.collect() before returning); with --board-fixed, a heap that grew is
+// reported as "MemoryError ... in board step N" (exit 3): what a board with that heap would have
+// raised, at the latest. Op 1 is the board's main-loop step (counted).
 import fs from "fs";
 import path from "path";
 import { pathToFileURL } from "url";
@@ -29,7 +52,8 @@ function usage(msg) {
   process.exit(2);
 }
 
-const opt = { copy: [], path: [], builtin: [], heap: 0, pystack: 8192, fixed: false, argv: [] };
+const opt = { copy: [], path: [], builtin: [], heap: 0, pystack: 8192, fixed: false, argv: [],
+  boardBuiltin: [], boardHeap: 0, boardFixed: false };
 const av = process.argv.slice(2);
 for (let i = 0; i < av.length; i++) {
   const a = av[i];
@@ -45,9 +69,15 @@ for (let i = 0; i < av.length; i++) {
   else if (a === "--cwd") opt.cwd = val();
   else if (a === "--builtin") opt.builtin.push(val());
   else if (a === "--module") opt.module = val();
+  else if (a === "--board-heap") opt.boardHeap = parseInt(val(), 10);
+  else if (a === "--board-romfs") opt.boardRomfs = val();
+  else if (a === "--board-builtin") opt.boardBuiltin.push(val());
+  else if (a === "--board-module") opt.boardModule = val();
+  else if (a === "--board-fixed") opt.boardFixed = true;
   else usage("unknown argument " + a);
 }
 if (!opt.pkg || !opt.module || !(opt.heap > 0)) usage("--package, --module and --heap are required");
+if (opt.boardHeap > 0 && !opt.boardModule) usage("--board-heap needs --board-module");
 
 function writer(fd) {
   return (line) => fs.writeSync(fd, line + "\n");
@@ -57,6 +87,12 @@ const { loadMicroPython } = await import(pathToFileURL(path.join(opt.pkg, "micro
 const load = { heapsize: opt.heap, pystack: opt.pystack, stdout: writer(1), stderr: writer(2), linebuffer: true };
 if (opt.romfs) load.romfs = fs.readFileSync(opt.romfs); // a ROM partition: malloc'd, outside the GC heap
 const mp = await loadMicroPython(load);
+// the package's proxy state, one set per VM (swapped around every cross-VM call)
+const GLOBALS = ["Module", "proxy_js_ref", "proxy_js_ref_next", "proxy_js_ref_map", "proxy_js_map",
+  "proxy_js_existing", "pyProxyFinalizationRegistry"];
+const saveGlobals = () => Object.fromEntries(GLOBALS.map((k) => [k, globalThis[k]]));
+const restoreGlobals = (g) => { for (const k of GLOBALS) globalThis[k] = g[k]; };
+const worldGlobals = saveGlobals();
 
 function flush() { // a last line without its newline
   const m = mp._module;
@@ -130,6 +166,121 @@ def _fs():
 def _fh():
  return gc.mem_alloc()+gc.mem_free()
 `);
+
+// -- the second VM: the board -------------------------------------------------------------------
+let board = null;
+if (opt.boardHeap > 0) board = await loadBoard();
+
+async function loadBoard() {
+  const bload = { heapsize: opt.boardHeap, pystack: opt.pystack, stdout: writer(1), stderr: writer(2), linebuffer: true };
+  if (opt.boardRomfs) bload.romfs = fs.readFileSync(opt.boardRomfs);
+  const bmp = await loadMicroPython(bload);
+  const B = { mp: bmp, g: saveGlobals(), call: null, mb: 0, mbSize: 0, probe: null, total0: 0, high: 0,
+    entries: 0, steps: 0, levels: new Uint8Array(64), edges: new Uint8Array(64), given: [0, 0],
+    world: { spi: null, call: null, mb: 0, mbSize: 0 } };
+  restoreGlobals(worldGlobals);
+  const inWorld = (f) => { const prev = saveGlobals(); restoreGlobals(worldGlobals); try { return f(); } finally { restoreGlobals(prev); } };
+  const W = B.world;
+  const bheap = () => bmp._module.HEAPU8;
+  const wheap = () => mp._module.HEAPU8;
+  const toWorld = (addr, n) => { if (n > W.mbSize) throw new Error("board->world: " + n + " bytes > mailbox"); wheap().set(bheap().subarray(addr, addr + n), W.mb); };
+  inBoard(() => {
+    bmp.registerJsModule("wire", {
+      attach: (call, addr, size) => { B.call = call; B.mb = addr; B.mbSize = size; return 0; },
+      pin_set: (n, v) => { B.levels[n] = v ? 1 : 0; return 0; },
+      pin_get: (n) => B.levels[n],
+      pin_irq: (n, edges) => { B.edges[n] = edges; return 0; },
+      spi: (bus, outAddr, inAddr, n) => {
+        toWorld(outAddr, n);
+        inWorld(() => W.spi(bus, n));
+        bheap().set(wheap().subarray(W.mb + 256, W.mb + 256 + n), inAddr);
+        return 0;
+      },
+      call: (op, a, b) => inWorld(() => W.call(op, a, b, 0)),
+      put: (op, a, addr, n) => { toWorld(addr, n); return inWorld(() => W.call(op, a, 0, n)); },
+      get: (op, a, addr, cap) => {
+        const k = inWorld(() => W.call(op, a, cap, 0));
+        if (k > 0) bheap().set(wheap().subarray(W.mb, W.mb + k), addr);
+        return k;
+      },
+      give: (addr, n) => { B.given[0] = addr; B.given[1] = n; return 0; },
+    });
+    bmp.globals.set("_fp", opt.boardRomfs ? ["/rom"] : ["/rom", ".frozen"]);
+    bmp.globals.set("_fb", opt.boardBuiltin);
+    bmp.globals.set("_fm", opt.boardModule);
+    bmp.runPython(`
+import gc,sys
+sys.path[:]=[str(x) for x in _fp]
+for _fn in _fb:
+ sys.modules[str(_fn)]=__import__('u'+str(_fn))
+del _fp,_fb
+def _fh():
+ return gc.mem_alloc()+gc.mem_free()
+def _fa():
+ return gc.mem_alloc()
+`);
+    B.probe = bmp.globals.get("_fh");
+    B.alloc = bmp.globals.get("_fa");
+    B.total0 = B.probe() - SPLIT;
+    bmp.runPython("__import__(str(_fm))\ndel _fm\ngc.collect()");
+    B.high = B.alloc();
+  });
+  if (!B.call) usage("board module " + opt.boardModule + " did not call wire.attach");
+
+  function enter(f) { // one entry into the board from JS, then its heap checked
+    const r = inBoard(f);
+    inBoard(() => {
+      B.entries += 1;
+      const used = B.alloc(); // this entry runs the collection the last one requested
+      if (used > B.high) B.high = used;
+      const total = B.probe() - SPLIT;
+      if (opt.boardFixed && total > B.total0) {
+        restoreGlobals(worldGlobals);
+        flush();
+        fs.writeSync(2, `MemoryError: the board's ${opt.boardHeap}-byte heap (${B.total0} bytes of blocks) ran out in ` +
+          `board step ${B.steps} (entry ${B.entries}; the port grew it to ${total} bytes; it collects only between entries)\n`);
+        process.exit(3);
+      }
+    });
+    return r;
+  }
+  function boardCall(op, a, b, n) {
+    if (op === 1) B.steps += 1;
+    return enter(() => B.call(op, a, b, n));
+  }
+  mp.registerJsModule("board", {
+    attach: (spi, call, addr, size) => { W.spi = spi; W.call = call; W.mb = addr; W.mbSize = size; return 0; },
+    call: (op, a, b) => boardCall(op, a, b, 0),
+    put: (op, a, n) => {
+      if (n > B.mbSize) throw new Error("world->board: " + n + " bytes > the board's mailbox");
+      bheap().set(wheap().subarray(W.mb, W.mb + n), B.mb);
+      return boardCall(op, a, 0, n);
+    },
+    get: (op, a) => {
+      B.given[1] = 0;
+      const r = inBoard(() => B.call(op, a, 0, 0)); // copied before the next entry collects it
+      const k = B.given[1];
+      if (k > W.mbSize) throw new Error("board->world: " + k + " bytes > the world's mailbox");
+      wheap().set(bheap().subarray(B.given[0], B.given[0] + k), W.mb);
+      enter(() => 0);
+      return r < 0 ? r : k;
+    },
+    drive: (n, level) => {
+      const old = B.levels[n];
+      level = level ? 1 : 0;
+      B.levels[n] = level;
+      const e = B.edges[n];
+      if (old !== level && ((level === 0 && (e & 1)) || (level === 1 && (e & 2)))) return boardCall(2, n, level, 0);
+      return 0;
+    },
+    level: (n) => B.levels[n],
+    heap: () => inBoard(() => [B.alloc(), B.probe() - SPLIT, B.high, B.entries, B.steps]),
+  });
+  return B;
+
+  function inBoard(f) { const prev = saveGlobals(); restoreGlobals(B.g); try { return f(); } finally { restoreGlobals(prev); } }
+}
+
 const step = mp.globals.get("_fs");
 const probe = mp.globals.get("_fh");
 const total0 = probe() - SPLIT;

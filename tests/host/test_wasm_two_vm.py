@@ -1,0 +1,163 @@
+# Two MicroPython VMs in one node process (feltctl.wasm_micropython.run_two_vm, launcher.mjs "Two
+# VMs"; hardware/memory.md "Fourth round"): the board VM holds only what a board holds and reaches
+# the simulated world through calls that take and return small ints -- so a call allocates nothing
+# on the board's heap (heap_lock) --, bytes are copied between the two heaps by the launcher, and a
+# board heap that would have grown is a MemoryError (exit 3).
+import os
+
+import pytest
+
+from feltctl import wasm_micropython as wasm
+
+pytestmark = pytest.mark.skipif(not wasm.available(), reason="node or the WebAssembly MicroPython is missing")
+
+# the world: answers the board's SPI exchanges (each byte + the line the 74HC154 pins select) and calls
+WORLD = '''
+import board, uctypes
+MB = bytearray(512)
+
+def spi(bus, n):
+    line = -1
+    if not board.level(14):  # /E low: the address pins 10..13 name the line
+        line = board.level(10) | board.level(11) << 1 | board.level(12) << 2 | board.level(13) << 3
+    for i in range(n):
+        MB[256 + i] = (MB[i] + 1) & 255
+    MB[256] = line & 255
+    return 0
+
+def call(op, a, b, n):
+    if op == 7:
+        return a + b
+    if op == 20:  # ticks_ms
+        return 123
+    if op == 22:  # UART.any
+        return 0
+    return 0  # the bus opens
+
+board.attach(spi, call, uctypes.addressof(MB), len(MB))
+
+def main(argv):
+    print("PROBE %d" % board.call(50, 0, 0))
+    print("SHIMS %d" % board.call(52, 0, 0))
+    h = board.heap()
+    print("HEAP %d %d" % (h[0], h[1]))
+    yield
+    if argv and argv[0] == "grow":
+        for i in range(int(argv[1])):
+            board.call(1, 0, 0)  # a board step that keeps 8 KB
+            yield
+    print("DONE")
+'''
+
+BOARD = '''
+import micropython, uctypes, wire
+MB = bytearray(16)
+OUT = bytearray(b"\\x01\\x02\\x03")
+IN = bytearray(3)
+A_OUT = uctypes.addressof(OUT)
+A_IN = uctypes.addressof(IN)
+KEEP = []
+
+def probe():
+    wire.call(7, 1, 2)  # each JS attribute looked up once before (its first lookup makes its proxy)
+    wire.pin_set(14, 1)
+    wire.pin_get(14)
+    wire.spi(0, A_OUT, A_IN, 3)
+    OUT[:] = b"\x01\x02\x03"
+    micropython.heap_lock()
+    try:
+        s = wire.call(7, 20, 22)
+        wire.pin_set(14, 1)
+        lv = wire.pin_get(14)
+        wire.spi(0, A_OUT, A_IN, 3)
+        ok = 1
+    except MemoryError:
+        ok = s = lv = 0
+    micropython.heap_unlock()
+    print("BOARD sum %d level %d in %r" % (s, lv, bytes(IN)))
+    return ok
+
+def shims():
+    # the firmware's own SPI path (felt.hal.shared.DecodedDevice behind a 74HC154) on
+    # felt.hal.machine_hal.MachineHAL over board_wire, and the other hot calls
+    import board_wire
+    from felt.hal.machine_hal import MachineHAL
+    from felt.runtime.board import open_antenna_devices
+    from felt.sim.board_map import sim_board
+    hal = MachineHAL(machine_module=board_wire, neopixel_module=board_wire, time_module=board_wire)
+    devs = dict(open_antenna_devices(sim_board(10), hal))
+    uart = hal.uart(1)
+    a, b = devs["seat3"], devs["muck"]
+    lines = bytearray(4)
+    a.transfer(OUT, IN)  # the first exchange of each path made before (the probe warmed the JS calls)
+    b.transfer(OUT, IN)
+    hal.ticks_ms()
+    uart.any()
+    micropython.heap_lock()
+    try:
+        a.transfer(OUT, IN)
+        lines[0] = IN[0]
+        b.transfer(OUT, IN)
+        lines[1] = IN[0]
+        a.transfer(OUT, IN)
+        lines[2] = IN[0]
+        t = hal.ticks_ms()
+        w = uart.any()
+        ok = 1
+    except MemoryError:
+        ok = t = 0
+    micropython.heap_unlock()
+    print("SHIM lines %r ticks %d in %r" % (list(lines[:3]), t, bytes(IN)))
+    return ok
+
+def call(op, a, b, n):
+    if op == 50:
+        return probe()
+    if op == 52:
+        return shims()
+    if op == 1:
+        KEEP.append(bytearray(8192))
+    return 0
+
+wire.attach(call, uctypes.addressof(MB), len(MB))
+'''
+
+
+def _run(tmp_path, argv=(), board_ram=64 * 1024):
+    world = tmp_path / "twovm_probe_world.py"
+    board = tmp_path / "twovm_probe_board.py"
+    world.write_text(WORLD)
+    board.write_text(BOARD)
+    return wasm.run_two_vm("twovm_probe_world", list(argv), board_ram=board_ram, extra=[str(world)],
+                           board_module="twovm_probe_board", board_extra=list(wasm.BOARD_MODULES) + [str(board)],
+                           world_heap=1024 * 1024, timeout_s=120)
+
+
+def test_a_call_between_the_two_vms_allocates_nothing_on_the_board(tmp_path):
+    p = _run(tmp_path)
+    out = p.stdout
+    assert p.returncode == 0, p.stdout + p.stderr
+    # the world answered (20 + 22), the level the board set reads back, the SPI bytes came back + 1
+    assert "BOARD sum 42 level 1 in b'\\xff\\x03\\x04'" in out, out  # line -1: /E was high
+    assert "PROBE 1" in out, out  # heap_lock: no MemoryError, nothing allocated on the board
+    # seat3 is line 2, muck line 12 (felt.sim.board_map): the world decoded the pins the board drove
+    assert "SHIM lines [2, 12, 2] ticks 0" in out, out
+    assert "SHIMS 1" in out, out
+    assert "DONE" in out
+
+
+def test_a_board_heap_that_would_grow_is_a_memory_error(tmp_path):
+    p = _run(tmp_path, ["grow", "40"], board_ram=96 * 1024)  # 8 KB kept a board step
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "MemoryError: the board's 98304-byte heap" in p.stderr
+    assert "in board step" in p.stderr
+    assert "DONE" not in p.stdout
+    n = int(p.stderr.split("in board step ")[1].split()[0])
+    assert 3 <= n < 12, p.stderr  # after a few 8 KB steps, not at once
+
+
+def test_the_same_run_fits_a_bigger_board_heap(tmp_path):
+    p = _run(tmp_path, ["grow", "10"], board_ram=256 * 1024)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "DONE" in p.stdout
+    assert os.path.basename(wasm.LAUNCHER) == "launcher.mjs"
