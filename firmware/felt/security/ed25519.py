@@ -7,7 +7,7 @@
 # it) Signer and verify use it instead -- the same results, checked against this code in tests.
 # Speed (issue 16 item 1): a fixed-base comb for s*B, a 4-bit window for k*A, R compared by its
 # encoding; figures in hardware/security.md section 3.
-import hashlib
+import hashlib  # and no felt module: feltctl provision runs this file alone on a board
 import sys
 
 _lib = None
@@ -20,33 +20,63 @@ if sys.implementation.name != "micropython":  # on a board never: a module plant
 
 _M64 = 0xFFFFFFFFFFFFFFFF
 # SHA-512 round constants: the first 64 bits of the fractional parts of the cube roots of the first
-# 80 primes; initial hash: the same of the square roots of the first 8 (FIPS 180-4 section 4.2.3)
+# 80 primes; initial hash: the same of the square roots of the first 8 (FIPS 180-4 section 4.2.3).
+# Big-endian bytes, 8 a constant, read with _word(): as tuples of ints they were 88 big ints built in
+# RAM at import on a 32-bit board (~4.5 KB); a bytes constant stays in the image (hardware/memory.md,
+# "The firmware's own live RAM").
 _K = (
-    0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
-    0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
-    0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
-    0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694,
-    0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65,
-    0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5,
-    0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4,
-    0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70,
-    0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df,
-    0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b,
-    0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30,
-    0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8,
-    0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8,
-    0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3,
-    0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec,
-    0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b,
-    0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178,
-    0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b,
-    0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c,
-    0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
+    b"\x42\x8a\x2f\x98\xd7\x28\xae\x22" b"\x71\x37\x44\x91\x23\xef\x65\xcd"
+    b"\xb5\xc0\xfb\xcf\xec\x4d\x3b\x2f" b"\xe9\xb5\xdb\xa5\x81\x89\xdb\xbc"
+    b"\x39\x56\xc2\x5b\xf3\x48\xb5\x38" b"\x59\xf1\x11\xf1\xb6\x05\xd0\x19"
+    b"\x92\x3f\x82\xa4\xaf\x19\x4f\x9b" b"\xab\x1c\x5e\xd5\xda\x6d\x81\x18"
+    b"\xd8\x07\xaa\x98\xa3\x03\x02\x42" b"\x12\x83\x5b\x01\x45\x70\x6f\xbe"
+    b"\x24\x31\x85\xbe\x4e\xe4\xb2\x8c" b"\x55\x0c\x7d\xc3\xd5\xff\xb4\xe2"
+    b"\x72\xbe\x5d\x74\xf2\x7b\x89\x6f" b"\x80\xde\xb1\xfe\x3b\x16\x96\xb1"
+    b"\x9b\xdc\x06\xa7\x25\xc7\x12\x35" b"\xc1\x9b\xf1\x74\xcf\x69\x26\x94"
+    b"\xe4\x9b\x69\xc1\x9e\xf1\x4a\xd2" b"\xef\xbe\x47\x86\x38\x4f\x25\xe3"
+    b"\x0f\xc1\x9d\xc6\x8b\x8c\xd5\xb5" b"\x24\x0c\xa1\xcc\x77\xac\x9c\x65"
+    b"\x2d\xe9\x2c\x6f\x59\x2b\x02\x75" b"\x4a\x74\x84\xaa\x6e\xa6\xe4\x83"
+    b"\x5c\xb0\xa9\xdc\xbd\x41\xfb\xd4" b"\x76\xf9\x88\xda\x83\x11\x53\xb5"
+    b"\x98\x3e\x51\x52\xee\x66\xdf\xab" b"\xa8\x31\xc6\x6d\x2d\xb4\x32\x10"
+    b"\xb0\x03\x27\xc8\x98\xfb\x21\x3f" b"\xbf\x59\x7f\xc7\xbe\xef\x0e\xe4"
+    b"\xc6\xe0\x0b\xf3\x3d\xa8\x8f\xc2" b"\xd5\xa7\x91\x47\x93\x0a\xa7\x25"
+    b"\x06\xca\x63\x51\xe0\x03\x82\x6f" b"\x14\x29\x29\x67\x0a\x0e\x6e\x70"
+    b"\x27\xb7\x0a\x85\x46\xd2\x2f\xfc" b"\x2e\x1b\x21\x38\x5c\x26\xc9\x26"
+    b"\x4d\x2c\x6d\xfc\x5a\xc4\x2a\xed" b"\x53\x38\x0d\x13\x9d\x95\xb3\xdf"
+    b"\x65\x0a\x73\x54\x8b\xaf\x63\xde" b"\x76\x6a\x0a\xbb\x3c\x77\xb2\xa8"
+    b"\x81\xc2\xc9\x2e\x47\xed\xae\xe6" b"\x92\x72\x2c\x85\x14\x82\x35\x3b"
+    b"\xa2\xbf\xe8\xa1\x4c\xf1\x03\x64" b"\xa8\x1a\x66\x4b\xbc\x42\x30\x01"
+    b"\xc2\x4b\x8b\x70\xd0\xf8\x97\x91" b"\xc7\x6c\x51\xa3\x06\x54\xbe\x30"
+    b"\xd1\x92\xe8\x19\xd6\xef\x52\x18" b"\xd6\x99\x06\x24\x55\x65\xa9\x10"
+    b"\xf4\x0e\x35\x85\x57\x71\x20\x2a" b"\x10\x6a\xa0\x70\x32\xbb\xd1\xb8"
+    b"\x19\xa4\xc1\x16\xb8\xd2\xd0\xc8" b"\x1e\x37\x6c\x08\x51\x41\xab\x53"
+    b"\x27\x48\x77\x4c\xdf\x8e\xeb\x99" b"\x34\xb0\xbc\xb5\xe1\x9b\x48\xa8"
+    b"\x39\x1c\x0c\xb3\xc5\xc9\x5a\x63" b"\x4e\xd8\xaa\x4a\xe3\x41\x8a\xcb"
+    b"\x5b\x9c\xca\x4f\x77\x63\xe3\x73" b"\x68\x2e\x6f\xf3\xd6\xb2\xb8\xa3"
+    b"\x74\x8f\x82\xee\x5d\xef\xb2\xfc" b"\x78\xa5\x63\x6f\x43\x17\x2f\x60"
+    b"\x84\xc8\x78\x14\xa1\xf0\xab\x72" b"\x8c\xc7\x02\x08\x1a\x64\x39\xec"
+    b"\x90\xbe\xff\xfa\x23\x63\x1e\x28" b"\xa4\x50\x6c\xeb\xde\x82\xbd\xe9"
+    b"\xbe\xf9\xa3\xf7\xb2\xc6\x79\x15" b"\xc6\x71\x78\xf2\xe3\x72\x53\x2b"
+    b"\xca\x27\x3e\xce\xea\x26\x61\x9c" b"\xd1\x86\xb8\xc7\x21\xc0\xc2\x07"
+    b"\xea\xda\x7d\xd6\xcd\xe0\xeb\x1e" b"\xf5\x7d\x4f\x7f\xee\x6e\xd1\x78"
+    b"\x06\xf0\x67\xaa\x72\x17\x6f\xba" b"\x0a\x63\x7d\xc5\xa2\xc8\x98\xa6"
+    b"\x11\x3f\x98\x04\xbe\xf9\x0d\xae" b"\x1b\x71\x0b\x35\x13\x1c\x47\x1b"
+    b"\x28\xdb\x77\xf5\x23\x04\x7d\x84" b"\x32\xca\xab\x7b\x40\xc7\x24\x93"
+    b"\x3c\x9e\xbe\x0a\x15\xc9\xbe\xbc" b"\x43\x1d\x67\xc4\x9c\x10\x0d\x4c"
+    b"\x4c\xc5\xd4\xbe\xcb\x3e\x42\xb6" b"\x59\x7f\x29\x9c\xfc\x65\x7e\x2a"
+    b"\x5f\xcb\x6f\xab\x3a\xd6\xfa\xec" b"\x6c\x44\x19\x8c\x4a\x47\x58\x17"
 )
 _H0 = (
-    0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-    0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
+    b"\x6a\x09\xe6\x67\xf3\xbc\xc9\x08" b"\xbb\x67\xae\x85\x84\xca\xa7\x3b"
+    b"\x3c\x6e\xf3\x72\xfe\x94\xf8\x2b" b"\xa5\x4f\xf5\x3a\x5f\x1d\x36\xf1"
+    b"\x51\x0e\x52\x7f\xad\xe6\x82\xd1" b"\x9b\x05\x68\x8c\x2b\x3e\x6c\x1f"
+    b"\x1f\x83\xd9\xab\xfb\x41\xbd\x6b" b"\x5b\xe0\xcd\x19\x13\x7e\x21\x79"
 )
+
+
+def _word(table, i):
+    """The i-th 64-bit constant of a table above."""
+    return int.from_bytes(table[8 * i:8 * i + 8], "big")
 
 
 def _rotr(x, n):
@@ -63,7 +93,7 @@ def _compress(h, block):
         w.append((w[t - 16] + s0 + w[t - 7] + s1) & _M64)
     a, b, c, d, e, f, g, hh = h
     for t in range(80):
-        t1 = (hh + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + _K[t] + w[t]) & _M64
+        t1 = (hh + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + _word(_K, t) + w[t]) & _M64
         t2 = ((_rotr(a, 28) ^ _rotr(a, 34) ^ _rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c))) & _M64
         hh = g
         g = f
@@ -82,7 +112,7 @@ def sha512_plain(data):
     data = bytes(data)
     n = len(data)
     padded = data + b"\x80" + bytes((111 - n) % 128) + (n * 8).to_bytes(16, "big")
-    h = list(_H0)
+    h = [_word(_H0, i) for i in range(8)]
     for off in range(0, len(padded), 128):
         h = _compress(h, padded[off:off + 128])
     return b"".join([x.to_bytes(8, "big") for x in h])

@@ -82,3 +82,12 @@ def test_a_non_canonical_public_key_or_R_is_refused():
         bad = (y + ed25519._P).to_bytes(32, "little")
         assert not ed25519.verify(unhexlify(public), unhexlify(msg), bad + s[32:])
     assert not ed25519.verify(b"\xff" * 32, unhexlify(msg), s)  # not a point
+
+
+def test_sha512_constants_are_bytes_read_in_place_not_big_ints_built_at_import():
+    # 88 64-bit constants as ints were ~4.5 KB of RAM at import on the 32-bit board (big ints);
+    # as bytes constants they stay in the image (hardware/memory.md, "The firmware's own live RAM")
+    eq((type(ed25519._K), len(ed25519._K), type(ed25519._H0), len(ed25519._H0)), (bytes, 80 * 8, bytes, 8 * 8))
+    # FIPS 180-4 4.2.3 and 5.3.5: the first and last round constants and initial hash words
+    eq([ed25519._word(ed25519._K, 0), ed25519._word(ed25519._K, 79)], [0x428a2f98d728ae22, 0x6c44198c4a475817])
+    eq([ed25519._word(ed25519._H0, 0), ed25519._word(ed25519._H0, 7)], [0x6a09e667f3bcc908, 0x5be0cd19137e2179])
