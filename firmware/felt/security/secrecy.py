@@ -135,7 +135,10 @@ class _HandSecrets:
         self.shown = {}  # card -> True once tabled at the showdown (public by SHOW-*)
         self.extra = {}  # card -> True: seen on a seat antenna before the engine had it
         self.uids = {}  # uid hex -> card, for secret cards
-        self.commits = {}  # seat -> [(count, salt hex, commitment)]
+        # seat -> [(count, salt hex)] of its commitments: the commitment itself went out on the public
+        # feed and is never needed again (kept, it was ~1 KB of RAM a ten-seat hand until the
+        # release, 30 minutes by default: hardware/memory.md, "The firmware's own live RAM")
+        self.commits = {}
         self.board = []
         self.end_ms = None
         self.released = False
@@ -311,7 +314,7 @@ class SecretFeed:
                 continue
             salt = self._salt()
             c = commitment(self.device, hs.hand_no, "seat%d" % seat, _text(cards), salt)
-            done.append((len(cards), salt, c))
+            done.append((len(cards), salt))
             self._emit(self.public, {"kind": "commit", "hand": hs.hand_no, "place": "seat%d" % seat,
                                      "n": len(cards), "c": c, "t_ms": now_ms})
 
@@ -333,7 +336,7 @@ class SecretFeed:
             salts = {}
             for seat in sorted(hs.down):
                 seats["seat%d" % seat] = _text(hs.down[seat])
-                salts["seat%d" % seat] = [[n, s] for n, s, _c in hs.commits.get(seat, [])]
+                salts["seat%d" % seat] = [[n, s] for n, s in hs.commits.get(seat, [])]
             reveal = {"kind": "reveal", "hand": hs.hand_no, "t_ms": now_ms, "end_ms": hs.end_ms,
                       "seats": seats, "salts": salts, "board": _text(hs.board), "board_salt": hs.board_salt}
             self._emit(self.public, reveal)

@@ -178,3 +178,21 @@ def test_secret_set_is_made_once_per_change_of_the_cards_in_play():
     assert feed.secret_tokens() is not tokens  # a card was dealt: made again
     eq(feed.clean("the 7h and 9c are nobody's", sim.table), "the 7h and 9c are nobody's")  # not secret
     eq(feed.clean("AhKd", sim.table), "????")  # inside a word too
+
+
+def test_a_hand_waiting_for_its_release_keeps_no_commitment_text():
+    # the commitments went out on the public feed; until the release (30 minutes by default) the
+    # hand keeps only what the reveal needs -- each commitment's card count and salt -- not the
+    # 64-digit texts (~1 KB a ten-seat hand on a 32-bit board: hardware/memory.md, "The firmware's
+    # own live RAM")
+    sim, feed, logs, public, bcast = _table(delay_ms=60000)
+    _play(sim)
+    eq(sim.table.state, "over")
+    hs = feed.hands[-1]
+    assert hs.end_ms is not None and not hs.released
+    commits = [r for r in public if r["kind"] == "commit" and r["place"] != "board"]
+    eq(sorted(hs.commits), [1, 2, 3])
+    for seat in hs.commits:
+        for entry in hs.commits[seat]:
+            eq((len(entry), entry[0]), (2, 2))  # (cards covered, salt)
+            assert entry[1] not in [r["c"] for r in commits]
