@@ -259,16 +259,49 @@ class Verb:
     """Schema of one verb: who may send it, positional argument types (required, then optional),
     allowed options (key -> type; '*' allows any word key with a value token, for replies and
     state) and whether a quoted text is 'no', 'optional' or 'required'. Built from its _SCHEMA
-    row by verb(name) when a line needs it, not held for every verb."""
+    row by verb(name) when a line needs it, not held for every verb. The options stay the row's
+    text ("key:type,..." in encoding order, "-" for none): the codec looks a key up in it (type_of)
+    and walks it in order; `opts` and `opt_order` are made only when asked for (a dict and a tuple
+    of small texts were most of the garbage of every console line on the 32-bit port,
+    hardware/memory.md, showdown round)."""
 
-    def __init__(self, sender, args=(), optional=(), opts=None, opt_order=(), text="no"):
+    def __init__(self, sender, args=(), optional=(), options="-", text="no"):
         self.sender = sender
         self.args = args
         self.optional = optional
-        self.opts = {} if opts is None else opts  # key -> type
-        self.opt_order = opt_order  # the keys in encoding order: dicts are unordered on MicroPython
-        self.open_opts = "*" in self.opts
+        self.options = options
         self.text = text
+
+    def type_of(self, key):
+        """The type of option `key` as the schema declares it ('*' for the open keys), or None."""
+        if not isinstance(key, str):
+            return None
+        f = self.options
+        i = 0
+        while True:
+            j = f.find(":", i)
+            if j < 0:
+                return None
+            end = f.find(",", j)
+            if end < 0:
+                end = len(f)
+            if j - i == len(key) and f.startswith(key, i):
+                return f[j + 1:end]
+            i = end + 1
+
+    @property
+    def opts(self):
+        """key -> type of every declared option."""
+        return dict([tuple(o.split(":")) for o in _list(self.options)])
+
+    @property
+    def opt_order(self):
+        """The declared keys in encoding order (dicts are unordered on MicroPython)."""
+        return tuple([o.split(":")[0] for o in _list(self.options)])
+
+    @property
+    def open_opts(self):
+        return self.type_of("*") is not None
 
 
 # One row a verb: name, sender (c console, t table, b both), required argument types, optional
@@ -333,24 +366,14 @@ def _list(field):
 
 def verb(name):
     """The Verb schema of `name`, or None for an unknown verb. Built on every line the table
-    encodes or decodes, so with as few objects as it can (hardware/memory.md, showdown round: the
-    `ok` reply's record was ~1.2 KB of garbage on the 32-bit port, now ~0.7 KB)."""
+    encodes or decodes, so with as few objects as it can (hardware/memory.md, showdown round)."""
     if not name or " " in name or "\n" in name:
         return None
     i = _SCHEMA.find("\n" + name + " ")
     if i < 0:
         return None
     w = _SCHEMA[i + 1:_SCHEMA.find("\n", i + 1)].split(" ")
-    opts = {}
-    order = ()
-    if w[4] != "-":
-        order = w[4].split(",")  # "key:type" items, made the keys in place
-        for n in range(len(order)):
-            k, t = order[n].split(":")
-            opts[k] = t
-            order[n] = k
-        order = tuple(order)
-    return Verb(_SENDERS[w[1]], _list(w[2]), _list(w[3]), opts, order, _TEXTS[w[5]])
+    return Verb(_SENDERS[w[1]], _list(w[2]), _list(w[3]), w[4], _TEXTS[w[5]])
 
 
 def verb_names():
@@ -421,9 +444,9 @@ def _quote(text):
 
 
 def _opt_type(schema, key):
-    t = schema.opts.get(key)
+    t = schema.type_of(key)
     if t is None and schema.open_opts and _word_ok(key):
-        t = schema.opts["*"]
+        t = schema.type_of("*")
     return t
 
 
@@ -442,8 +465,9 @@ def encode(message):
     for i in range(len(message.args)):
         parts.append(_format(types[i], message.args[i]))
     # Options in schema order, then open keys sorted: the same message always gives the same bytes.
-    keys = [k for k in schema.opt_order if k != "*" and k in message.opts]
-    keys += sorted(k for k in message.opts if k not in schema.opts)
+    _declared_opts(schema, message.opts, parts)
+    keys = [k for k in message.opts if schema.type_of(k) is None]
+    keys.sort()
     for k in keys:
         t = _opt_type(schema, k)
         if t is None:
@@ -468,6 +492,24 @@ def encode(message):
         except ConsoleError as e:
             raise ValueError("cannot encode %s: %s" % (message.verb, e))
     return line + b"\r\n"
+
+
+def _declared_opts(schema, opts, parts):
+    # the options the schema declares, in its order ('*', the open keys, apart), walked in the row's
+    # text: no list of keys made
+    f = schema.options
+    i = 0
+    while True:
+        j = f.find(":", i)
+        if j < 0:
+            return
+        end = f.find(",", j)
+        if end < 0:
+            end = len(f)
+        for k in opts:
+            if k != "*" and isinstance(k, str) and len(k) == j - i and f.startswith(k, i):
+                parts.append(k + "=" + _format(f[j + 1:end], opts[k]))
+        i = end + 1
 
 
 def _format(type_name, value):
@@ -521,24 +563,32 @@ def decode_line(raw, sender=None):
             if b < 0x20 or b > 0x7E:
                 raise ConsoleError("not_ascii", "byte 0x%02X" % b, None, raw)
     text = raw.decode()
-    head = text.split(" ", 2)
+    # the magic and the seq found by index (a split made a list and a copy of the rest of the line;
+    # every console line is decoded in its main-loop step: hardware/memory.md, showdown round)
+    sp = text.find(" ")
+    num = None  # the word after the magic
     seq = None
-    if len(head) >= 2 and head[1].isdigit() and len(head[1]) <= 5:
-        seq = int(head[1])
-    if not head[0].startswith("FELT"):
+    if sp >= 0:
+        end = text.find(" ", sp + 1)
+        num = text[sp + 1:] if end < 0 else text[sp + 1:end]
+        if num.isdigit() and len(num) <= 5:
+            seq = int(num)
+    if not text.startswith("FELT"):
         raise ConsoleError("syntax", "line must start with %s" % MAGIC, seq, raw)
-    if head[0] != MAGIC:
-        raise ConsoleError("version", "protocol %s not supported (this side speaks %s)" % (head[0], MAGIC), seq, raw)
+    if not text.startswith(MAGIC) or sp != (len(MAGIC) if sp >= 0 else -1) or (sp < 0 and text != MAGIC):
+        raise ConsoleError("version", "protocol %s not supported (this side speaks %s)" % (
+            text if sp < 0 else text[:sp], MAGIC), seq, raw)
     star = text.rfind(" *")
     if star < 0 or len(text) != star + 6:
         raise ConsoleError("checksum", "missing ' *XXXX' checksum", seq, raw)
     want = text[star + 2:]
-    if want != want.upper() or any(c not in "0123456789ABCDEF" for c in want):
-        raise ConsoleError("checksum", "checksum %r is not 4 upper-case hex digits" % want, seq, raw)
-    got = crc16(raw[:star + 1])
+    for c in want:
+        if c not in "0123456789ABCDEF":
+            raise ConsoleError("checksum", "checksum %r is not 4 upper-case hex digits" % want, seq, raw)
+    got = crc16(memoryview(raw)[:star + 1])
     if got != int(want, 16):
         raise ConsoleError("checksum", "CRC %s on the line, %04X computed" % (want, got), seq, raw)
-    if seq is None or (len(head[1]) > 1 and head[1][0] == "0") or seq > MAX_SEQ:
+    if seq is None or (len(num) > 1 and num[0] == "0") or seq > MAX_SEQ:
         raise ConsoleError("seq", "sequence number must be 0..%d" % MAX_SEQ, None, raw)
     return _decode_body(text[:star], seq, sender, raw)
 
@@ -555,9 +605,12 @@ def _decode_body(text, seq, sender, raw):
         raise ConsoleError("direction", "%s may not send %r" % (sender, verb_name), seq, raw)
     positional = []
     opts = {}
-    for tok in tokens[3:]:
-        key, eq_sign, value = tok.partition("=")
-        if eq_sign:
+    for n in range(3, len(tokens)):
+        tok = tokens[n]
+        eq_sign = tok.find("=")
+        if eq_sign >= 0:
+            key = tok[:eq_sign]
+            value = tok[eq_sign + 1:]
             t = _opt_type(schema, key)
             if t is None:
                 raise ConsoleError("bad_args", "%s does not take option %r" % (verb_name, key), seq, raw)
@@ -572,7 +625,9 @@ def _decode_body(text, seq, sender, raw):
     if not (len(schema.args) <= len(positional) <= len(types)):
         raise ConsoleError("bad_args", "%s takes %d..%d arguments, got %d" % (
             verb_name, len(schema.args), len(types), len(positional)), seq, raw)
-    args = [_typed(types[i], positional[i], verb_name, seq, raw) for i in range(len(positional))]
+    for i in range(len(positional)):  # typed in place
+        positional[i] = _typed(types[i], positional[i], verb_name, seq, raw)
+    args = positional
     if quoted is not None and schema.text == "no":
         raise ConsoleError("bad_args", "%s takes no text" % verb_name, seq, raw)
     if quoted is None and schema.text == "required":
