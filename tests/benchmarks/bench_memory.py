@@ -401,6 +401,57 @@ def main(argv):
     print("DONE")
 '''
 
+# issue 19 item 3, the faithful measurement (hardware/memory.md, "Fourth round"): the world VM of
+# feltctl.wasm_micropython.run_two_vm -- the simulated devices, the statements and the seeded hands
+# (felt.sim.runner.Sim on a felt.sim.remote.RemoteBoard) -- drives the board VM, whose fixed heap
+# holds only the firmware on felt.hal.machine_hal (board_side.py). A generator: the world collects
+# between its steps (one board main-loop step each); the board collects after each of its steps.
+# Prints the board's heap (launcher.mjs `board.heap()`: in use after a collection, the highest live
+# heap after a board step) after its harness's import, with the table built, and after each hand.
+TWO_VM_DRIVER = r'''
+import gc
+import board as bridge
+
+def _heap(tag, *more):
+    # TAG N|- in-use-now live-high-water board-steps peak-in-use-at-a-step's-end its-step
+    h = bridge.heap()
+    print("%s %s %d %d %d %d %d" % (tag, " ".join(["%d" % x for x in more]) or "-", h[0], h[2], h[4],
+                                    bridge.call(16, 0, 0), bridge.call(16, 1, 0)))
+
+def main(argv):
+    hands = int(argv[0])
+    from felt.sim.runner import Sim
+    from felt.sim.remote import RemoteBoard
+    from felt.sim import autoplay
+    gc.collect()
+    yield
+    _heap("B_IMPORT")  # the board: its harness (board_side, board_wire's names) and the launcher's
+    sim = Sim(board=RemoteBoard(bridge))
+    for _s in sim.run_steps("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1"):
+        yield
+    _heap("B_BUILT")
+    for s in range(1, 11):
+        for _s in sim.run_steps("seat %d 1000000" % s):
+            yield
+    _heap("B_SEATED")
+    bridge.reset_high()
+    rng = autoplay.Lcg(7)
+    t = sim.table
+    for i in range(hands):
+        for _s in autoplay.calling_hand(sim, autoplay.shuffled(rng)):
+            yield
+        if t.state != "over" or t.alerts:
+            raise SystemExit("BROKEN %s %r" % (t.state, t.alerts[:2]))
+        for _s in sim.run_steps("clear"):
+            yield
+        _heap("B_HAND", i + 1)
+    if argv[1:] == ["state"]:  # the table at the end, to compare with the same hands on one heap
+        import json
+        snap = sim.snapshot()
+        print("STATE " + json.dumps(snap))
+    print("DONE")
+'''
+
 PORTS = ("unix", "wasm")
 PORT_NAMES = {"unix": "unix port (64-bit)", "wasm": "WebAssembly port (32-bit)"}
 WASM_BUDGET = 160 * 1024  # issue 19: what a Pico W leaves free
@@ -466,6 +517,38 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix", sou
         elif w[0] == "BJ_ROUND":
             out.setdefault("rounds", []).append(int(w[2]))
         elif w[0] == "DONE":
+            out["done"] = True
+    return out, p
+
+
+def run_two_vm(hands, board_ram=2048 * 1024, fixed=True, state=False):
+    """TWO_VM_DRIVER on feltctl.wasm_micropython.run_two_vm: the board VM with a fixed heap of
+    `board_ram` bytes (a MemoryError, exit 3, when it would have grown). Returns (parsed output,
+    CompletedProcess): import / built / seated = the board's heap in use then; hands = [(live after
+    the hand, highest live heap after any board step so far)]."""
+    from feltctl import wasm_micropython
+
+    folder = tempfile.mkdtemp(prefix="bench_memory_")
+    driver = os.path.join(folder, "bench_two_vm_driver.py")  # a fixed name: the image cache key
+    with open(driver, "w") as f:
+        f.write(TWO_VM_DRIVER)
+    try:
+        p = wasm_micropython.run_two_vm("bench_two_vm_driver", [str(hands)] + (["state"] if state else []),
+                                        board_ram=board_ram, extra=[driver],
+                                        fixed_board=fixed, timeout_s=7200)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    out = {"hands": [], "done": False}
+    for line in p.stdout.splitlines():
+        w = line.split()
+        if len(w) >= 5 and w[0] in ("B_IMPORT", "B_BUILT", "B_SEATED"):
+            out[w[0][2:].lower()] = int(w[2])
+        elif len(w) >= 5 and w[0] == "B_HAND":
+            out["hands"].append((int(w[2]), int(w[3])))
+            out["peak"] = (int(w[5]), int(w[6]))  # the most in use at a step's end (before collection), its step
+        elif w and w[0] == "STATE":
+            out["state"] = line[6:]
+        elif w and w[0] == "DONE":
             out["done"] = True
     return out, p
 

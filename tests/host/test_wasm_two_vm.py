@@ -3,11 +3,16 @@
 # the simulated world through calls that take and return small ints -- so a call allocates nothing
 # on the board's heap (heap_lock) --, bytes are copied between the two heaps by the launcher, and a
 # board heap that would have grown is a MemoryError (exit 3).
+import json
 import os
+import sys
 
 import pytest
 
 from feltctl import wasm_micropython as wasm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+import bench_memory  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not wasm.available(), reason="node or the WebAssembly MicroPython is missing")
 
@@ -161,3 +166,32 @@ def test_the_same_run_fits_a_bigger_board_heap(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     assert "DONE" in p.stdout
     assert os.path.basename(wasm.LAUNCHER) == "launcher.mjs"
+
+
+def _one_heap_state(hands):
+    """The same hands as bench_memory.TWO_VM_DRIVER on one heap (CPython, felt.sim.runner.Sim local)."""
+    from felt.sim import autoplay
+    from felt.sim.runner import Sim
+
+    sim = Sim()
+    sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
+    for s in range(1, 11):
+        sim.run("seat %d 1000000" % s)
+    rng = autoplay.Lcg(7)
+    for _i in range(hands):
+        autoplay.play_calling_hand(sim, autoplay.shuffled(rng))
+        sim.run("clear")
+    return sim.snapshot()
+
+
+def test_the_board_in_its_own_vm_plays_a_hand_to_the_same_table_as_on_one_heap():
+    # the firmware on felt.hal.machine_hal in the board VM, the devices at the wire in the world VM
+    # (felt.sim.remote): the same ten-seat O8 hand ends with the same stacks, pots, display, lights and
+    # table clock as the single-heap simulator's (the SPI exchanges advance the world's clock alike)
+    out, p = bench_memory.run_two_vm(1, board_ram=2048 * 1024, state=True)
+    assert out["done"], (p.stdout + p.stderr)[-2000:]
+    got = json.loads(out["state"])
+    want = _one_heap_state(1)
+    assert got == want
+    assert got["street"] == "over" and got["hand"] == 1 and sum(got["stacks"]) == 10 * 1000000
+    assert out["built"] < out["hands"][0][0] < out["hands"][0][1] < out["peak"][0]

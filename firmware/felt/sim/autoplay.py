@@ -38,9 +38,8 @@ def calling_hand(sim, deck, hole=4):
     """play_calling_hand as a generator that yields after every main-loop step (Sim.run_steps): a
     harness that must collect between steps steps it (the WebAssembly port collects only between
     calls)."""
-    t = sim.table
     yield from sim.run_steps("hand")
-    order = list(t.setup.seats)
+    order = sim.seat_order()
     k = 0
     for _r in range(hole):
         for s in order:
@@ -54,7 +53,7 @@ def calling_hand(sim, deck, hole=4):
                 yield from sim.run_steps("draw %s to board" % card_text(deck[k]))
                 k += 1
         for _a in range(40):
-            h = t.hand
-            if t.state != "playing" or h.actor is None:
+            turn = sim.turn()  # (seat, "call" / "check"): the board's answer (felt.sim.remote on two VMs)
+            if turn is None:
                 break
-            yield from sim.run_steps("act %d %s" % (t.setup.seats[h.actor], "call" if h.legal().call else "check"))
+            yield from sim.run_steps("act %d %s" % turn)

@@ -4,12 +4,24 @@
 from felt.runtime import board as boardlib
 
 UID_PREFIX = (0x04, 0xFE, 0x17)
+DECKS = ("A", "B")  # deck A is in play; deck B is registered too (a card of another deck)
 
 
 def card_uid(card, deck="A"):
     """The fixed tag UID of a simulated card: 04 FE 17 <deck letter> 00 00 <card int>, 7 bytes
     (card int = rank * 4 + suit, so Ah of deck A is 04FE1741000032)."""
     return bytes(UID_PREFIX + (ord(deck), 0x00, 0x00, card))
+
+
+def registry():
+    """The deck registry of the simulated cards (DECKS, 52 tags each): here, not in the sim runner,
+    so that a board that holds no simulation (the two-VM emulated board) loads it lightly."""
+    from felt.engine.deck import DeckRegistry
+
+    reg = DeckRegistry()
+    for d in DECKS:
+        reg.register(d, dict([(card_uid(c, d), c) for c in range(52)]))
+    return reg
 
 
 def sim_board(seats):

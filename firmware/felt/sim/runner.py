@@ -3,22 +3,24 @@
 # a 74HC154 on SPI 0, seat-button pins, a NeoPixel chain and an SSD1306 -- runs the REAL firmware
 # (table.py + loop.py + drivers) on it, and executes STIMULUS statements (hardware/sim-protocol.md).
 # After each statement the manual clock advances until the firmware is idle. No wall clock.
+# The firmware runs here (a local board) or, given `board` (felt.sim.remote.RemoteBoard), in another
+# MicroPython VM that holds only what a board holds: the same statements drive either; only the few
+# queries below (_on_antenna, _cards_on, turn, snapshot) ask the remote board rather than its objects.
 import json
 
 from felt.runtime import loop as looplib
 from felt import view
 from felt.engine.cards import parse_card
-from felt.engine.deck import DeckRegistry
 from felt.errors import FeltError, FormatError
 from felt.hal.sim.hal import SimHAL
 from felt.hal.sim.mfrc522 import SimMFRC522, SimTag
 from felt.hal.sim.pn532 import SimPN532
 from felt.proto import console as proto
-from felt.sim.board_map import UID_PREFIX, card_uid, sim_board  # noqa: F401 (shared with the blackjack board)
+# shared with the blackjack board and the two-VM board (registry: the deck registry of the sim cards)
+from felt.sim.board_map import DECKS, UID_PREFIX, card_uid, registry, sim_board  # noqa: F401
 from felt.table.controller import Table, TableConfig
 from felt.textnum import is_digits, parse_uint
 
-DECKS = ("A", "B")  # deck A is in play; deck B is registered too (a card of another deck)
 STRUCTURES = ("no_limit", "pot_limit", "limit")
 GAMES = ("holdem", "omaha", "omaha8", "stud7", "stud7_8", "stud5", "draw5")
 PLACES = ("board", "burn", "muck")
@@ -48,22 +50,18 @@ def parse_levels(text):
     return rows
 
 
-def registry():
-    reg = DeckRegistry()
-    for d in DECKS:
-        reg.register(d, dict([(card_uid(c, d), c) for c in range(52)]))
-    return reg
-
-
 class SimError(FeltError):
     pass
 
 
 class Sim:
     """One simulated table. run(line) executes one statement and returns the output lines (a JSON
-    snapshot for `state`). shoe: "pn532" or "ascii". log: callable(str) for the firmware's log."""
+    snapshot for `state`). shoe: "pn532" or "ascii". log: callable(str) for the firmware's log.
+    board: None (the firmware runs here, on this VM's heap) or a felt.sim.remote.RemoteBoard (the
+    firmware runs in the board VM; rt and table are then its proxies)."""
 
-    def __init__(self, shoe="pn532", log=None, history=None):
+    def __init__(self, shoe="pn532", log=None, history=None, board=None):
+        self.remote = board
         self.shoe_protocol = shoe
         self.log_sink = log
         self.history = history
@@ -104,11 +102,17 @@ class Sim:
         hal.uart(0).attach(self.reader)
         self.console = hal.uart(1)
         self.oled = hal.add_display(0, 0x3C)
+        self.tags = {}  # (location, uid) -> SimTag placed there
+        if self.remote is not None:  # the firmware in the board VM, on this world's devices
+            self.rt, self.table = self.remote.build(hal, b, config, self.shoe_protocol, self.log_sink)
+            self.pins = dict([(seat, self.remote.pin(gpio)) for seat, gpio in b.buttons])
+            self.trace_pins = []  # the board's output pins are levels on the wire, with no history
+            self.settle(sweeps=1)
+            return
         self.table = Table(config, registry(), log=self._log, history=self.history)
         self.rt = looplib.build(hal, b, self.table, self.shoe_protocol, log=self._log)
         self.pins = dict([(seat, hal.pin(gpio)) for seat, gpio in b.buttons])
         self.trace_pins = list(b.decoder["address"]) + [b.decoder["enable"]]  # toggled by every SPI transfer
-        self.tags = {}  # (location, uid) -> SimTag placed there
         self.rt.start()
         self.settle(sweeps=1)
 
@@ -183,7 +187,36 @@ class Sim:
 
     def _seen(self, loc, uid, present=True):
         hexu = "".join(["%02X" % b for b in uid])
-        return lambda: (hexu in self.rt.poller.present(loc)) == present
+        return lambda: self._on_antenna(loc, hexu) == present
+
+    # -- what the statements ask the board (a remote board answers with small ints) -------------
+    def _on_antenna(self, loc, hexu):
+        """True when the firmware's antenna poller sees the card `hexu` on `loc`."""
+        if self.remote is not None:
+            return self.remote.on_antenna(loc, hexu)
+        return hexu in self.rt.poller.present(loc)
+
+    def _cards_on(self, loc):
+        """How many cards the firmware's poller sees on `loc`."""
+        if self.remote is not None:
+            return self.remote.cards_on(loc)
+        return len(self.rt.poller.present(loc))
+
+    def turn(self):
+        """(seat, "call" or "check") of the player to act in a hand being played, else None."""
+        if self.remote is not None:
+            return self.remote.turn()
+        t = self.table
+        h = t.hand
+        if t.state != "playing" or h.actor is None:
+            return None
+        return t.setup.seats[h.actor], "call" if h.legal().call else "check"
+
+    def seat_order(self):
+        """The hand's seats in dealing order (the hand has started)."""
+        if self.remote is not None:
+            return self.remote.seat_order()
+        return list(self.table.setup.seats)
 
     def _trim(self):
         # the device models keep traces for tests; a long run must not grow them without bound
@@ -346,7 +379,7 @@ class Sim:
 
     def _empty(self):
         for loc in self.chips:
-            if self.rt.poller.present(loc):
+            if self._cards_on(loc):
                 return False
         return True
 
@@ -507,7 +540,7 @@ class Sim:
         return [json.dumps(self.snapshot())]
 
     def snapshot(self):
-        snap = view.snapshot(self.table)
+        snap = view.snapshot(self.table) if self.remote is None else self.remote.snapshot()
         snap["oled"] = self.oled.text_lines()
         snap["now_ms"] = self.hal.clock.ticks_ms()
         return snap

@@ -108,7 +108,7 @@ HARNESS = os.path.dirname(os.path.abspath(__file__))
 BOARD_MODULES = (os.path.join(HARNESS, "board_side.py"), os.path.join(HARNESS, "board_wire.py"))
 
 
-def run_two_vm(module, argv=(), board_ram=160 * 1024, extra=(), board_module="board_side", world_heap=DEFAULT_HEAP,
+def run_two_vm(module, argv=(), board_ram=160 * 1024, extra=(), board_module="board_side", world_heap=2 * 1024 * 1024,
                fixed_board=True, timeout_s=DEFAULT_TIMEOUT_S, board_extra=BOARD_MODULES):
     """`module` (the world: the simulated devices and whatever drives them, felt.sim.remote) in one VM
     with a big heap, and the board in a second VM of the same process: `board_ram` bytes of fixed GC

@@ -15,6 +15,9 @@ _put = wire.put  # bound once (a JS attribute's first lookup makes its proxy)
 _give = wire.give
 MB = bytearray(256)  # the world's bytes of a call (a table config, a card's UID)
 S = [None, None, None]  # the runtime, the table, [antenna locations]
+# the measurement (bench_memory's two-VM rows): the most heap in use at the end of a main-loop step
+# before its collection (live before it + all it allocated), at which step, and steps so far
+PEAK = [0, 0, 0]
 
 
 def _log(line):
@@ -31,25 +34,67 @@ def _answer(data):
     return len(data)
 
 
+def _building(flags, kw):
+    # the table built as felt.sim.runner.Sim.build builds it, in phases: one entry from the world
+    # each (op BUILD_STEP), collected between them -- this port collects only between entries, and
+    # a board collects while it boots (hardware/memory.md, "Fourth round": the build in one entry
+    # left ~96 KB of garbage)
+    import board_wire
+    from felt.hal.machine_hal import MachineHAL
+
+    hal = MachineHAL(machine_module=board_wire, neopixel_module=board_wire, time_module=board_wire)
+    yield
+    import felt.engine.hand.machine  # noqa: F401
+    yield
+    from felt.table.controller import Table, TableConfig
+
+    yield
+    from felt.runtime import loop
+
+    yield
+    for name in DRIVERS:
+        __import__(name)
+        yield
+    from felt.sim.board_map import registry, sim_board
+
+    config = TableConfig(**kw)
+    kw = None
+    yield
+    reg = registry()
+    yield
+    log = _log if flags & 2 else None
+    S[1] = Table(config, reg, log=log)
+    reg = None
+    yield
+    board = sim_board(config.seats)
+    S[2] = [loc for loc, _line in board.antennas]
+    yield
+    S[0] = loop.build(hal, board, S[1], "ascii" if flags & 1 else "pn532", log=log)
+    yield
+    S[0].start()
+
+
+DRIVERS = ("felt.drivers.shoe", "felt.drivers.console_link", "felt.drivers.mfrc522", "felt.drivers.antennas",
+           "felt.drivers.buttons", "felt.drivers.neopixel_lights", "felt.drivers.display")
+_B = [None]
+
+
 def _build(flags, n):
     import json
 
-    import board_wire
-    from felt.hal.machine_hal import MachineHAL
-    from felt.runtime import loop
-    from felt.sim.board_map import registry, sim_board
-    from felt.table.controller import Table, TableConfig
+    _B[0] = _building(flags, json.loads(bytes(MB[:n]).decode()))
+    return 1
 
-    kw = json.loads(bytes(MB[:n]).decode())
-    hal = MachineHAL(machine_module=board_wire, neopixel_module=board_wire, time_module=board_wire)
-    config = TableConfig(**kw)
-    log = _log if flags & 2 else None
-    board = sim_board(config.seats)
-    S[1] = Table(config, registry(), log=log)
-    S[0] = loop.build(hal, board, S[1], "ascii" if flags & 1 else "pn532", log=log)
-    S[2] = [loc for loc, _line in board.antennas]
-    S[0].start()
-    return 0
+
+def _build_step():
+    """One phase of the build; 1 while more are to come, 0 when the table is built."""
+    try:
+        next(_B[0])
+    except StopIteration:
+        _B[0] = None
+        return 0
+    gc.collect()
+    return 1
 
 
 def _turn():
@@ -96,8 +141,18 @@ def call(op, a, b, n):
     try:
         if op == 1:  # one main-loop step; its garbage is collected when this entry returns to JS
             S[0].step()
+            PEAK[2] += 1
+            m = gc.mem_alloc()
+            if m > PEAK[0]:
+                PEAK[0] = m
+                PEAK[1] = PEAK[2]
             gc.collect()
             return 0
+        if op == 16:  # PEAK[a]; a == 3: start again
+            if a == 3:
+                PEAK[0] = PEAK[1] = 0
+                return 0
+            return PEAK[a]
         if op == 4:
             return S[0].next_due_ms()
         if op == 2:  # an edge on an input pin: its handler, as the pin's interrupt would run it
@@ -109,6 +164,8 @@ def call(op, a, b, n):
             return 0
         if op == 3:
             return _build(a, n)
+        if op == 15:
+            return _build_step()
         return _query(op, a, n)
     except Exception as e:  # noqa: BLE001 -- a harness boundary: the world is told, the traceback printed
         sys.print_exception(e)

@@ -227,12 +227,12 @@ def _fa():
   });
   if (!B.call) usage("board module " + opt.boardModule + " did not call wire.attach");
 
-  function enter(f) { // one entry into the board from JS, then its heap checked
+  function enter(f, step) { // one entry into the board from JS, then its heap checked
     const r = inBoard(f);
     inBoard(() => {
       B.entries += 1;
-      const used = B.alloc(); // this entry runs the collection the last one requested
-      if (used > B.high) B.high = used;
+      const used = B.alloc(); // this entry runs the collection the step requested: live after a step
+      if (step && used > B.high) B.high = used;
       const total = B.probe() - SPLIT;
       if (opt.boardFixed && total > B.total0) {
         restoreGlobals(worldGlobals);
@@ -246,7 +246,7 @@ def _fa():
   }
   function boardCall(op, a, b, n) {
     if (op === 1) B.steps += 1;
-    return enter(() => B.call(op, a, b, n));
+    return enter(() => B.call(op, a, b, n), op === 1);
   }
   mp.registerJsModule("board", {
     attach: (spi, call, addr, size) => { W.spi = spi; W.call = call; W.mb = addr; W.mbSize = size; return 0; },
@@ -275,6 +275,7 @@ def _fa():
     },
     level: (n) => B.levels[n],
     heap: () => inBoard(() => [B.alloc(), B.probe() - SPLIT, B.high, B.entries, B.steps]),
+    reset_high: () => { B.high = inBoard(() => B.alloc()); return B.high; },
   });
   return B;
 
