@@ -94,8 +94,16 @@ def build_pots(committed, live, dead=0):
         raise RuleError("POT-8: no live hand to build pots for")
     if tops >= 0:
         # one pot of everything (committed >= 0 was checked, so the layer sum below is the plain sum)
-        return [Pot(0, sum(committed) + dead, [p for p in range(n) if live[p]])]
-    tops = sorted(set(committed[p] for p in range(n) if live[p]))
+        eligible = []
+        for p in range(n):
+            if live[p]:
+                eligible.append(p)
+        return [Pot(0, sum(committed) + dead, eligible)]
+    tops = []  # every distinct live total, ascending (loops: no closures or cells on the showdown's path)
+    for p in range(n):
+        if live[p] and committed[p] not in tops:
+            tops.append(committed[p])
+    tops.sort()
     pots = []
     below = 0
     last = len(tops) - 1
@@ -112,12 +120,19 @@ def build_pots(committed, live, dead=0):
                 amount += part
         if k == 0:
             amount += dead
-        eligible = [p for p in range(n) if live[p] and committed[p] >= top]
+        eligible = []
+        for p in range(n):
+            if live[p] and committed[p] >= top:
+                eligible.append(p)
         if amount > 0:
             pots.append(Pot(len(pots), amount, eligible))
         below = top
     if not pots:  # nothing at all was put in: an empty main pot keeps the record uniform
-        pots.append(Pot(0, 0, [p for p in range(n) if live[p]]))
+        eligible = []
+        for p in range(n):
+            if live[p]:
+                eligible.append(p)
+        pots.append(Pot(0, 0, eligible))
     return pots
 
 
@@ -155,9 +170,15 @@ def split(amount, winners, order=None, unit=1):
     if len(winners) == 1:
         ranked = winners  # one winner: nothing to rank (no key tuples; the showdown's step, hardware/memory.md)
     else:
+        # (place in order, position) pairs sorted, in a loop: a key lambda would make `order` a cell
+        # on every call, one winner too
         order = order or []
-        big = len(order)
-        ranked = sorted(winners, key=lambda p: (order.index(p) if p in order else big, p))
+        ranked = []
+        for p in winners:
+            ranked.append((order.index(p) if p in order else len(order), p))
+        ranked.sort()
+        for i in range(len(ranked)):
+            ranked[i] = ranked[i][1]
     units = amount // unit
     each = units // len(ranked)
     odd = units - each * len(ranked)
@@ -176,7 +197,11 @@ def _best(values, positions):
         v = values[p]
         if v is not None and (best is None or v > best):
             best = v
-    return best, [p for p in positions if values[p] is not None and values[p] == best]
+    who = []
+    for p in positions:
+        if values[p] is not None and values[p] == best:
+            who.append(p)
+    return best, who
 
 
 def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
@@ -220,7 +245,10 @@ def award(pots, hi, lo=None, odd_order=None, unit=1, odd_order_lo=None,
 
 
 def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
-    contenders = [p for p in pot.eligible if hi[p] is not None]
+    contenders = []
+    for p in pot.eligible:
+        if hi[p] is not None:
+            contenders.append(p)
     if not contenders:
         if len(pot.eligible) != 1:
             raise RuleError("POT-8: %s has no contesting hand" % pot.name)
@@ -230,7 +258,9 @@ def _award_pot(awards, pot, hi, lo, order, order_lo, unit, scoop_rule):
     hi_value, hi_win = _best(hi, contenders)
     lows = []
     if lo is not None:
-        lows = [p for p in contenders if lo[p] is not None and lo[p] >= 0]
+        for p in contenders:
+            if lo[p] is not None and lo[p] >= 0:
+                lows.append(p)
     if not lows:
         # High-only game, or no qualifying low: all to the high hand(s) (POT-14).
         awards.append(Award(pot.index, pot.amount, _WHOLE, split(pot.amount, hi_win, order, unit),

@@ -41,7 +41,12 @@ def uncalled(bets):
 
 
 def contenders(hand):
-    return [hand.live[p] and not hand.mucked[p] for p in range(hand.n)]
+    # loops, not comprehensions, on the showdown's path: a comprehension is a closure made at each call,
+    # and the names it reads become cells (hardware/memory.md, showdown round)
+    out = [False] * hand.n
+    for p in range(hand.n):
+        out[p] = hand.live[p] and not hand.mucked[p]
+    return out
 
 
 def _build(hand, who):
@@ -224,7 +229,10 @@ def settle(hand):
     from felt.engine.hand import pots as potlib
     from felt.engine.hand import showdown
     who = contenders(hand)
-    left = [p for p in range(hand.n) if who[p]]
+    left = []
+    for p in range(hand.n):
+        if who[p]:
+            left.append(p)
     pots = _build(hand, who)
     rake = hand.rules.rake
     if hand.rules.mode == CASH and hand.rules.bbj_hand != "off":
@@ -240,7 +248,9 @@ def settle(hand):
         pots = rake(pots, hand.unit)  # house.values.Rake: values.take_rake
     hand.final_pots = pots
     if len(left) == 1:
-        hi = [0 if who[p] else None for p in range(hand.n)]  # GAME-6: wins unshown
+        hi = [None] * hand.n  # GAME-6: wins unshown
+        for p in left:
+            hi[p] = 0
         lo = None
     else:
         hi, lo = _values(hand, who)

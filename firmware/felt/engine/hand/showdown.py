@@ -59,7 +59,9 @@ def _who(positions, seats):
     if len(positions) == 1:  # one winner: one text (the showdown's step, hardware/memory.md)
         p = positions[0]
         return "%s %d" % (noun, seats[p] if seats else p + 1)
-    numbers = ["%d" % (seats[p] if seats else p + 1) for p in positions]
+    numbers = []
+    for p in positions:
+        numbers.append("%d" % (seats[p] if seats else p + 1))
     return "%ss %s and %s" % (noun, ", ".join(numbers[:-1]), numbers[-1])
 
 
@@ -69,7 +71,9 @@ def award_text(award, seats=None, describe=None, hi_kind="high", lo_kind="low8",
     seats: seat number per position (positions are named "player N" without it).
     describe(value, kind) defaults to felt.engine.rank.evaluate.describe. unshown: positions that
     took their pots without tabling (SHOW-10)."""
-    winners = [p for p, _ in award.shares]
+    winners = []
+    for p, _ in award.shares:
+        winners.append(p)
     who = _who(winners, seats)
     # (pot_name(), inlined: one global less in RAM for evaluate's _word, hardware/memory.md showdown round)
     pot = "the main pot" if award.pot_index == 0 else "side pot %d" % award.pot_index
@@ -99,5 +103,8 @@ def award_text(award, seats=None, describe=None, hi_kind="high", lo_kind="low8",
 
 def awards_text(awards, seats=None, describe=None, hi_kind="high", lo_kind="low8", unshown=()):
     """award_text for each award, in the order given (POT-7 order; high before low, SHOW-18)."""
-    return [award_text(a, seats, describe, hi_kind, lo_kind, unshown) for a in awards]
+    out = []  # a loop: a comprehension here made a closure and five cells (the showdown's step)
+    for a in awards:
+        out.append(award_text(a, seats, describe, hi_kind, lo_kind, unshown))
+    return out
 

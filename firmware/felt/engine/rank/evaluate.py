@@ -686,7 +686,11 @@ def describe(value, kind="high"):
         if value < 0:
             return "no low"
         m = 255 - value
-        return _low_text([_LOW_CHARS[i] for i in range(7, -1, -1) if m >> i & 1])
+        ranks = []  # a loop: a comprehension made a closure and a cell (the showdown's step)
+        for i in range(7, -1, -1):
+            if m >> i & 1:
+                ranks.append(_LOW_CHARS[i])
+        return _low_text(ranks)
     if kind == "low27":
         v = LOW_BASE - value
         if v >> 26 == HIGH_CARD:
