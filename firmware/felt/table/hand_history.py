@@ -1,12 +1,13 @@
 # The finished hand as PHH (controller layer): Table._write_history loads this with the PHH writer
-# (felt.history.phh) on the first hand a table with a history sink finishes -- the actions, antes,
-# blinds and the user fields felt.history.replay needs to open and kill as the table did.
+# (felt.history.phh_write, not the reader) on the first hand a table with a history sink finishes --
+# the actions, antes, blinds and the user fields felt.history.replay needs to open and kill as the
+# table did.
 from felt.engine.cards import UNKNOWN, card_text, cards_text
 
 
 def text(t):
     """The PHH text of the hand table `t` has just finished."""
-    from felt.history import phh
+    from felt.history import phh_write as phh
 
     h = t.hand
     g = t.config.record
