@@ -466,7 +466,10 @@ def encode(message):
         parts.append(_format(types[i], message.args[i]))
     # Options in schema order, then open keys sorted: the same message always gives the same bytes.
     _declared_opts(schema, message.opts, parts)
-    keys = [k for k in message.opts if schema.type_of(k) is None]
+    keys = []  # a loop: a comprehension reading `schema` made it a cell on every encode
+    for k in message.opts:
+        if schema.type_of(k) is None:
+            keys.append(k)
     keys.sort()
     for k in keys:
         t = _opt_type(schema, k)

@@ -541,8 +541,9 @@ class Table:
 
     def _holding(self):
         # while the dealer has not ruled on rebuilding the street, its cards stay out of the Hand
-        for f in self.dc.pending():
-            if f.kind in HOLD:
+        # (dc.pending() read in place: it made a list at every card and action, hardware/memory.md)
+        for f in self.dc.findings:
+            if f.status == dealing.PROPOSED and f.kind in HOLD:
                 return True
         return False
 

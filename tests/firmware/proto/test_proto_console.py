@@ -336,14 +336,14 @@ def test_encoding_a_reply_makes_little_garbage():
     # 4,096 B on the 32-bit port (7,808 on 64-bit), in every entry's main-loop step, the showdown's
     # too: the line was decoded again to check it, and verb() built its schema record from ~30
     # small objects. Now a line that cannot be refused is not decoded again and the record keeps its
-    # options as the schema row's text: 832 B (1,440).
+    # options as the schema row's text: 784 B (1,344).
     if not check.MICROPYTHON:
         raise check.Skip("gc.mem_alloc() is MicroPython's")
     reply = console.ok(9, 41)
     eq(console.encode(reply), b"FELT1 9 ok re=41 *ECF0\r\n")
     used = _allocated(console.encode, reply)
     small = check.sys.maxsize < 2 ** 32  # a 32-bit word: the WebAssembly port
-    assert used <= (900 if small else 1600), used
+    assert used <= (800 if small else 1400), used
 
 
 def test_decoding_an_action_makes_little_garbage():

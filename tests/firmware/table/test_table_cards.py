@@ -154,3 +154,25 @@ def test_findings_that_name_a_hole_card_do_not_show_it():
     assert "a hole card" in a.text and "Ah" not in a.text, a.text
     for line in log:
         assert "Ah" not in line, line
+
+
+def test_DEAL_27_the_hold_check_at_every_card_allocates_nothing():
+    # Table._holding (DEAL-27/28: a street held while the dealer rules on rebuilding it) runs at every
+    # card and action fed to the Hand; it made a list of the dealing check's pending findings each
+    # time (hardware/memory.md, showdown round). MicroPython only (heap_lock).
+    import check
+    t = new_table()
+    for card, loc in (("Ah", "seat2"), ("Kd", "seat3"), ("Qc", "seat1")):
+        draw(t, card, loc)
+    eq(t._holding(), False)
+    if not check.MICROPYTHON:
+        return
+    import gc
+    import micropython
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        held = t._holding()
+    finally:
+        micropython.heap_unlock()
+    eq(held, False)
