@@ -163,6 +163,8 @@ class MFRC522:
     timeout_us = timer_period_us(prescaler, reload)
     max_spins = 400
     version = None
+    # What the last exchange answered besides rx, written on the class like rx itself (one exchange
+    # at a time; as instance attributes they were 32 B a reader on a 32-bit word).
     rx_len = 0
     rx_last_bits = 0
     coll_pos = 0
@@ -170,7 +172,7 @@ class MFRC522:
     # _frames (one card after another, see _card_end); reselect finds them again by these.
     _frames = b""
     _same = ScanResult()  # the result of exactly the held cards, returned while nothing changes (never altered)
-    _miss = 0  # OK: the status of the first known card that did not answer (inventory)
+    _miss = 0  # OK: the status of the first known card that did not answer (inventory), also the class's
 
     def __init__(self, device, timeout_us=1000, max_spins=400, name=""):
         self.device = device
@@ -315,8 +317,8 @@ class MFRC522:
         n_rx = i4[2] & 0x7F
         if n_rx > len(self.rx):
             return FRAME
-        self.rx_len = n_rx
-        self.rx_last_bits = i4[3] & 0x07
+        MFRC522.rx_len = n_rx
+        MFRC522.rx_last_bits = i4[3] & 0x07
         if n_rx:
             self._read_fifo(n_rx)
         if err & 0x08:  # CollErr
@@ -327,7 +329,7 @@ class MFRC522:
         coll = self.read_reg(_COLL)
         if coll & 0x20:  # CollPosNotValid
             return FRAME
-        self.coll_pos = (coll & 0x1F) or 32
+        MFRC522.coll_pos = (coll & 0x1F) or 32
         return COLLISION
 
     def _wait(self, reg, mask):
@@ -525,14 +527,14 @@ class MFRC522:
     def _revisit(self, max_cards):
         """Reselect and halt the known cards in order while each answers; returns how many did
         (at most max_cards). self._miss: the status of the first one that did not (OK: none)."""
-        self._miss = OK
+        MFRC522._miss = OK
         n = len(self._same.uids)
         kept = 0
         at = 0  # where the card's frames start in self._frames
         while kept < n and kept < max_cards:
             st = self.reselect(self._frames, at)
             if st != OK:
-                self._miss = st
+                MFRC522._miss = st
                 break
             self._transceive(_FIFO_HLTA, 0)
             kept += 1

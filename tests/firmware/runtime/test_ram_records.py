@@ -158,3 +158,13 @@ def test_a_known_card_costs_the_reader_under_40_bytes_on_micropython():
     per_card = (held - gc.mem_alloc()) // len(CARD_UIDS)
     assert per_card < 40, "a known card costs the reader %d bytes" % per_card
     eq(len(uids), 8)
+
+
+def test_a_reader_instance_holds_its_chip_and_cards_only_not_the_last_exchange():
+    # rx, its length, the collision position and the inventory's first miss are the class's,
+    # shared by the 13 readers like the buffers (one exchange at a time): 32 B a reader less on
+    # a 32-bit word (hardware/memory.md, "The firmware's own live RAM")
+    reader, got = _reader_with_cards(CARD_UIDS[:3])  # three cards: collisions resolved
+    eq(len(got.uids), 3)
+    assert got.collisions, "no collision: coll_pos never written"
+    eq(sorted(reader.__dict__), ["_frames", "_same", "device", "name", "version"])
