@@ -15,6 +15,9 @@
 #     port and the 32-bit WebAssembly port (feltctl.wasm_micropython, issue 19): engine after import and
 #     after a hand, the whole firmware after import and with the table built, live RAM after each of N
 #     hands in a large heap, and with --find-ram HANDS the smallest heap (bisected) that plays HANDS hands.
+#  two VMs (--two-vm HANDS [--find-ram N] [--two-vm-peer-heap]): the board's heap with the simulated world in
+#     a VM of its own (feltctl.wasm_micropython.run_two_vm; hardware/memory.md "Fourth round"), beside the
+#     one-heap figures of the same run, and the smallest fixed board heap for N hands.
 # usage: python tests/benchmarks/bench_memory.py [--ports unix,wasm] [--step-alloc N] [--table-only] [--table-hands N] [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
 #        python tests/benchmarks/bench_memory.py --engine-only   (part 3 alone)
 import argparse
@@ -426,7 +429,10 @@ def main(argv):
     gc.collect()
     yield
     _heap("B_IMPORT")  # the board: its harness (board_side, board_wire's names) and the launcher's
-    sim = Sim(board=RemoteBoard(bridge))
+    rb = RemoteBoard(bridge)
+    if argv[1:] == ["phases"]:  # the board's heap after each phase of its build (board_side._building)
+        rb.phase_hook = lambda k: _heap("B_PHASE", k)
+    sim = Sim(board=rb)
     for _s in sim.run_steps("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1"):
         yield
     _heap("B_BUILT")
@@ -445,6 +451,8 @@ def main(argv):
         for _s in sim.run_steps("clear"):
             yield
         _heap("B_HAND", i + 1)
+    if argv[1:] == ["phases"]:
+        bridge.call(17, 0, 0)  # the board's qstr pool
     if argv[1:] == ["state"]:  # the table at the end, to compare with the same hands on one heap
         import json
         snap = sim.snapshot()
@@ -521,7 +529,7 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix", sou
     return out, p
 
 
-def run_two_vm(hands, board_ram=2048 * 1024, fixed=True, state=False):
+def run_two_vm(hands, board_ram=512 * 1024, fixed=True, state=False, mode=None):
     """TWO_VM_DRIVER on feltctl.wasm_micropython.run_two_vm: the board VM with a fixed heap of
     `board_ram` bytes (a MemoryError, exit 3, when it would have grown). Returns (parsed output,
     CompletedProcess): import / built / seated = the board's heap in use then; hands = [(live after
@@ -533,7 +541,7 @@ def run_two_vm(hands, board_ram=2048 * 1024, fixed=True, state=False):
     with open(driver, "w") as f:
         f.write(TWO_VM_DRIVER)
     try:
-        p = wasm_micropython.run_two_vm("bench_two_vm_driver", [str(hands)] + (["state"] if state else []),
+        p = wasm_micropython.run_two_vm("bench_two_vm_driver", [str(hands)] + (["state"] if state else []) + ([mode] if mode else []),
                                         board_ram=board_ram, extra=[driver],
                                         fixed_board=fixed, timeout_s=7200)
     finally:
@@ -551,6 +559,59 @@ def run_two_vm(hands, board_ram=2048 * 1024, fixed=True, state=False):
         elif w and w[0] == "DONE":
             out["done"] = True
     return out, p
+
+
+def smallest_two_vm_heap(hands, fails_kb, passes_kb):
+    """Bisects (4 KB steps) the fixed board heap in KB that plays `hands` hands on the two-VM board
+    without a MemoryError. Returns (fails, passes) in KB."""
+    lo, hi = fails_kb, passes_kb
+    while not run_two_vm(hands, board_ram=hi * 1024)[0]["done"]:
+        lo, hi = hi, hi * 2
+    while hi - lo > 4:
+        mid = (lo + hi) // 8 * 4  # whole 4 KB steps
+        if run_two_vm(hands, board_ram=mid * 1024)[0]["done"]:
+            hi = mid
+        else:
+            lo = mid
+    return lo, hi
+
+
+def two_vm_rows(hands, find_hands, peer_heap):
+    """issue 19 item 3, the faithful figure: the board's heap on the two-VM board (the simulated world
+    in its own VM) beside the single-heap emulated board's (the peer, measured in the same run)."""
+    two, p = run_two_vm(hands)  # a board heap nothing here fills (512 KB)
+    if not two["done"]:
+        print("two-VM run failed: %s" % (p.stdout + p.stderr).strip().splitlines()[-3:])
+        return 1
+    one, p = run_board(hands, "run", ram=2048 * 1024, port="wasm")
+    steps, p2 = run_board(hands, "steps", ram=2048 * 1024, port="wasm")
+    if not (one["done"] and steps["done"]):
+        print("single-heap run failed: %s" % (p.stdout + p.stderr + p2.stdout + p2.stderr).strip().splitlines()[-3:])
+        return 1
+    live = [h[0] for h in two["hands"]]
+    rows = [("ten-seat O8 table built and seated", two["seated"], one["START"]),
+            ("live after each hand, high-water (%d hands)" % hands, max(live), max(one["hands"])),
+            ("live between main-loop steps, high-water", two["hands"][-1][1], max(steps["steplive"]))]
+    print("WebAssembly port (32-bit), bytes of the board's heap: two VMs (the board holds only the firmware "
+          "on felt.hal.machine_hal) vs one heap (the simulated world in it too), %d hands" % hands)
+    print("%-72s %12s %12s %6s" % ("", "two VMs", "one heap", "ratio"))
+    for label, a, b in rows:
+        print("%-72s %12d %12d %6.2f" % (label, a, b, a / float(b)))
+    print("the board's harness before the firmware is imported (two VMs): %d bytes" % two["import"])
+    print("most heap in use at the end of a main-loop step (live before it + all it allocated): %d bytes at "
+          "board step %d" % two["peak"])
+    print("live after each hand (two VMs): %s" % " ".join("%d" % x for x in live))
+    if find_hands:
+        lo, hi = smallest_two_vm_heap(find_hands, 128, 176)
+        print("smallest fixed board heap for %d hands (two VMs, bisected, 4 KB steps): more than %d KB, at most %d KB"
+              % (find_hands, lo, hi))
+        if peer_heap:
+            plo, phi = smallest_heap("wasm", find_hands, hi, hi + 48)
+            print("  peer, one heap (the simulated world in it): more than %d KB, at most %d KB; ratio %.2f" % (
+                plo, phi, hi / float(phi)))
+        print("  issue 19 budget: %d KB (a Pico W): %s" % (WASM_BUDGET // 1024, "met" if hi * 1024 <= WASM_BUDGET
+                                                           else "NOT met"))
+    return 0
 
 
 def main():
@@ -586,9 +647,16 @@ def main():
                     help="the blackjack table's rows (issue 17) on each of --ports: engine, firmware after import, "
                          "table built, live RAM after each of ROUNDS seven-box rounds, beside the poker table's; 0 to skip")
     ap.add_argument("--blackjack-only", action="store_true", help="only the blackjack rows")
+    ap.add_argument("--two-vm", type=int, default=0, metavar="HANDS",
+                    help="only the two-VM rows (issue 19 item 3): HANDS hands on the board VM beside the one-heap "
+                         "peer; with --find-ram N also the smallest fixed board heap for N hands (and --two-vm-peer-heap: "
+                         "the one-heap peer's, bisected too)")
+    ap.add_argument("--two-vm-peer-heap", action="store_true", help="with --two-vm and --find-ram: bisect the peer too")
     ap.add_argument("--table-only", action="store_true",
                     help="only the side-by-side table (and --find-ram); not the unix port's detail runs")
     a = ap.parse_args()
+    if a.two_vm:
+        return two_vm_rows(a.two_vm, a.find_ram, a.two_vm_peer_heap)
     if a.blackjack and a.ports:
         blackjack_rows([x for x in a.ports.split(",") if x], a.blackjack)
     if a.blackjack_only:

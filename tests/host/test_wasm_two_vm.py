@@ -21,10 +21,9 @@ WORLD = '''
 import board, uctypes
 MB = bytearray(512)
 
-def spi(bus, n):
-    line = -1
-    if not board.level(14):  # /E low: the address pins 10..13 name the line
-        line = board.level(10) | board.level(11) << 1 | board.level(12) << 2 | board.level(13) << 3
+board.decoder(14, 10, 11, 12, 13)  # /E, then the address pins: the launcher decodes the line
+
+def spi(bus, n, line):
     for i in range(n):
         MB[256 + i] = (MB[i] + 1) & 255
     MB[256] = line & 255

@@ -133,7 +133,8 @@ class RemoteBoard:
         self.log_sink = None
         self.locations = []
         self._keys = None
-        self._decoder = None
+        self._views = {}  # n -> (MOSI, MISO) views of the mailbox for an n-byte exchange
+        self.phase_hook = None  # fn(k) after each build phase (a measurement's: the board's heap then)
         bridge.attach(self._spi, self._call, uctypes.addressof(self.mb), mailbox)
 
     def build(self, hal, board, config, shoe_protocol, log_sink):
@@ -143,8 +144,11 @@ class RemoteBoard:
         self.hal = hal
         self.log_sink = log_sink
         self.locations = [loc for loc, _line in board.antennas]
-        self._decoder = (list(board.decoder["address"]), board.decoder["enable"], board.decoder["decoder"])
-        self._keys = [(self._decoder[2], n) for n in range(16)]
+        address = list(board.decoder["address"])
+        self._keys = [(board.decoder["decoder"], n) for n in range(1 << len(address))]
+        # the launcher decodes the line from the levels on these pins (launcher.mjs, spi)
+        self.bridge.decoder(*([board.decoder["enable"]] + address))
+        self._views = {}
         c = config
         data = {"game": c.game, "structure": c.structure, "seats": c.seats, "sb": c.sb, "bb": c.bb, "ante": c.ante,
                 "small_bet": c.small_bet, "big_bet": c.big_bet, "bring_in": c.bring_in, "unit": c.unit,
@@ -153,8 +157,12 @@ class RemoteBoard:
         flags = (1 if shoe_protocol == "ascii" else 0) | (2 if log_sink is not None else 0)
         t0 = hal.clock.ticks_ms()
         more = self.put(BUILD, flags, json.dumps(data).encode())
+        k = 0
         while more == 1:  # the board builds in phases, collecting between them (board_side._building)
             more = self.bridge.call(BUILD_STEP, 0, 0)
+            k += 1
+            if self.phase_hook is not None:
+                self.phase_hook(k)
         if more < 0:
             raise BoardError("the board could not build the table (its traceback is above)")
         return RemoteRuntime(self, t0), RemoteTable(self, config)
@@ -196,18 +204,13 @@ class RemoteBoard:
         return json.loads(self.text(SNAPSHOT))
 
     # -- the board's bus calls (the world side of its machine module) ---------------------------
-    def _spi(self, bus, n):
-        # the chip the board selected: the 74HC154's /E low and its address pins, as on the wire
-        level = self.bridge.level
-        address, enable, _name = self._decoder
-        key = None
-        if not level(enable):
-            line = 0
-            for i in range(len(address)):
-                line |= level(address[i]) << i
-            key = self._keys[line]
-        mv = self.mv
-        self.hal.spi(bus)._transfer(key, mv[0:n], mv[SPI_IN:SPI_IN + n])
+    def _spi(self, bus, n, line):
+        # the chip the board selected: `line` is what the 74HC154's /E and address pins held (the
+        # launcher read the levels the board drove; -1: /E high, no chip selected: MISO reads 0)
+        views = self._views.get(n)
+        if views is None:
+            views = self._views[n] = (self.mv[0:n], self.mv[SPI_IN:SPI_IN + n])
+        self.hal.spi(bus)._transfer(self._keys[line] if line >= 0 else None, views[0], views[1])
         return 0
 
     def _call(self, op, a, b, n):

@@ -148,6 +148,11 @@ def call(op, a, b, n):
                 PEAK[1] = PEAK[2]
             gc.collect()
             return 0
+        if op == 17:  # the interned names (printed): RAM a Pico's port keeps in its qstr pool too
+            import micropython
+
+            micropython.qstr_info()
+            return 0
         if op == 16:  # PEAK[a]; a == 3: start again
             if a == 3:
                 PEAK[0] = PEAK[1] = 0
@@ -159,7 +164,7 @@ def call(op, a, b, n):
             from board_wire import IRQS
 
             p = IRQS.get(a)
-            if p is not None and p.handler is not None:
+            if p is not None:
                 p.handler(p)
             return 0
         if op == 3:

@@ -9,6 +9,7 @@
 # hardware/memory.md, "Fourth round"). UART reads allocate their bytes, as machine.UART.read does.
 import uctypes
 import wire
+from micropython import const
 from time import ticks_add, ticks_diff  # noqa: F401 (the C ones: MachineHAL unwraps ticks_ms with ticks_diff)
 
 # bound once: the first lookup of a JS attribute makes its proxy object (RAM), later ones reuse it
@@ -19,18 +20,18 @@ _spi = wire.spi
 _put = wire.put
 _get = wire.get
 IRQS = {}  # GPIO -> Pin whose handler the world's edges call (board_side, op IRQ)
-_TICKS = 20  # felt.sim.remote's world ops
-_UART_OPEN = 21
-_UART_ANY = 22
-_UART_READ = 23
-_UART_WRITE = 24
-_I2C_OPEN = 25
-_I2C_WRITE = 26
-_I2C_READ = 27
-_SPI_OPEN = 28
-_NP_OPEN = 29
-_NP_WRITE = 30
-UART_RX = 256  # bytes of one read: rp2's machine.UART has a 256-byte receive ring on the heap too
+_TICKS = const(20)  # felt.sim.remote's world ops (const: no RAM, as the firmware's _NAME = const(...))
+_UART_OPEN = const(21)
+_UART_ANY = const(22)
+_UART_READ = const(23)
+_UART_WRITE = const(24)
+_I2C_OPEN = const(25)
+_I2C_WRITE = const(26)
+_I2C_READ = const(27)
+_SPI_OPEN = const(28)
+_NP_OPEN = const(29)
+_NP_WRITE = const(30)
+_UART_RX = const(256)  # bytes of one read: rp2's machine.UART has a 256-byte receive ring on the heap too
 
 
 def ticks_ms():
@@ -46,8 +47,7 @@ class Pin:
     IRQ_RISING = 8
 
     def __init__(self, n, mode=-1, pull=None, value=None):
-        self.n = n
-        self.handler = None
+        self.n = n  # (a handler only once irq() is called: one attribute less on every pin)
         if mode == 1:
             _pin_set(n, 1 if value else 0)
         elif mode == 0 and pull == 1:
@@ -80,7 +80,7 @@ class SPI:
 class UART:
     def __init__(self, port, baudrate=115200, timeout=0, tx=None, rx=None):
         self.port = port
-        self._rx = bytearray(UART_RX)
+        self._rx = bytearray(_UART_RX)
         self._at = uctypes.addressof(self._rx)
         self._mv = memoryview(self._rx)
         _call(_UART_OPEN, port, baudrate)
@@ -89,8 +89,8 @@ class UART:
         return _call(_UART_ANY, self.port, 0)
 
     def read(self, n=-1):
-        if n is None or n < 0 or n > UART_RX:
-            n = UART_RX
+        if n is None or n < 0 or n > _UART_RX:
+            n = _UART_RX
         k = _get(_UART_READ, self.port, self._at, n)
         return bytes(self._mv[:k]) if k > 0 else None  # machine.UART.read: None when nothing came
 

@@ -32,8 +32,11 @@
 //     2 rising), spi(bus, out_addr, in_addr, n), call(op, a, b), put(op, a, addr, n) (n bytes to
 //     the world's mailbox first), get(op, a, addr, cap) (the world's answer: k bytes of its
 //     mailbox, copied to addr), give(addr, n) (a board answer's bytes, for the world's bget).
+//   The world's spi(bus, n, line) gets the line of the 74HC154 the board's pins select (-1: /E high),
+//   decoded here from the levels the board drove on the pins the world named with board.decoder().
 //   world side, JS module `board`: attach, call(op, a, b) -> the board's call(op, a, b, 0), put(op,
-//     a, n) (n bytes of the world's mailbox to the board's first), get(op, a) -> k (the bytes the
+//     a, n) (n bytes of the world's mailbox to the board's first), decoder(enable, a0, a1, a2, a3)
+//     (the decoder's pins: /E, then the address pins), get(op, a) -> k (the bytes the
 //     board gave, copied to the world's mailbox), drive(n, level) (the outside world drives input
 //     pin n: the board's handler runs on a matching edge, op 2), level(n), heap() -> [in use, heap
 //     bytes, highest in use after a board entry, board entries, board steps].
@@ -177,7 +180,7 @@ async function loadBoard() {
   const bmp = await loadMicroPython(bload);
   const B = { mp: bmp, g: saveGlobals(), call: null, mb: 0, mbSize: 0, probe: null, total0: 0, high: 0,
     entries: 0, steps: 0, levels: new Uint8Array(64), edges: new Uint8Array(64), given: [0, 0],
-    world: { spi: null, call: null, mb: 0, mbSize: 0 } };
+    world: { spi: null, call: null, mb: 0, mbSize: 0, decoder: null } };
   restoreGlobals(worldGlobals);
   const inWorld = (f) => { const prev = saveGlobals(); restoreGlobals(worldGlobals); try { return f(); } finally { restoreGlobals(prev); } };
   const W = B.world;
@@ -192,7 +195,13 @@ async function loadBoard() {
       pin_irq: (n, edges) => { B.edges[n] = edges; return 0; },
       spi: (bus, outAddr, inAddr, n) => {
         toWorld(outAddr, n);
-        inWorld(() => W.spi(bus, n));
+        let line = -1; // the decoder line the pins select (/E low), read here: no world call per pin
+        const d = W.decoder;
+        if (d && !B.levels[d[0]]) {
+          line = 0;
+          for (let i = 1; i < d.length; i++) line |= B.levels[d[i]] << (i - 1);
+        }
+        inWorld(() => W.spi(bus, n, line));
         bheap().set(wheap().subarray(W.mb + 256, W.mb + 256 + n), inAddr);
         return 0;
       },
@@ -274,6 +283,7 @@ def _fa():
       return 0;
     },
     level: (n) => B.levels[n],
+    decoder: (enable, a0, a1, a2, a3) => { W.decoder = [enable, a0, a1, a2, a3].filter((x) => x !== undefined && x !== null); return 0; },
     heap: () => inBoard(() => [B.alloc(), B.probe() - SPLIT, B.high, B.entries, B.steps]),
     reset_high: () => { B.high = inBoard(() => B.alloc()); return B.high; },
   });
