@@ -7,7 +7,7 @@ import json
 import os
 
 from felt.recovery import journal as jr
-from felt.runtime import wiring
+from felt.runtime import heap, wiring
 from felt.recovery import antennas as antenna_check
 from felt.recovery import restore as recovery
 from felt.errors import ConfigError, FeltError, StorageFull
@@ -595,8 +595,6 @@ def run(hal, board, root, log=print, steps=None):
 
 
 def _run(hal, board, root, log, steps):
-    from felt.runtime import heap
-
     heap.collect_early()  # before the table's state exists: collect every few KB, not on failure
     log("%s: board %s (%s), hal %s, data %s" % (VERSION, board.name, board.board, type(hal).__name__, root))
     reclaim_deploy(root, log)
@@ -625,6 +623,9 @@ def serve(app, hal, log, steps=None):
     board (never the REPL). A refused tree (app.halted) does not run."""
     if app.halted is not None:
         return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
+    # the board map's checker served the boot: its drivers are open, the map (a plain record) stays
+    # (~2.5 KB of RAM on a 32-bit board: hardware/memory.md, Idioms 7)
+    heap.forget("felt.runtime.board")
     _stop_on_sigterm()
     try:
         start(app)

@@ -64,16 +64,21 @@ class Board:
     """A checked pin map. Attributes: name, board, hal, seats, spi (dict), decoder (dict or None),
     antennas (list of (location, chip-select: GPIO or decoder line) in poll order), buttons (list
     of (seat, GPIO)), buttons_active_low, buttons_pull, neopixel, i2c, uarts (dicts), pins
-    ({GPIO: what uses it})."""
+    ({GPIO: what uses it}). A record without methods, made by load(): a map in use does not keep
+    this module loaded, so a board drops it once its drivers are open (felt.runtime.heap.forget;
+    hardware/memory.md, Idioms 7)."""
 
-    def __init__(self, data):
-        self.data = data
-        self.board = data.get("board", "?")
-        self.name = data.get("name", self.board)
-        self.hal = data.get("hal")
-        self.pins = {}
-        self.functions = {}
-        self._gpio = None
+
+def _new_board(data):
+    b = Board()
+    b.data = data
+    b.board = data.get("board", "?")
+    b.name = data.get("name", b.board)
+    b.hal = data.get("hal")
+    b.pins = {}
+    b.functions = {}
+    b._gpio = None
+    return b
 
 
 def _use(board, pin, what):
@@ -99,7 +104,7 @@ def load(data):
     """Check a pin map (a dict, as json.load gives it) and return a Board."""
     if not isinstance(data, dict):
         raise ConfigError("a board file must hold a JSON object")
-    b = Board(data)
+    b = _new_board(data)
     where = "board %s" % b.board
     gpio = _need(data, "gpio", list, where)
     b._gpio = set(gpio)

@@ -4,6 +4,7 @@
 # much RAM is free (hardware/memory.md, whole firmware: fragmentation). Collecting after every
 # COLLECT_EVERY bytes allocated keeps the heap dense.
 import gc
+import sys
 
 # Measured on the emulated 128 KB board (64-bit unix port), three ten-seat Omaha hi-lo hands
 # through the simulated hardware: 412 KB of RAM needed with collections only on failure,
@@ -19,4 +20,18 @@ def collect_early(every=COLLECT_EVERY):
         return False
     gc.collect()
     threshold(every)
+    return True
+
+
+def forget(name):
+    """Drop module `name`, needed only while the board starts (hardware/memory.md, Idioms 7): out of
+    sys.modules and off its package, its functions, dict and constants are garbage once nothing
+    else refers to them (a later import loads it again). Returns whether it was loaded."""
+    module = sys.modules.pop(name, None)
+    if module is None:
+        return False
+    package, _dot, leaf = name.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None and getattr(parent, leaf, None) is module:
+        delattr(parent, leaf)
     return True

@@ -360,3 +360,21 @@ def test_ring_that_would_overlap_the_file_system_falls_back_to_files_and_says_so
     assert [ln for ln in sim.logged if "ring journal not available" in ln and "overlaps" in ln], sim.logged
     sim.run("seat 1 1000")
     assert "journal" in os.listdir(root)
+
+
+def test_a_running_board_drops_the_board_map_checker_and_keeps_the_map():
+    # felt.runtime.board served the boot (the map checked, the drivers opened from it); once the
+    # table runs, app.serve drops it (felt.runtime.heap.forget: ~2.5 KB of RAM on a 32-bit board,
+    # hardware/memory.md, Idioms 7). The map is a record without methods: it stays usable.
+    import sys
+    import felt.runtime
+
+    board = boardlib_sim(3)
+    assert "felt.runtime.board" in sys.modules
+    app = applib.run(SimHAL(), board, tmp_root("forget"), log=lambda line: None, steps=5)
+    eq(("felt.runtime.board" in sys.modules, hasattr(felt.runtime, "board")), (False, False))
+    eq((board.seats, [loc for loc, _cs in board.antennas][:2]), (3, ["seat1", "seat2"]))
+    assert app.runtime.steps >= 5
+    # a later import (a second board on the Raspberry Pi, a test) loads it again
+    from felt.runtime import board as boardlib
+    eq(boardlib.load_file is not None, True)
