@@ -114,3 +114,23 @@ def test_SHOW_1_POT_7_the_showdown_of_a_ten_seat_omaha8_hand_makes_little_garbag
     small = sys.maxsize < 2 ** 32
     assert worst <= (176 if small else 352), worst
     assert last <= (2500 if small else 4700), last
+
+
+def test_BLIND_4_the_next_hands_setup_makes_little_garbage():
+    # btn.next_hand runs in the main-loop step that starts a hand, on the 32-bit two-VM board the
+    # busiest after the showdown (hardware/memory.md, showdown round): HouseRules.get built a whole
+    # register record to check a key (four keys a hand), ring lists and closures found each seat, and
+    # every seat record was copied twice. 32-bit: 7,456 -> 3,344 B; 64-bit: 14,368 -> 6,592.
+    gc, micropython = _micropython()
+    from felt.engine.between_hands import blinds as btn
+    from felt.engine.house.rules import HouseRules
+    rules = HouseRules("cash", "FO/8")
+    setup = btn.next_hand([btn.Seat("active") for _ in range(10)], button=1, sb=10, bb=20, rules=rules)
+    setup = btn.next_hand(setup.table, prev=setup, sb=10, bb=20, rules=rules)
+    gc.collect()
+    before = gc.mem_alloc()
+    got = btn.next_hand(setup.table, prev=setup, sb=10, bb=20, rules=rules)
+    used = gc.mem_alloc() - before
+    eq((got.button, got.sb, got.bb, got.seats), (3, 4, 5, (4, 5, 6, 7, 8, 9, 10, 1, 2, 3)))
+    import sys
+    assert used <= (3700 if sys.maxsize < 2 ** 32 else 7200), used

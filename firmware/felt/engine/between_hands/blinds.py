@@ -321,18 +321,29 @@ def _first_positions(k, button):
     k.sb_live = True
 
 
+def _next_seat(k, start, due):
+    # the first seat clockwise after `start` (`start` itself last) that rotates (_due when due);
+    # IndexError when none, as the first of an empty list. No ring list is made: next_hand runs in
+    # the new hand's main-loop step (hardware/memory.md, showdown round)
+    s = start
+    for _ in range(k.n):
+        s = _after(s, k.n)
+        if _due(k, s) if due else _rotating(k, s):
+            return s
+    raise IndexError("list index out of range")
+
+
 def _next_positions(k, prev):
-    n = k.n
     if k.button_mode == "moving":
         # BLIND-5: button to the next player, SB and BB the next two after it.
-        k.button = [s for s in _ring(prev.button, n) if _rotating(k, s)][0]
-        k.sb_seat = [s for s in _ring(k.button, n) if _rotating(k, s)][0]
-        k.bb = [s for s in _ring(k.sb_seat, n) if _due(k, s)][0]
+        k.button = _next_seat(k, prev.button, False)
+        k.sb_seat = _next_seat(k, k.button, False)
+        k.bb = _next_seat(k, k.sb_seat, True)
         k.sb_live = True
         return
     # BLIND-4 dead button: the BB moves to the next seat due to play; the SB is the old
     # BB's seat if that player is still in; the button goes to the old SB's seat.
-    k.bb = [s for s in _ring(prev.bb, n) if _due(k, s)][0]
+    k.bb = _next_seat(k, prev.bb, True)
     k.sb_seat = prev.bb
     # A tournament player placed in the SB seat posts it (BLIND-24).
     placed = k.mode == settings.TOURNAMENT and _status(k, prev.bb) == NEW
@@ -406,7 +417,14 @@ def _mark_missed(k, prev):
 
 
 def _positions(k):
-    return [s for s in _ring(k.button, k.n) if s in k.dealt]
+    # the dealt seats clockwise from the one after the button (a loop: no ring list, no closure)
+    out = []
+    s = k.button
+    for _ in range(k.n):
+        s = _after(s, k.n)
+        if s in k.dealt:
+            out.append(s)
+    return out
 
 
 def _posts(k, seats):
@@ -448,7 +466,12 @@ def _makeup(k, posts, s, seat):
 
 def _straddle(k, seats, posts):
     # BLIND-20: only the player immediately left of the BB, for exactly 2 x BB, live.
-    asked = [s for s in range(1, k.n + 1) if k.table[s - 1].straddle and k.table[s - 1].status != EMPTY]
+    asked = None
+    for s in range(1, k.n + 1):
+        if k.table[s - 1].straddle and k.table[s - 1].status != EMPTY:
+            if asked is None:
+                asked = []
+            asked.append(s)
     if not asked:
         return None
     if k.straddle_rule != "utg_2x" or k.bb is None:
@@ -517,9 +540,12 @@ def _record(k):
 
 
 def _after_table(k, seats):
+    # k.table holds this call's own copies of the seat records (next_hand), read for the last time
+    # here, one seat each: they are updated in place rather than copied again
     out = []
     for s in range(1, k.n + 1):
-        seat = k.table[s - 1].copy(straddle=False)
+        seat = k.table[s - 1]
+        seat.straddle = False
         if s in seats and k.bb is None:
             seat.dead_owed = 0  # no blinds were due: statuses and marks wait for a blind game
         elif s in seats:

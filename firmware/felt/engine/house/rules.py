@@ -195,7 +195,11 @@ class HouseRules:
 
     def get(self, key, fallback=None):
         bare = _bare(key)
-        return getattr(self, bare) if _row(bare) is not None else fallback
+        # a register key? looked up in the register text as _row() does, without building its record
+        # (BLIND-* read four keys at every new hand: hardware/memory.md, showdown round)
+        if not bare or "|" in bare or "\n" in bare or _ROWS.find("\n" + bare + "|") < 0:
+            return fallback
+        return getattr(self, bare)
 
     def as_dict(self):
         """{"hr.<key>": value} for every key (n/a keys included as None)."""
