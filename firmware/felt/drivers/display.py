@@ -90,16 +90,20 @@ class SSD1306:
         self.addr = addr
         self.buffer = bytearray(WIDTH * ROWS)
         self.fb = _framebuffer(self.buffer, WIDTH, HEIGHT)
-        self._sent = bytearray(WIDTH * ROWS)
         self._valid = False
         self.lines = []
-        # per page: views of the frame and of what the panel holds, compared and copied in place;
-        # the page-address command and the data write in buffers of their own -- a panel rewrite
-        # allocates nothing (issue 20 item 4: the loop rewrites the whole panel every few seconds)
+        # per page: a view of the frame, and the text the panel shows there (each page is one line
+        # of text); a page whose text changed is compared, pixel for pixel, with its old text drawn
+        # again into one page-sized buffer -- no copy of the whole panel is kept (1 KB of RAM:
+        # hardware/memory.md, "The firmware's own live RAM"). The page-address command and the data
+        # write in buffers of their own: a panel rewrite allocates nothing (issue 20 item 4: the loop
+        # rewrites the whole panel every few seconds)
         frame = memoryview(self.buffer)
-        sent = memoryview(self._sent)
         self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(ROWS)]
-        self._sent_pages = [sent[p * WIDTH:(p + 1) * WIDTH] for p in range(ROWS)]
+        self._sent_lines = [""] * ROWS
+        self._old = bytearray(WIDTH)
+        self._old_fb = _framebuffer(self._old, WIDTH, 8)
+        self._old_view = memoryview(self._old)
         self._cmd = bytearray((0x00, 0xB0, 0x00, 0x10))  # control byte Co=0 D/C#=0, page, column 0
         self._data = bytearray(1 + WIDTH)
         self._data[0] = 0x40  # control byte Co=0, D/C#=1: the page's pixels follow
@@ -131,7 +135,7 @@ class SSD1306:
         # few locals: a MicroPython frame that outgrows its stack budget is allocated on the heap
         mask = 0
         for page in range(ROWS):
-            if not self._valid or self._pages[page] != self._sent_pages[page]:
+            if not self._valid or self._changed(page):
                 self._send_page(page)
                 mask |= 1 << page
         self._valid = True
@@ -141,11 +145,23 @@ class SSD1306:
             return _ALL_PAGES
         return _pages_in(mask)
 
+    def _text(self, page):
+        return self.lines[page] if page < len(self.lines) else ""
+
+    def _changed(self, page):
+        # whether the page's pixels differ from what the panel shows: its old text drawn again
+        old = self._sent_lines[page]
+        if self._text(page) == old:
+            return False
+        fb = self._old_fb
+        fb.fill(0)
+        fb.text(old, 0, 0, 1)
+        return self._pages[page] != self._old_view
+
     def _send_page(self, page):
         cmd = self._cmd
         cmd[1] = 0xB0 | page  # page start, column 0 (low then high nibble)
         self.i2c.writeto(self.addr, cmd)
-        frame = self._pages[page]
-        self._data[1:] = frame
+        self._data[1:] = self._pages[page]
         self.i2c.writeto(self.addr, self._data)
-        self._sent_pages[page][:] = frame
+        self._sent_lines[page] = self._text(page)
