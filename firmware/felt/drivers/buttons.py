@@ -28,13 +28,15 @@ class _Seat:
     window_ms = 0
     bouncing = False
     quiet_ms = 0
+    raw = False  # the levels of a button not held at start (an instance keeps them once they change)
+    stable = False
+    long_sent = False
 
     def __init__(self, seat, pin, level):
         self.seat = seat
         self.pin = pin
-        self.raw = level
-        self.stable = level
-        self.long_sent = level  # held at power-up: not a deliberate long press
+        if level:  # held at power-up: not a deliberate long press either
+            self.raw = self.stable = self.long_sent = True
 
 
 class SeatButtons:

@@ -201,3 +201,13 @@ def test_active_high_buttons():
     run(b, 0, 100)
     pin.set(0)
     eq(run(b, 100, 200), [("button", 4, "short")])
+
+
+def test_a_seat_nobody_touched_keeps_only_its_seat_pin_and_bit():
+    # its levels are the class's until the button moves: ten seats' instance dicts were ~2 KB of
+    # RAM, the three levels a few hundred bytes more (hardware/memory.md, "The firmware's own live RAM")
+    hal, pins, b = rig()
+    run(b, 0, 100)
+    for s in b.seats:
+        eq(sorted(s.__dict__), ["bit", "pin", "seat"])
+        eq((s.raw, s.stable, s.long_sent), (False, False, False))
