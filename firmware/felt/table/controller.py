@@ -694,7 +694,9 @@ class Table:
         cfg = self.config
         g = cfg.record
         seats = list(setup.seats)
-        stacks = [self.stacks[s - 1] for s in seats]
+        stacks = []  # loops, not comprehensions, in the new hand's step: no closures or cells (memory.md)
+        for s in seats:
+            stacks.append(self.stacks[s - 1])
         dead = ()
         if g.forced == "blinds":
             blinds = setup.blinds_or_straddles
@@ -717,11 +719,16 @@ class Table:
         if plan is None:
             # BLIND-23: a tournament seat whose player is away or serving a penalty is dealt in and
             # pays, but its hand is dead: the dealing check knows it from the start (plan dead)
-            dead = tuple(sorted([seats[i] for i in getattr(setup, "absent", ())]))
-            plan = dealplan.make_plan(seats, g.streets, setup.button, dead=dead)
+            dead = []
+            for i in getattr(setup, "absent", ()):
+                dead.append(seats[i])
+            dead.sort()
+            plan = dealplan.make_plan(seats, g.streets, setup.button, dead=tuple(dead))
         self.dc = dealing.DealCheck(plan, cfg.house)
         self.setup = setup
-        self._pos = dict([(seats[p], p) for p in range(len(seats))])
+        self._pos = {}
+        for p in range(len(seats)):
+            self._pos[seats[p]] = p
         self.state = PLAYING
         self._new_account()
         self.log("hand %d: %s, button seat %d, seats %s" % (self.hand_no, g.name, setup.button,

@@ -175,3 +175,29 @@ def test_POT_19_the_display_after_a_ten_seat_showdown_makes_little_garbage():
     view.lines(t)
     used = gc.mem_alloc() - before
     assert used <= (1100 if check.sys.maxsize < 2 ** 32 else 2200), used
+
+
+def test_BLIND_4_a_ten_seat_new_hand_makes_little_garbage():
+    # Table.new_hand (the button moved by BLIND-4, the Hand, the dealing check) is the main-loop step
+    # that starts each hand, on the 32-bit two-VM board one of the two with the most heap in use
+    # (hardware/memory.md, showdown round): 32-bit 16,032 -> 11,920 B with btn.next_hand's cut, 11,312
+    # with Table._start's and _make_hand's comprehensions as loops; 64-bit 31,392 -> 23,616 -> 22,400
+    import check
+    from felt.sim import autoplay
+    sim = Sim()
+    sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
+    for s in range(1, 11):
+        sim.run("seat %d 100000" % s)
+    t = autoplay.play_calling_hand(sim, autoplay.shuffled(autoplay.Lcg(7)))
+    sim.run("clear")
+    if not check.MICROPYTHON:
+        t.new_hand()
+        eq((t.hand_no, t.setup.button), (2, 2))
+        return
+    import gc
+    gc.collect()
+    before = gc.mem_alloc()
+    t.new_hand()
+    used = gc.mem_alloc() - before
+    eq((t.hand_no, t.setup.button), (2, 2))
+    assert used <= (11600 if check.sys.maxsize < 2 ** 32 else 23000), used
