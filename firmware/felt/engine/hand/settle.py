@@ -92,7 +92,7 @@ def check_show(hand, p, cards):
         for c in hole:
             if c == _UNKNOWN:
                 raise RuleError("SHOW-1: %s's cards were not read; enter them" % hand.who(p))
-        return list(hole)
+        return hole  # show() only reads it (no copy in the showdown's step, hardware/memory.md)
     cards = hand._cards_arg(cards)
     if len(cards) != len(hole):
         raise RuleError("SHOW-1: %s holds %d cards, %d shown" % (hand.who(p), len(hole), len(cards)),
