@@ -152,18 +152,24 @@ def test_a_note_shows_in_full_while_it_is_news_when_there_is_room():
     eq(_frame(sim), ["NL HOLDEM H1", "PREFLOP", "POT 150", "!GAME-2 #1"])
 
 
-def test_POT_19_the_display_after_a_ten_seat_showdown_makes_little_garbage():
-    # the display is computed after every main-loop step with events: after the showdown it names the
-    # awards and the losers still on their antennas (POT-19). It allocated 2,352 B on the 32-bit port,
-    # 4,640 on 64-bit (a dict of every card on an antenna, a list of the alerts, every shorter wording
-    # formatted); now 848 / 1,696 (hardware/memory.md, showdown round)
-    import check
+def _ten_seat_omaha8_hand_played():
+    """A ten-seat fixed-limit Omaha hi-lo table after one hand called down (the memory bench's hand)."""
     from felt.sim import autoplay
     sim = Sim()
     sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
     for s in range(1, 11):
         sim.run("seat %d 100000" % s)
     t = autoplay.play_calling_hand(sim, autoplay.shuffled(autoplay.Lcg(7)))
+    return sim, t
+
+
+def test_POT_19_the_display_after_a_ten_seat_showdown_makes_little_garbage():
+    # the display is computed after every main-loop step with events: after the showdown it names the
+    # awards and the losers still on their antennas (POT-19). It allocated 2,352 B on the 32-bit port,
+    # 4,640 on 64-bit (a dict of every card on an antenna, a list of the alerts, every shorter wording
+    # formatted); now 848 / 1,696 (hardware/memory.md, showdown round)
+    import check
+    sim, t = _ten_seat_omaha8_hand_played()
     eq((t.state, t.alerts), ("over", []))
     got = view.lines(t)
     eq(got, ["FL OMAHA8 H1", "OVER", "KILL 9 SEATS", "S6 WINS 200"])
@@ -183,12 +189,7 @@ def test_BLIND_4_a_ten_seat_new_hand_makes_little_garbage():
     # (hardware/memory.md, showdown round): 32-bit 16,032 -> 11,920 B with btn.next_hand's cut, 11,312
     # with Table._start's and _make_hand's comprehensions as loops; 64-bit 31,392 -> 23,616 -> 22,400
     import check
-    from felt.sim import autoplay
-    sim = Sim()
-    sim.run("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1")
-    for s in range(1, 11):
-        sim.run("seat %d 100000" % s)
-    t = autoplay.play_calling_hand(sim, autoplay.shuffled(autoplay.Lcg(7)))
+    sim, t = _ten_seat_omaha8_hand_played()
     sim.run("clear")
     if not check.MICROPYTHON:
         t.new_hand()
