@@ -110,14 +110,22 @@ class MachinePixelChain:
     def __init__(self, np, count):
         self._np = np
         self.count = count
+        # one LED's R, G, B, handed to the neopixel module for every LED: it copies the three values
+        # into its own buffer (in its order, G, R, B), so a tuple a LED was only garbage -- 1.6 KB a
+        # lights refresh on a ten-seat chain (hardware/memory.md, Fourth round)
+        self._led = bytearray(3)
 
     def write(self, rgb):
         if len(rgb) != 3 * self.count:
             raise ValueError("chain of %d needs %d bytes, got %d" % (self.count, 3 * self.count, len(rgb)))
         np = self._np
+        led = self._led
         for i in range(self.count):
             j = 3 * i
-            np[i] = (rgb[j], rgb[j + 1], rgb[j + 2])  # the neopixel module orders G, R, B itself
+            led[0] = rgb[j]
+            led[1] = rgb[j + 1]
+            led[2] = rgb[j + 2]
+            np[i] = led  # the neopixel module orders G, R, B itself
         np.write()
 
 

@@ -496,3 +496,36 @@ def test_chip_named_by_the_firmware_build():
     eq(chip_of("Raspberry Pi Pico with RP2040"), "RP2040")
     eq(chip_of("Raspberry Pi Pico2 with RP2350"), "RP2350")
     eq(chip_of("linux [GCC 12.2.0] version"), None)
+
+
+def test_a_pixel_chain_write_allocates_nothing_on_micropython():
+    # RAM (hardware/memory.md, Fourth round; issue 19 item 3): the chain handed the neopixel module a
+    # new (r, g, b) tuple a LED -- 1.6 KB of garbage a lights refresh on a ten-seat chain of 50 LEDs,
+    # in the showdown step that binds the 160 KB board. The module copies the values; one buffer does.
+    try:
+        import micropython
+    except ImportError:
+        raise Skip("micropython.heap_lock is MicroPython's")
+    module = FakeNeoPixelModule()
+    sent = []
+
+    class QuietNeoPixel(module.NeoPixel):
+        def write(self):  # the fake's write copies the frame (allocates): the buffer is read after the lock
+            pass
+
+    hal = MachineHAL(machine_module=FakeMachine(), neopixel_module=module, time_module=FakeTime())
+    module.NeoPixel = QuietNeoPixel
+    chain = hal.neopixel(22, 50)
+    rgb = bytearray(150)
+    for i in range(150):
+        rgb[i] = (i * 7 + 3) % 256
+    chain.write(rgb)
+    micropython.heap_lock()
+    try:
+        chain.write(rgb)
+    finally:
+        micropython.heap_unlock()
+    np = chain._np
+    for i in range(50):
+        sent.append(bytes([np.buf[3 * i + 1], np.buf[3 * i], np.buf[3 * i + 2]]))  # G, R, B -> R, G, B
+    eq(b"".join(sent), bytes(rgb))
