@@ -23,9 +23,9 @@ PICO_W_HEAP = 160 * KB  # issue 19: what a Pico W leaves free
 STEPPED_HEAP = 228 * KB
 # The faithful measurement (hardware/memory.md, "Fourth round"): the board in a VM of its own, its heap
 # holding only the firmware on felt.hal.machine_hal; the simulated world in a second VM
-# (bench_memory.run_two_vm). Measured 2026-12-07 16:40 UTC (3 hands): 160 KB plays them (at most
+# (bench_memory.run_two_vm). Measured 2026-12-07 16:20 UTC (3 hands): 160 KB plays them (at most
 # 157,264 B in use at a step's end, in step 1656; live 140.6-141.3 KB after each hand), 156 KB fails in
-# board step 771. 1,000 hands at 160 KB: hardware/memory.md, "Fourth round".
+# board step 771. 1,000 hands at 160 KB, all played (16:21-16:50 UTC): hardware/memory.md, "Fourth round".
 BOARD_TOO_SMALL = 152 * KB  # the control: live ~141 KB after a hand, the busiest steps' garbage does not fit
 
 
