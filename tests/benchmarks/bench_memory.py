@@ -18,6 +18,8 @@
 #  two VMs (--two-vm HANDS [--find-ram N] [--two-vm-peer-heap]): the board's heap with the simulated world in
 #     a VM of its own (feltctl.wasm_micropython.run_two_vm; hardware/memory.md "Fourth round"), beside the
 #     one-heap figures of the same run, and the smallest fixed board heap for N hands.
+#  the app boot (--two-vm-app HANDS [--find-ram N]): the two-VM board booted as firmware/main.py boots it
+#     (felt.runtime.app.run), beside the bare table (hardware/memory.md, "A board as it boots").
 # usage: python tests/benchmarks/bench_memory.py [--ports unix,wasm] [--step-alloc N] [--table-only] [--table-hands N] [--hands N] [--ram KB] [--breakdown-hands N] [--top N] [--find-ram HANDS] [--peak-hands N]
 #        python tests/benchmarks/bench_memory.py --engine-only   (part 3 alone)
 import argparse
@@ -423,19 +425,31 @@ def _heap(tag, *more):
 
 def main(argv):
     hands = int(argv[0])
+    words = argv[1:]
     from felt.sim.runner import Sim
     from felt.sim.remote import RemoteBoard
     from felt.sim import autoplay
     gc.collect()
     yield
     _heap("B_IMPORT")  # the board: its harness (board_side, board_wire's names) and the launcher's
-    rb = RemoteBoard(bridge)
-    if argv[1:] == ["phases"]:  # the board's heap after each phase of its build (board_side._building)
+    # "app": the board boots as firmware/main.py does (felt.runtime.app.run), from the files
+    # run_two_vm put into its file system; "delay=MS": then its secrecy feed's delay
+    rb = RemoteBoard(bridge, boot="app" if "app" in words else "bare")
+    if "phases" in words:  # the board's heap after each phase of its build (board_side._building)
         rb.phase_hook = lambda k: _heap("B_PHASE", k)
+    rb.imported_hook = lambda: _heap("B_FIRMWARE")
+    for w in words:
+        if w.startswith("mods="):  # a measurement: these modules first, one board entry each, in this order
+            for name in w[5:].split(","):
+                rb.put(19, 0, name.encode())
+                print("B_MOD %s %d" % (name, bridge.heap()[0]))
     sim = Sim(board=rb)
     for _s in sim.run_steps("table omaha8 limit seats=10 sb=10 bb=20 small_bet=20 big_bet=40 button=1"):
         yield
     _heap("B_BUILT")
+    for w in words:
+        if w.startswith("delay="):
+            rb.set_feed_delay(int(w[6:]))
     for s in range(1, 11):
         for _s in sim.run_steps("seat %d 1000000" % s):
             yield
@@ -451,9 +465,18 @@ def main(argv):
         for _s in sim.run_steps("clear"):
             yield
         _heap("B_HAND", i + 1)
-    if argv[1:] == ["phases"]:
+    if "phases" in words:
         bridge.call(17, 0, 0)  # the board's qstr pool
-    if argv[1:] == ["state"]:  # the table at the end, to compare with the same hands on one heap
+    if "modules" in words:
+        bridge.call(21, 0, 0)  # the board's modules
+    for w in words:
+        if w.startswith("parts="):  # a measurement: what each part held, dropped in this order
+            print("B_PART - %d" % bridge.heap()[0])
+            for path in w[6:].split(","):
+                if rb.put(20, 0, path.encode()) < 0:
+                    raise SystemExit("no part " + path)
+                print("B_PART %s %d" % (path, bridge.heap()[0]))
+    if "state" in words:  # the table at the end, to compare with the same hands on one heap
         import json
         snap = sim.snapshot()
         print("STATE " + json.dumps(snap))
@@ -529,31 +552,102 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix", sou
     return out, p
 
 
-def run_two_vm(hands, board_ram=512 * 1024, fixed=True, state=False, mode=None):
+# The app boot's board (run_two_vm(boot="app")): a provisioned board, as `feltctl provision` and a
+# signed `feltctl flash` leave it, with the test key set of tests/firmware/kit.py (fixed seeds: a
+# simulated board's, no secret; the release key's seed is the host's and never goes to the board)
+APP_DEVICE = "table1"
+APP_OWNER = b"\x42" * 32  # the board's device signing seed: signs audit and feed records
+APP_RELEASE = b"\x52" * 32  # the release key that signs the slot's manifest
+APP_FLOOR = {"alice": b"\x21" * 32}
+APP_BROADCAST = b"\x33" * 32
+APP_TABLE = {"game": "omaha8", "structure": "limit", "seats": 10, "sb": 10, "bb": 20, "small_bet": 20,
+             "big_bet": 40, "button": 1}  # TWO_VM_DRIVER's `table` statement, as the board's table.json
+
+
+def app_board_files(folder, provisioned=True):
+    """The app-booted board's own file system, written under `folder` (its "/"): /board.json (the
+    Pico's map, hardware/boards/pico.json: the journal in a ring on raw flash, board_app.Flash),
+    /table.json (APP_TABLE), /decks.json (the simulated decks, felt.sim.board_map.registry), and if
+    `provisioned` /felt.keys, the slot /felt_a the board runs from (firmware/main.py, the release-
+    signed felt.manifest listing it and the three configuration files, the deploy's marker) and
+    the pointer /felt.slot. Returns the slot's path on the board (its working folder)."""
+    import json
+
+    firmware = os.path.join(HERE, "..", "..", "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from felt.security import ed25519, keys as keylib, manifest as mf
+    from felt.sim.board_map import DECKS, card_uid
+
+    with open(os.path.join(firmware, "..", "hardware", "boards", "pico.json")) as f:
+        board = json.load(f)
+    decks = dict([(d, dict([(card_uid(c, d).hex(), c) for c in range(52)])) for d in DECKS])
+    configs = []
+    for name, data in (("board.json", board), ("table.json", APP_TABLE), ("decks.json", decks)):
+        path = os.path.join(folder, name)
+        with open(path, "w") as f:
+            json.dump(data, f)
+        configs.append([name] + list(mf.file_hash(path)))
+    if not provisioned:
+        return "/"
+    keys = keylib.Keys(APP_DEVICE, APP_OWNER, APP_FLOOR, APP_BROADCAST, [ed25519.public_key(APP_RELEASE)])
+    with open(os.path.join(folder, "felt.keys"), "w") as f:
+        f.write(keylib.encode(keys))
+    slot = os.path.join(folder, "felt_a")
+    os.mkdir(slot)
+    shutil.copy(os.path.join(firmware, "main.py"), os.path.join(slot, "main.py"))
+    entries = [[rel] + list(mf.file_hash(os.path.join(slot, rel))) for rel in mf.walk(slot)]
+    with open(os.path.join(slot, mf.NAME), "w") as f:
+        f.write(mf.sign(APP_DEVICE, APP_RELEASE, "v1", 1, entries, configs=configs))
+    with open(os.path.join(slot, ".felt-ok"), "w") as f:
+        f.write("bench\n")
+    with open(os.path.join(folder, "felt.slot"), "w") as f:
+        f.write("a")
+    return "/felt_a"
+
+
+def run_two_vm(hands, board_ram=512 * 1024, fixed=True, state=False, mode=None, boot="bare", delay_ms=None,
+               provisioned=True, words=()):
     """TWO_VM_DRIVER on feltctl.wasm_micropython.run_two_vm: the board VM with a fixed heap of
     `board_ram` bytes (a MemoryError, exit 3, when it would have grown). Returns (parsed output,
-    CompletedProcess): import / built / seated = the board's heap in use then; hands = [(live after
-    the hand, highest live heap after any board step so far)]."""
+    CompletedProcess): import / firmware / built / seated = the board's heap in use then (firmware:
+    its modules imported, nothing built); hands = [(live after the hand, highest live heap after
+    any board step so far)]. boot "bare": the table built as felt.sim.runner.Sim.build builds it;
+    "app": booted as firmware/main.py boots (felt.runtime.app.run) from app_board_files (provisioned:
+    keys and a signed slot, production mode; else an unprovisioned board), delay_ms: then the
+    secrecy feed's delay (None: the house default, secrecy.DELAY_MS)."""
     from feltctl import wasm_micropython
 
     folder = tempfile.mkdtemp(prefix="bench_memory_")
     driver = os.path.join(folder, "bench_two_vm_driver.py")  # a fixed name: the image cache key
     with open(driver, "w") as f:
         f.write(TWO_VM_DRIVER)
+    words = (["state"] if state else []) + ([mode] if mode else []) + list(words)
+    copy, cwd = (), None
+    if boot == "app":
+        root = os.path.join(folder, "board_fs")
+        os.mkdir(root)
+        cwd = app_board_files(root, provisioned)
+        copy = [(root, "/")]
+        words += ["app"] + (["delay=%d" % delay_ms] if delay_ms is not None else [])
     try:
-        p = wasm_micropython.run_two_vm("bench_two_vm_driver", [str(hands)] + (["state"] if state else []) + ([mode] if mode else []),
+        p = wasm_micropython.run_two_vm("bench_two_vm_driver", [str(hands)] + words,
                                         board_ram=board_ram, extra=[driver],
-                                        fixed_board=fixed, timeout_s=7200)
+                                        fixed_board=fixed, timeout_s=7200, board_copy=copy, board_cwd=cwd)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     out = {"hands": [], "done": False}
     for line in p.stdout.splitlines():
         w = line.split()
-        if len(w) >= 5 and w[0] in ("B_IMPORT", "B_BUILT", "B_SEATED"):
+        if len(w) >= 5 and w[0] in ("B_IMPORT", "B_FIRMWARE", "B_BUILT", "B_SEATED"):
             out[w[0][2:].lower()] = int(w[2])
         elif len(w) >= 5 and w[0] == "B_HAND":
             out["hands"].append((int(w[2]), int(w[3])))
             out["peak"] = (int(w[5]), int(w[6]))  # the most in use at a step's end (before collection), its step
+        elif w and w[0] in ("B_MOD", "B_PART"):
+            out.setdefault(w[0][2:].lower(), []).append((w[1], int(w[2])))
+        elif w and w[0] == "B_MODULES":
+            out["modules"] = w[1:]
         elif w and w[0] == "STATE":
             out["state"] = line[6:]
         elif w and w[0] == "DONE":
@@ -561,15 +655,15 @@ def run_two_vm(hands, board_ram=512 * 1024, fixed=True, state=False, mode=None):
     return out, p
 
 
-def smallest_two_vm_heap(hands, fails_kb, passes_kb):
+def smallest_two_vm_heap(hands, fails_kb, passes_kb, **kw):
     """Bisects (4 KB steps) the fixed board heap in KB that plays `hands` hands on the two-VM board
-    without a MemoryError. Returns (fails, passes) in KB."""
+    without a MemoryError (kw: run_two_vm's boot, delay_ms, provisioned). Returns (fails, passes) in KB."""
     lo, hi = fails_kb, passes_kb
-    while not run_two_vm(hands, board_ram=hi * 1024)[0]["done"]:
+    while not run_two_vm(hands, board_ram=hi * 1024, **kw)[0]["done"]:
         lo, hi = hi, hi * 2
     while hi - lo > 4:
         mid = (lo + hi) // 8 * 4  # whole 4 KB steps
-        if run_two_vm(hands, board_ram=mid * 1024)[0]["done"]:
+        if run_two_vm(hands, board_ram=mid * 1024, **kw)[0]["done"]:
             hi = mid
         else:
             lo = mid
@@ -614,6 +708,54 @@ def two_vm_rows(hands, find_hands, peer_heap):
     return 0
 
 
+APP_BOOTS = (("bare table (the peer)", dict(boot="bare")),
+             ("app boot, 30-min delay", dict(boot="app")),
+             ("app boot, 1 s delay", dict(boot="app", delay_ms=1000)),
+             ("app, unprovisioned, 30 min", dict(boot="app", provisioned=False)))
+
+
+def two_vm_app_rows(hands, find_hands):
+    """issue 19 item 3: the board as it boots (felt.runtime.app.run on the two-VM board: a provisioned
+    board in production mode, the house default secrecy delay and a short one; an unprovisioned board)
+    beside the bare table the bench builds (the peer), same driver and hands; bytes of the board's heap
+    (2 MB, not fixed); with find_hands also the smallest fixed board heap, where a step's garbage
+    allows it (a provisioned board signs in plain-Python Ed25519: megabytes of garbage in one step,
+    which this port collects only after it)."""
+    cols = []
+    for label, kw in APP_BOOTS:
+        out, p = run_two_vm(hands, board_ram=2048 * 1024, fixed=False, state=True, **kw)
+        if not out["done"]:
+            print("%s: run failed: %s" % (label, (p.stdout + p.stderr).strip().splitlines()[-3:]))
+            return 1
+        cols.append((label, kw, out))
+    same = len(set([c[2]["state"] for c in cols])) == 1
+    print("WebAssembly port (32-bit), two-VM board, bytes of the board's heap, %d ten-seat O8 hands "
+          "(the same hands end with the same table in every column: %s)" % (hands, same))
+    print("%-52s" % "" + "".join("%28s" % c[0] for c in cols))
+    rows = [("harness before the firmware (board_side, board_wire)", lambda o: o["import"]),
+            ("firmware imported, nothing built", lambda o: o["firmware"]),
+            ("table built (and started)", lambda o: o["built"]),
+            ("seated (10 seats)", lambda o: o["seated"])]
+    for i in range(hands):
+        rows.append(("live after hand %d" % (i + 1), lambda o, i=i: o["hands"][i][0]))
+    rows += [("live between main-loop steps, high-water", lambda o: o["hands"][-1][1]),
+             ("most in use at a step's end (before its collection)", lambda o: o["peak"][0]),
+             ("  ... at board step", lambda o: o["peak"][1])]
+    for label, f in rows:
+        print("%-52s" % label + "".join("%28d" % f(c[2]) for c in cols))
+    if find_hands:
+        for label, kw, out in cols:
+            if out["peak"][0] > 1024 * 1024:
+                print("smallest fixed board heap, %s: not bisected (a step ends with %d bytes in use: "
+                      "Ed25519 garbage this port collects only after the step)" % (label, out["peak"][0]))
+                continue
+            start = out["peak"][0] // 4096 * 4
+            lo, hi = smallest_two_vm_heap(find_hands, start - 16, start + 8, **kw)
+            print("smallest fixed board heap, %s, %d hands (bisected, 4 KB steps): more than %d KB, at most %d KB"
+                  % (label, find_hands, lo, hi))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=int(os.environ.get("FELT_BENCH_MEMORY_HANDS", "1000")),
@@ -652,11 +794,17 @@ def main():
                          "peer; with --find-ram N also the smallest fixed board heap for N hands (and --two-vm-peer-heap: "
                          "the one-heap peer's, bisected too)")
     ap.add_argument("--two-vm-peer-heap", action="store_true", help="with --two-vm and --find-ram: bisect the peer too")
+    ap.add_argument("--two-vm-app", type=int, default=0, metavar="HANDS",
+                    help="only the app boot rows (issue 19 item 3): HANDS hands on the two-VM board booted by "
+                         "felt.runtime.app.run (provisioned: 30-min and 1 s secrecy delay; unprovisioned) beside the "
+                         "bare table; with --find-ram N also the smallest fixed board heaps for N hands")
     ap.add_argument("--table-only", action="store_true",
                     help="only the side-by-side table (and --find-ram); not the unix port's detail runs")
     a = ap.parse_args()
     if a.two_vm:
         return two_vm_rows(a.two_vm, a.find_ram, a.two_vm_peer_heap)
+    if a.two_vm_app:
+        return two_vm_app_rows(a.two_vm_app, a.find_ram)
     if a.blackjack and a.ports:
         blackjack_rows([x for x in a.ports.split(",") if x], a.blackjack)
     if a.blackjack_only:

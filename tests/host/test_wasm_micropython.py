@@ -32,8 +32,9 @@ def main(argv):
         while True:
             pass
     elif argv and argv[0] == "modules":
-        import binascii, collections
+        import binascii, collections, os
         print("MODULES %s %s" % (hasattr(collections, "__file__"), hasattr(binascii, "__file__")))
+        print("OS %s %s" % (hasattr(os, "__file__"), os.stat("/")[0] & 0x4000))
         print("HEX %s" % binascii.hexlify(bytes([4, 254])))
         print("TUPLE %r" % (collections.namedtuple("P", "a b")(1, 2),))
     elif argv and argv[0] == "tables":
@@ -112,11 +113,13 @@ def test_the_board_imports_the_modules_a_pico_has_built_in(probe):
     p = run(probe, ["modules"])
     assert p.returncode == 0, p.stderr
     assert "MODULES True True" in p.stdout  # frozen Python packages have a __file__
+    assert "OS True 16384" in p.stdout  # and os (micropython-lib's, with os.path and a stat namedtuple)
     p = run(probe, ["modules"], builtins=wasm.BOARD_BUILTINS)
     assert p.returncode == 0, p.stderr
     assert "MODULES False False" in p.stdout
+    assert "OS False 16384" in p.stdout
     assert "HEX b'04fe'" in p.stdout and "TUPLE P(a=1, b=2)" in p.stdout
-    assert wasm.BOARD_BUILTINS == ("collections", "binascii")
+    assert wasm.BOARD_BUILTINS == ("collections", "binascii", "os")
 
 
 def test_the_ace_to_five_key_tables_are_read_in_place_from_the_image(probe):

@@ -24,6 +24,7 @@ PENDING = 12
 SEATS = 13
 ALERTS = 14
 BUILD_STEP = 15
+FEED_DELAY = 18
 # world ops (the board's machine shims ask them)
 TICKS = 20
 UART_OPEN = 21
@@ -123,7 +124,7 @@ class RemoteTable:
 class RemoteBoard:
     """The board VM seen from the world. build() is Sim.build's remote half."""
 
-    def __init__(self, bridge, mailbox=65536):
+    def __init__(self, bridge, mailbox=65536, boot="bare"):
         import uctypes  # MicroPython only: this world runs in the two-VM launcher
 
         self.bridge = bridge
@@ -135,6 +136,11 @@ class RemoteBoard:
         self._keys = None
         self._views = {}  # n -> (MOSI, MISO) views of the mailbox for an n-byte exchange
         self.phase_hook = None  # fn(k) after each build phase (a measurement's: the board's heap then)
+        self.imported_hook = None  # fn() after the phase that ends the firmware's imports
+        # "bare": the board builds the table as Sim.build does; "app": it boots as firmware/main.py does,
+        # through felt.runtime.app.run, from the files in its own file system (its table.json, not
+        # the config sent here; board_side._booting)
+        self.boot = boot
         bridge.attach(self._spi, self._call, uctypes.addressof(self.mb), mailbox)
 
     def build(self, hal, board, config, shoe_protocol, log_sink):
@@ -154,18 +160,26 @@ class RemoteBoard:
                 "small_bet": c.small_bet, "big_bet": c.big_bet, "bring_in": c.bring_in, "unit": c.unit,
                 "mode": c.mode, "button": c.button, "deck": c.deck, "levels": c.levels, "level": c.level,
                 "rules": dict(c.house.changed())}  # the house rules that differ from the mode's defaults
-        flags = (1 if shoe_protocol == "ascii" else 0) | (2 if log_sink is not None else 0)
+        flags = (1 if shoe_protocol == "ascii" else 0) | (2 if log_sink is not None else 0) | (
+            4 if self.boot == "app" else 0)
         t0 = hal.clock.ticks_ms()
         more = self.put(BUILD, flags, json.dumps(data).encode())
         k = 0
-        while more == 1:  # the board builds in phases, collecting between them (board_side._building)
+        while more > 0:  # the board builds in phases, collecting between them (board_side._building)
             more = self.bridge.call(BUILD_STEP, 0, 0)
             k += 1
             if self.phase_hook is not None:
                 self.phase_hook(k)
+            if more == 2 and self.imported_hook is not None:  # board_side.IMPORTED
+                self.imported_hook()
         if more < 0:
             raise BoardError("the board could not build the table (its traceback is above)")
         return RemoteRuntime(self, t0), RemoteTable(self, config)
+
+    def set_feed_delay(self, ms):
+        """The app-booted board's secrecy feed delay (as tests set app.feed.delay_ms)."""
+        if self.bridge.call(FEED_DELAY, ms, 0) < 0:
+            raise BoardError("the board could not set its feed delay")
 
     def pin(self, gpio):
         return RemotePin(self.bridge, gpio)

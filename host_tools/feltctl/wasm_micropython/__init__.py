@@ -49,8 +49,10 @@ def version():
 # Modules a Pico's MicroPython has built in (C, no RAM) over which this port's pyscript variant
 # freezes micropython-lib's Python packages of the same name: on import they took RAM a board does
 # not spend (collections 0.7 KB with collections.defaultdict, binascii 1.2 KB, and their names;
-# hardware/memory.md). The emulated board (run_board) imports the built-in ones.
-BOARD_BUILTINS = ("collections", "binascii")
+# hardware/memory.md; os ~1.1 KB with os.path and a stat namedtuple the firmware never uses: what a
+# board booted by felt.runtime.app imports, hardware/memory.md "A board as it boots"). The emulated
+# board (run_board, run_two_vm) imports the built-in ones.
+BOARD_BUILTINS = ("collections", "binascii", "os")
 
 
 def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, cwd=None, fixed_heap=False,
@@ -61,7 +63,7 @@ def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, 
     the port's in-memory file system; path: sys.path (default /rom, .frozen); fixed_heap: fail with
     MemoryError (exit 3) when the heap had to grow (launcher.mjs says why it can); builtins: module names
     bound to the port's built-in C modules (BOARD_BUILTINS); board: a dict (heap, module, romfs, builtins,
-    fixed) that loads a second VM, the board, beside this one (launcher.mjs, "Two VMs")."""
+    fixed; copy: (host, guest) pairs for the board's own file system; cwd) that loads a second VM, the board, beside this one (launcher.mjs, "Two VMs")."""
     cmd = [node_binary(), LAUNCHER, "--package", package_dir(), "--heap", str(int(heap)), "--pystack", str(pystack)]
     if romfs:
         cmd += ["--romfs", romfs]
@@ -83,6 +85,10 @@ def command(module, argv=(), heap=DEFAULT_HEAP, romfs=None, copy=(), path=None, 
             cmd += ["--board-builtin", name]
         if board.get("fixed", True):
             cmd.append("--board-fixed")
+        for host, guest in board.get("copy", ()):
+            cmd += ["--board-copy", "%s=%s" % (os.path.abspath(host), guest)]
+        if board.get("cwd"):
+            cmd += ["--board-cwd", board["cwd"]]
     return cmd + ["--module", module, "--"] + [str(x) for x in argv]
 
 
@@ -105,21 +111,24 @@ def run_board(module, argv=(), ram=160 * 1024, extra=(), fixed_heap=True, timeou
 
 
 HARNESS = os.path.dirname(os.path.abspath(__file__))
-BOARD_MODULES = (os.path.join(HARNESS, "board_side.py"), os.path.join(HARNESS, "board_wire.py"))
+BOARD_MODULES = (os.path.join(HARNESS, "board_side.py"), os.path.join(HARNESS, "board_wire.py"),
+                 os.path.join(HARNESS, "board_app.py"))
 
 
 def run_two_vm(module, argv=(), board_ram=160 * 1024, extra=(), board_module="board_side", world_heap=1024 * 1024,
-               fixed_board=True, timeout_s=DEFAULT_TIMEOUT_S, board_extra=BOARD_MODULES):
+               fixed_board=True, timeout_s=DEFAULT_TIMEOUT_S, board_extra=BOARD_MODULES, board_copy=(), board_cwd=None):
     """`module` (the world: the simulated devices and whatever drives them, felt.sim.remote) in one VM
     with a big heap, and the board in a second VM of the same process: `board_ram` bytes of fixed GC
     heap (a MemoryError, exit 3, as soon as it would have grown, with fixed_board), the modules a Pico
     has built in (BOARD_BUILTINS), `board_module` imported at start (board_side: the firmware on
     felt.hal.machine_hal over board_wire). One ROMFS image for both: the firmware, `board_extra` and
     `extra` at its root (hardware/memory.md, "Fourth round"). Both VMs collect after every step and
-    a collection sweeps the whole heap: a 2 MB heap each made a hand ~2.5x slower than 1 MB / 256 KB."""
+    a collection sweeps the whole heap: a 2 MB heap each made a hand ~2.5x slower than 1 MB / 256 KB.
+    board_copy: (host, guest) files or folders put into the board VM's own file system (its flash: a
+    data root, keys, a signed slot); board_cwd: the folder the board runs from."""
     from feltctl.board import romfs as romfs_image
 
     image = romfs_image.build_image(list(board_extra) + list(extra))
     board = {"heap": board_ram, "module": board_module, "romfs": image, "builtins": BOARD_BUILTINS,
-             "fixed": fixed_board}
+             "fixed": fixed_board, "copy": board_copy, "cwd": board_cwd}
     return run(module, argv, timeout_s=timeout_s, heap=world_heap, romfs=image, board=board)

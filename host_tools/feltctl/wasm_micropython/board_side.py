@@ -14,7 +14,7 @@ import wire
 _put = wire.put  # bound once (a JS attribute's first lookup makes its proxy)
 _give = wire.give
 MB = bytearray(256)  # the world's bytes of a call (a table config, a card's UID)
-S = [None, None, None]  # the runtime, the table, [antenna locations]
+S = [None, None, None, None]  # the runtime, the table, [antenna locations], the App (board_app's boot only)
 # the measurement (bench_memory's two-VM rows): the most heap in use at the end of a main-loop step
 # before its collection (live before it + all it allocated), at which step, and steps so far
 PEAK = [0, 0, 0]
@@ -54,7 +54,7 @@ def _building(flags, kw):
     yield
     for name in DRIVERS:
         __import__(name)
-        yield
+        yield IMPORTED if name == DRIVERS[-1] else None
     from felt.sim.board_map import registry, sim_board
 
     config = TableConfig(**kw)
@@ -85,24 +85,31 @@ def _building(flags, kw):
 DRIVERS = ("felt.drivers.shoe", "felt.drivers.console_link", "felt.drivers.mfrc522", "felt.drivers.antennas",
            "felt.drivers.buttons", "felt.drivers.neopixel_lights", "felt.drivers.display")
 _B = [None]
+IMPORTED = 2  # a build phase after which the firmware's modules are imported and nothing is built yet
 
 
 def _build(flags, n):
     import json
 
+    if flags & 4:  # the app boot reads its table.json; the world's copy of the config is not used
+        import board_app
+
+        _B[0] = board_app.booting(flags)
+        return 1
     _B[0] = _building(flags, json.loads(bytes(MB[:n]).decode()))
     return 1
 
 
 def _build_step():
-    """One phase of the build; 1 while more are to come, 0 when the table is built."""
+    """One phase of the build; 1 while more are to come (IMPORTED after the last import), 0 when
+    the table is built."""
     try:
-        next(_B[0])
+        r = next(_B[0])
     except StopIteration:
         _B[0] = None
         return 0
     gc.collect()
-    return 1
+    return r or 1
 
 
 def _turn():
@@ -179,6 +186,22 @@ def call(op, a, b, n):
             return _build(a, n)
         if op == 15:
             return _build_step()
+        if op == 19:  # a measurement: import the module named in MB (one entry: collected after it)
+            __import__(bytes(MB[:n]).decode())
+            gc.collect()
+            return 0
+        if op == 21:  # the modules loaded (printed)
+            print("B_MODULES " + " ".join(sorted(sys.modules)))
+            return 0
+        if op == 20:  # a measurement at the end of a run: drop the part named in MB (S index.attr...)
+            import board_app
+
+            board_app.drop_part(bytes(MB[:n]).decode())
+            gc.collect()
+            return 0
+        if op == 18:  # the secrecy feed's delay (app boot), as kit.play_one_hand sets it: a = ms
+            S[3].feed.delay_ms = a
+            return 0
         return _query(op, a, n)
     except Exception as e:  # noqa: BLE001 -- a harness boundary: the world is told, the traceback printed
         sys.print_exception(e)

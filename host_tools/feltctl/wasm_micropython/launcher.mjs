@@ -28,10 +28,18 @@
 // results (addresses, lengths, op codes: no allocation in the caller's heap); bytes are copied
 // between the two heaps' memories here. The board module calls wire.attach(call, mailbox_addr,
 // size) at import; the world's code calls board.attach(spi, call, mailbox_addr, size).
+// --board-copy HOST=GUEST and --board-cwd GUEST: files put into the board VM's own file system (its
+// flash: the data root, keys and signed slot of a board booted by felt.runtime.app) and its working
+// folder (the slot it runs from), as --copy / --cwd do for the world.
 //   board side, JS module `wire`: attach, pin_set(n, v), pin_get(n), pin_irq(n, edges: 1 falling,
 //     2 rising), spi(bus, out_addr, in_addr, n), call(op, a, b), put(op, a, addr, n) (n bytes to
 //     the world's mailbox first), get(op, a, addr, cap) (the world's answer: k bytes of its
-//     mailbox, copied to addr), give(addr, n) (a board answer's bytes, for the world's bget).
+//     mailbox, copied to addr), give(addr, n) (a board answer's bytes, for the world's bget),
+//     urandom(addr, n) (n bytes from node's crypto at addr: the board's true entropy source, what
+//     os.urandom reads from the RP2040's ring oscillator; this port has no os.urandom),
+//     flash(op, offset, addr, n) (the board's raw flash, FLASH_BYTES erased at start, kept here
+//     outside both heaps: op 0 reads n bytes at offset to addr, 1 programs them (NOR: bits only
+//     go 1 -> 0), 2 erases n bytes at offset).
 //   The world's spi(bus, n, line) gets the line of the 74HC154 the board's pins select (-1: /E high),
 //   decoded here from the levels the board drove on the pins the world named with board.decoder().
 //   world side, JS module `board`: attach, call(op, a, b) -> the board's call(op, a, b, 0), put(op,
@@ -47,8 +55,10 @@
 import fs from "fs";
 import path from "path";
 import { pathToFileURL } from "url";
+import { randomFillSync } from "crypto";
 
-const SPLIT = 134217728; // gc.mem_free() adds the port's max new split (128 MB) to the free bytes
+const SPLIT = 134217728;
+const FLASH_BYTES = 1441792; // rp2's storage region on a Pico (1408 KB): board_wire.Flash // gc.mem_free() adds the port's max new split (128 MB) to the free bytes
 
 function usage(msg) {
   fs.writeSync(2, "launcher: " + msg + "\n");
@@ -56,7 +66,7 @@ function usage(msg) {
 }
 
 const opt = { copy: [], path: [], builtin: [], heap: 0, pystack: 8192, fixed: false, argv: [],
-  boardBuiltin: [], boardHeap: 0, boardFixed: false };
+  boardBuiltin: [], boardHeap: 0, boardFixed: false, boardCopy: [] };
 const av = process.argv.slice(2);
 for (let i = 0; i < av.length; i++) {
   const a = av[i];
@@ -77,6 +87,8 @@ for (let i = 0; i < av.length; i++) {
   else if (a === "--board-builtin") opt.boardBuiltin.push(val());
   else if (a === "--board-module") opt.boardModule = val();
   else if (a === "--board-fixed") opt.boardFixed = true;
+  else if (a === "--board-copy") opt.boardCopy.push(val());
+  else if (a === "--board-cwd") opt.boardCwd = val();
   else usage("unknown argument " + a);
 }
 if (!opt.pkg || !opt.module || !(opt.heap > 0)) usage("--package, --module and --heap are required");
@@ -104,23 +116,26 @@ function flush() { // a last line without its newline
   }
 }
 
-function copyTree(host, guest) {
+function copyTree(host, guest, FS = mp.FS, all = false) { // all: dot files too (a board's file system)
   const st = fs.statSync(host);
   if (st.isDirectory()) {
-    mp.FS.mkdirTree(guest);
+    FS.mkdirTree(guest);
     for (const name of fs.readdirSync(host).sort()) {
-      if (name === "__pycache__" || name.startsWith(".")) continue;
-      copyTree(path.join(host, name), guest + "/" + name);
+      if (!all && (name === "__pycache__" || name.startsWith("."))) continue;
+      copyTree(path.join(host, name), guest + "/" + name, FS, all);
     }
   } else {
-    mp.FS.mkdirTree(path.posix.dirname(guest));
-    mp.FS.writeFile(guest, fs.readFileSync(host));
+    FS.mkdirTree(path.posix.dirname(guest));
+    FS.writeFile(guest, fs.readFileSync(host));
   }
 }
-for (const c of opt.copy) {
-  const k = c.indexOf("=");
-  copyTree(k < 0 ? c : c.slice(0, k), k < 0 ? c : c.slice(k + 1));
+function copyAll(list, FS, all) {
+  for (const c of list) {
+    const k = c.indexOf("=");
+    copyTree(k < 0 ? c : c.slice(0, k), k < 0 ? c : c.slice(k + 1), FS, all);
+  }
 }
+copyAll(opt.copy, mp.FS);
 if (opt.cwd) { mp.FS.mkdirTree(opt.cwd); mp.FS.chdir(opt.cwd); }
 
 // The Python side: as few names as possible (each is RAM in the qstr pool, as in romfs._LAUNCHER).
@@ -213,7 +228,17 @@ async function loadBoard() {
         return k;
       },
       give: (addr, n) => { B.given[0] = addr; B.given[1] = n; return 0; },
+      urandom: (addr, n) => { randomFillSync(bheap().subarray(addr, addr + n)); return n; },
+      flash: (op, off, addr, n) => {
+        if (!B.flash) B.flash = new Uint8Array(FLASH_BYTES).fill(0xff);
+        if (off < 0 || off + n > FLASH_BYTES) throw new Error("flash: " + n + " bytes at " + off + " outside it");
+        if (op === 0) bheap().set(B.flash.subarray(off, off + n), addr);
+        else if (op === 1) { const h = bheap(); for (let i = 0; i < n; i++) B.flash[off + i] &= h[addr + i]; }
+        else B.flash.fill(0xff, off, off + n);
+        return 0;
+      },
     });
+    copyAll(opt.boardCopy, bmp.FS, true);
     bmp.globals.set("_fp", opt.boardRomfs ? ["/rom"] : ["/rom", ".frozen"]);
     bmp.globals.set("_fb", opt.boardBuiltin);
     bmp.globals.set("_fm", opt.boardModule);
@@ -228,6 +253,12 @@ def _fh():
 def _fa():
  return gc.mem_alloc()
 `);
+    if (opt.boardCwd) { // after the built-in modules are bound: `os` is the C one where --board-builtin os
+      bmp.FS.mkdirTree(opt.boardCwd);
+      bmp.FS.chdir(opt.boardCwd);
+      bmp.globals.set("_fc", opt.boardCwd); // MicroPython's VFS keeps its own working folder
+      bmp.runPython("import os\nos.chdir(str(_fc))\ndel _fc,os");
+    }
     B.probe = bmp.globals.get("_fh");
     B.alloc = bmp.globals.get("_fa");
     B.total0 = B.probe() - SPLIT;
