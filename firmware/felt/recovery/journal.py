@@ -388,6 +388,10 @@ def _gen_of(name):
     return g if _gen_name(g) == name else None
 
 
+def _inputs(records):
+    return [r for r in records if r.kind not in HOUSEKEEPING]
+
+
 class Journal:
     """The write-ahead journal. Files: one 'generation' j<N>.log per hand, which starts with a
     SNAPSHOT record and a COMMIT record and then holds every input of the hand in order.
@@ -405,7 +409,8 @@ class Journal:
         self.snapshot = None  # the SNAPSHOT Record of the current generation
         self.damage = None  # Damage found by open(), or None
         self.discarded = []  # names of files open() removed (an interrupted compaction)
-        self._records = []
+        # no copy of the generation's records in RAM: records() reads them back from flash (a
+        # ten-seat hand's were ~36 KB on a 32-bit board, hardware/memory.md "A board as it boots")
         self._name = None
 
     # boot
@@ -441,31 +446,28 @@ class Journal:
         self.gen = g
         self._name = _gen_name(g)
         self.snapshot = records[0]
-        self._records = [r for r in records if r.kind not in HOUSEKEEPING]
         self.next_seq = records[-1].seq + 1
         self.damage = damage
         if damage is not None:
             self._repair(records)
-        return list(self._records)
+        return _inputs(records)
 
     def _start(self, gen, seq, snapshot_value, first=None):
         name = _gen_name(gen)
         text = dumps(snapshot_value)
         self.flash.remove(name)
         self.flash.append(name, encode(seq, SNAPSHOT, text))
-        records = []
+        snap_seq = seq
         if first is not None:
             # The input that opened the hand belongs to the new generation: it is written before
             # the COMMIT, so a cut anywhere here leaves the old generation (which holds it too).
             seq += 1
             self.flash.append(name, encode(seq, first[0], first[1]))
-            records.append(Record(seq, first[0], as_bytes(first[1])))
         self.flash.append(name, encode(seq + 1, COMMIT, dumps({"gen": gen})))
         old = self._name
         self.gen = gen
         self._name = name
-        self.snapshot = Record(seq - len(records), SNAPSHOT, text.encode())
-        self._records = records
+        self.snapshot = Record(snap_seq, SNAPSHOT, text.encode())
         self.next_seq = seq + 2
         if old is not None and old != name:
             self.flash.remove(old)
@@ -499,7 +501,6 @@ class Journal:
         blob = encode(seq, kind, payload)
         self.flash.append(self._name, blob)
         self.next_seq = seq + 1
-        self._records.append(Record(seq, kind, bytes(blob[HEADER:-TRAILER])))
         return seq
 
     def append_value(self, kind, value):
@@ -521,8 +522,11 @@ class Journal:
         return seq
 
     def records(self):
-        """Input records since the last snapshot, in order."""
-        return list(self._records)
+        """Input records since the last snapshot, in order: read back from the current generation
+        on flash (boot's replay has open()'s list; nothing at run time reads them)."""
+        if self._name is None:
+            return []
+        return _inputs(scan(self.flash.read(self._name))[0])
 
     def snapshot_value(self):
         return self.snapshot.value() if self.snapshot is not None else None

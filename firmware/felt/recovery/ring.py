@@ -105,7 +105,8 @@ class RingJournal:
         self.snapshot = None
         self.damage = None
         self.discarded = []
-        self._records = []
+        # no copy of the hand's records in RAM: records() reads them back (hardware/memory.md, "A
+        # board as it boots": a ten-seat hand's were ~36 KB on a 32-bit board)
         self._head = None  # (block index, sector seq, write offset)
         self._live_from = None  # sector seq holding the current snapshot
 
@@ -180,7 +181,6 @@ class RingJournal:
                 if sec.records:
                     last_seq = sec.records[-1].seq
                     break
-            self._records = []
             self.snapshot = None
             self.next_seq = last_seq + 1
             self._live_from = None
@@ -204,8 +204,7 @@ class RingJournal:
                 break
         self.snapshot = live[0]
         self._live_from = heads[start][0]
-        self._records = _first_record(live[0]) + [r for r in live if r.kind not in jr.HOUSEKEEPING
-                                                  and r.kind != jr.PHH]
+        inputs = _first_record(live[0]) + [r for r in live if r.kind not in jr.HOUSEKEEPING and r.kind != jr.PHH]
         self.next_seq = live[-1].seq + 1
         last = newest
         if self.damage is None and last.torn is not None:
@@ -214,7 +213,7 @@ class RingJournal:
         # never program after garbage: a damaged head sector is closed (the next record opens a
         # fresh sector -- not here, so a boot never erases anything)
         self._head = [last.index, last.seq, self.bs if self.damage is not None else last.end]
-        return list(self._records)
+        return inputs
 
     def phh_records(self, newest_first=False):
         """The hand histories in the ring, one sector in memory at a time (a generator)."""
@@ -267,7 +266,6 @@ class RingJournal:
         live_from = self._head[1]
         seq, _ = self._put(jr.SNAPSHOT, text)
         self.snapshot = jr.Record(seq, jr.SNAPSHOT, text.encode())
-        self._records = _first_record(self.snapshot)
         self._live_from = live_from
         return seq
 
@@ -276,10 +274,7 @@ class RingJournal:
             raise jr.JournalError("journal not opened")
         if kind in jr.HOUSEKEEPING:
             raise ValueError("SNAPSHOT/COMMIT/FILLER records are written by the journal itself")
-        seq, blob = self._put(kind, payload)
-        if kind != jr.PHH:
-            self._records.append(jr.Record(seq, kind, bytes(blob[jr.HEADER:-jr.TRAILER])))
-        return seq
+        return self._put(kind, payload)[0]
 
     def append_value(self, kind, value):
         return self.append(kind, jr.dumps(value))
@@ -292,7 +287,26 @@ class RingJournal:
         return self._write_snapshot(snapshot_value, first)
 
     def records(self):
-        return list(self._records)
+        """The input that opened the hand and the inputs since its snapshot, in order: read back
+        from the sectors since the snapshot's (the sequence unbroken from it, as open() takes it;
+        nothing at run time reads them)."""
+        if self.snapshot is None or self._head is None:
+            return []
+        out = []
+        expect = None
+        for sector_seq in range(self._live_from, self._head[1] + 1):
+            sec = self._scan_sector(self.first + sector_seq % self.count)
+            if sec is None or sec.seq != sector_seq:
+                continue
+            for r in sec.records:
+                if r.kind == jr.SNAPSHOT and r.seq == self.snapshot.seq:
+                    out = _first_record(r)
+                    expect = r.seq + 1
+                elif expect is not None and r.seq == expect:
+                    expect += 1
+                    if r.kind not in jr.HOUSEKEEPING and r.kind != jr.PHH:
+                        out.append(r)
+        return out
 
     def snapshot_value(self):
         return self.snapshot.value()["v"] if self.snapshot is not None else None

@@ -298,3 +298,44 @@ def test_only_exact_generation_names_count_other_files_are_left_alone():
         eq(jr._gen_of(name), None)
     eq(jr._gen_of("j00000001.log"), 1)
     eq(jr._gen_of("j123456789.log"), 123456789)  # past eight digits the name just grows
+
+
+def _held_lists(obj, n):
+    # lists of n or more items the object keeps (a copy of the records it wrote)
+    return [k for k in obj.__dict__ if isinstance(obj.__dict__[k], list) and len(obj.__dict__[k]) >= n]
+
+
+def _appended(j, n):
+    out = []
+    for i in range(n):
+        payload = ("card %d " % i).encode() + bytes(120)
+        out.append((j.append(jr.CARD, payload), jr.CARD, payload))
+    return out
+
+
+def test_a_running_journal_keeps_its_records_on_flash_not_in_ram():
+    # hardware/memory.md, "A board as it boots": a ten-seat hand's records held in RAM until the next
+    # hand's compaction were ~36 KB on a 32-bit board; records() reads them back from the generation
+    flash, j = fresh()
+    j.compact({"hand": 1}, (jr.CONSOLE, b"new_hand"))
+    want = [(j.snapshot.seq + 1, jr.CONSOLE, b"new_hand")] + _appended(j, 40)
+    eq(_held_lists(j, 40), [])
+    eq([(r.seq, r.kind, r.payload) for r in j.records()], want)
+    j2, records = reopen(flash)
+    eq(records, j.records())
+    eq(j2.records(), records)
+
+
+def test_a_repaired_journal_reads_back_the_records_open_returned():
+    flash, j = fresh()
+    _appended(j, 5)
+    flash.cut_after = 7  # the 6th record torn after 7 bytes
+    with raises(jr.PowerCut):
+        j.append(jr.CARD, b"torn")
+    j2, records = reopen(flash)
+    eq(j2.damage.reason, "torn")
+    eq(len(records), 5)
+    eq(j2.records(), records)
+    j2.append(jr.CARD, b"after")
+    eq([r.payload for r in j2.records()], [r.payload for r in records] + [b"after"])
+
