@@ -33,6 +33,7 @@ try:
         bootcheck.record_refusal(_env("FELT_DATA") or "/", str(e), _env("FELT_KEYS"))
         refused = str(e)
         raise
+    del bootcheck  # it served the boot: app.serve drops it once the table runs (hardware/memory.md, Idioms 7)
     from felt.runtime import app
 
     root = app.data_root()
@@ -44,13 +45,15 @@ except BaseException as e:  # noqa: B036 -- an error before the table ran, or on
 
 
 def _maintenance():
-    # the mode the boot check read from the key switch; a boot that failed before reading it
-    # reads the Pico's switch (GP28, app.MAINTENANCE_PINS) itself, and anything else is production
+    # the mode the boot check read from the key switch (app.booted_mode: the check itself is dropped
+    # once the table runs); a boot that failed before reading it reads the Pico's switch (GP28,
+    # app.MAINTENANCE_PINS) itself, and anything else is production
     try:
-        from felt.security import bootcheck
+        import sys
 
-        if bootcheck.booted_mode is not None:
-            return bootcheck.booted_mode == bootcheck.MAINTENANCE
+        booted = sys.modules.get("felt.runtime.app")  # not imported again: a damaged tree may fail it
+        if booted is not None and booted.booted_mode is not None:
+            return booted.booted_mode == booted.MAINTENANCE
     except BaseException:  # noqa: B036 -- a damaged tree: read the switch directly
         pass
     try:

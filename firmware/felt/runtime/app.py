@@ -13,7 +13,7 @@ from felt.recovery import restore as recovery
 from felt.errors import ConfigError, FeltError, StorageFull
 from felt.security import AuditError, KeyFileError, ManifestError
 from felt.security import audit as auditlib
-from felt.security import bootcheck, keys as keylib
+from felt.security import keys as keylib
 from felt.security import eventlog
 from felt.security import tilt as tiltlib
 from felt.security.floordesk import FloorDesk, StackGuard
@@ -22,6 +22,12 @@ VERSION = "felt app 1"
 # The maintenance key switch per board (hardware/security.md section 4): GPIO to GND, pull-up,
 # held closed at power-on. A board not listed has no control: it always boots in production.
 MAINTENANCE_PINS = {"pico": 28, "rpi": 1}
+# The mode this boot read (bootcheck.PRODUCTION / MAINTENANCE, None before the boot check): kept
+# here, not in felt.security.bootcheck, which served the boot and is dropped once the table runs
+# (hardware/memory.md, Idioms 7); firmware/main.py reads it after run() returns.
+PRODUCTION = "production"
+MAINTENANCE = "maintenance"
+booted_mode = None
 
 
 def getenv(name):
@@ -114,8 +120,9 @@ class HandFiles:
 
 
 class App:
-    """What build() made: mode, keys (None when unprovisioned), audit, journal, table, recorder,
-    report (recovery), runtime, feed (secrecy), desk (floor commands; None when unprovisioned)."""
+    """What build() made: mode, keys (None when unprovisioned), audit, manifest (the running tree's
+    manifest hash, a text; None when unsigned), journal, table, recorder, report (recovery), runtime,
+    feed (secrecy), desk (floor commands; None when unprovisioned)."""
 
     def __init__(self):
         self.root = self.mode = self.keys = self.audit = self.manifest = None
@@ -146,6 +153,9 @@ def secure_boot(hal, board, root, pressed=None, log=None, micropython_module=Non
     tree check (production / maintenance by the physical control), the boot and firmware records.
     Returns (App, Boot); when the running tree is refused app.halted says why (NOT STARTED on the
     display, audited) and nothing more may be built."""
+    global booted_mode
+    from felt.security import bootcheck  # imported here: app.serve drops it once the table runs
+
     app = App()
     app.root = root
     b = Boot(log or (lambda text: None), clock or hal.ticks_ms)
@@ -191,9 +201,10 @@ def secure_boot(hal, board, root, pressed=None, log=None, micropython_module=Non
     if board.board in MAINTENANCE_PINS:
         b.control = "GP%d key switch" % MAINTENANCE_PINS[board.board]
     try:
-        app.mode, app.manifest = bootcheck.start(pressed, app.audit, control=b.control, t_ms=clock(),
-                                                 micropython_module=micropython_module, keys_path=keys_path,
-                                                 counter_path=counter_path or join(root, "felt.counter"))
+        app.mode, m = bootcheck.start(pressed, app.audit, control=b.control, t_ms=clock(),
+                                      micropython_module=micropython_module, keys_path=keys_path,
+                                      counter_path=counter_path or join(root, "felt.counter"))
+        app.manifest = m.hash() if m is not None else None  # the text: a Manifest would keep its module
         if no_key:
             raise ManifestError("refused: the key file holds no device signing key (provisioning did not "
                                 "finish): audit and feed records could not be signed")
@@ -210,11 +221,13 @@ def secure_boot(hal, board, root, pressed=None, log=None, micropython_module=Non
         say("felt: refusing to run the table: %s" % e)
         _show_alone(hal, board, "NOT STARTED: %s" % e, say)
         return app, b
-    signed = ("signed, manifest %s" % app.manifest.hash()) if app.manifest is not None else "unsigned"
+    finally:
+        booted_mode = bootcheck.booted_mode
+    signed = ("signed, manifest %s" % app.manifest) if app.manifest is not None else "unsigned"
     app.audit.append("boot", "%s mode, %s tree, data %s; %s" % (app.mode, signed, root, power), who="board",
                      t_ms=clock())
     eventlog.firmware_change(app.audit, last_boot, signed, clock())  # issue 16 item 4
-    say("felt: %s mode (%s), %s tree" % (app.mode, "console open" if app.mode == bootcheck.MAINTENANCE
+    say("felt: %s mode (%s), %s tree" % (app.mode, "console open" if app.mode == MAINTENANCE
                                          else "console closed during play", signed))
     b.device = app.keys.device if app.keys is not None else board.name
     if b.no_rng is not None:
@@ -623,9 +636,11 @@ def serve(app, hal, log, steps=None):
     board (never the REPL). A refused tree (app.halted) does not run."""
     if app.halted is not None:
         return app  # the refusal is logged and audited; maintenance keeps the REPL for a fix
-    # the board map's checker served the boot: its drivers are open, the map (a plain record) stays
-    # (~2.5 KB of RAM on a 32-bit board: hardware/memory.md, Idioms 7)
-    heap.forget("felt.runtime.board")
+    # what served the boot only (hardware/memory.md, Idioms 7): the board map's checker (its drivers
+    # are open, the map is a plain record: ~2.5 KB of RAM on a 32-bit board), the signed-tree check
+    # and its manifest reader (the mode and the manifest's hash stay as texts: ~5.8 KB)
+    for name in ("felt.runtime.board", "felt.security.bootcheck", "felt.security.manifest"):
+        heap.forget(name)
     _stop_on_sigterm()
     try:
         start(app)
@@ -634,7 +649,7 @@ def serve(app, hal, log, steps=None):
         stop(app, "%s %s" % (type(e).__name__, e), hal.ticks_ms)
         raise
     except Exception as e:  # the last line of defence: never end in the REPL in production
-        if app.mode == bootcheck.PRODUCTION:
+        if app.mode == PRODUCTION:
             try:
                 import machine
             except ImportError:

@@ -76,6 +76,7 @@ def booting(flags):
 
     yield
     bootcheck.verify_boot("/", None, None, loader="/boot.py", lib="/lib")  # main.py's first call
+    del bootcheck  # as main.py: app.serve drops it once the table runs
     yield
     drivers = board_side.DRIVERS
     for name in APP_MODULES + drivers:

@@ -378,3 +378,37 @@ def test_a_running_board_drops_the_board_map_checker_and_keeps_the_map():
     # a later import (a second board on the Raspberry Pi, a test) loads it again
     from felt.runtime import board as boardlib
     eq(boardlib.load_file is not None, True)
+
+
+def test_a_running_board_drops_the_signed_tree_check_and_keeps_its_mode_and_manifest_hash():
+    # felt.security.bootcheck and felt.security.manifest served the boot (the tree checked, the
+    # key switch read); once the table runs, app.serve drops them (~5.8 KB of RAM on a 32-bit
+    # board, hardware/memory.md, Idioms 7). What the running board and main.py need of them stay
+    # as texts: the mode (app.booted_mode, main.py reads it after run() returns) and the manifest's
+    # hash (app.manifest: a Manifest would keep its module's globals alive through its method)
+    import sys
+    import felt.security
+    from felt.security import manifest as mf
+
+    root = tmp_root("forgetboot")
+    _provision(root)
+    slot = root + "/slot"
+    os.mkdir(slot)
+    with open(slot + "/main.py", "w") as f:
+        f.write("pass\n")
+    entries = [[rel] + list(mf.file_hash(slot + "/" + rel)) for rel in mf.walk(slot)]
+    with open(slot + "/" + mf.NAME, "w") as f:
+        f.write(mf.sign("table1", kit.RELEASE, "v1", 1, entries))
+    manifest_hash = bootcheck.check_slot(slot, root + "/felt.keys", root + "/felt.counter").hash()
+    app = in_slot(slot, lambda: applib.run(SimHAL(), boardlib_sim(3), root, log=lambda line: None, steps=5))
+    eq(app.halted, None)
+    names = ("felt.security.bootcheck", "felt.security.manifest")
+    eq([name in sys.modules for name in names], [False, False])
+    eq([hasattr(felt.security, name[14:]) for name in names], [False, False])
+    eq((applib.booted_mode, app.mode, applib.PRODUCTION, applib.MAINTENANCE),
+       (bootcheck.PRODUCTION, bootcheck.PRODUCTION, bootcheck.PRODUCTION, bootcheck.MAINTENANCE))
+    eq(app.manifest, manifest_hash)
+    assert app.runtime.steps >= 5
+    # a later import (the deploy agent's check in maintenance, a test) loads them again
+    from felt.security import bootcheck as again
+    eq(again.booted_mode, None)
