@@ -283,17 +283,7 @@ def test_provisioned_board_refuses_an_unsigned_running_tree_and_says_why():
 
 
 def test_provisioned_board_with_a_signed_tree_runs_keyed_and_with_the_floor_desk():
-    from felt.security import manifest as mf
-
-    root = tmp_root("signed")
-    _provision(root)
-    slot = root + "/slot"
-    os.mkdir(slot)
-    with open(slot + "/main.py", "w") as f:
-        f.write("pass\n")
-    entries = [[rel] + list(mf.file_hash(slot + "/" + rel)) for rel in mf.walk(slot)]
-    with open(slot + "/" + mf.NAME, "w") as f:
-        f.write(mf.sign("table1", kit.RELEASE, "v1", 1, entries))
+    root, slot = kit.provisioned_root("signed")
     sim = AppSim(root, pressed=True)
     in_slot(slot, lambda: sim.run(HEAD))
     eq(sim.app.halted, None)
@@ -388,17 +378,8 @@ def test_a_running_board_drops_the_signed_tree_check_and_keeps_its_mode_and_mani
     # hash (app.manifest: a Manifest would keep its module's globals alive through its method)
     import sys
     import felt.security
-    from felt.security import manifest as mf
 
-    root = tmp_root("forgetboot")
-    _provision(root)
-    slot = root + "/slot"
-    os.mkdir(slot)
-    with open(slot + "/main.py", "w") as f:
-        f.write("pass\n")
-    entries = [[rel] + list(mf.file_hash(slot + "/" + rel)) for rel in mf.walk(slot)]
-    with open(slot + "/" + mf.NAME, "w") as f:
-        f.write(mf.sign("table1", kit.RELEASE, "v1", 1, entries))
+    root, slot = kit.provisioned_root("forgetboot")
     manifest_hash = bootcheck.check_slot(slot, root + "/felt.keys", root + "/felt.counter").hash()
     app = in_slot(slot, lambda: applib.run(SimHAL(), boardlib_sim(3), root, log=lambda line: None, steps=5))
     eq(app.halted, None)
