@@ -553,13 +553,10 @@ def run_board(hands, mode, heapsize=None, ram=romfs.DEVICE_RAM, port="unix", sou
 
 
 # The app boot's board (run_two_vm(boot="app")): a provisioned board, as `feltctl provision` and a
-# signed `feltctl flash` leave it, with the test key set of tests/firmware/kit.py (fixed seeds: a
-# simulated board's, no secret; the release key's seed is the host's and never goes to the board)
+# signed `feltctl flash` leave it, with the test key set of tests/firmware/kit.py (kit.test_keys:
+# fixed seeds, a simulated board's, no secret; the release key's seed, kit.RELEASE, is the host's and
+# never goes to the board)
 APP_DEVICE = "table1"
-APP_OWNER = b"\x42" * 32  # the board's device signing seed: signs audit and feed records
-APP_RELEASE = b"\x52" * 32  # the release key that signs the slot's manifest
-APP_FLOOR = {"alice": b"\x21" * 32}
-APP_BROADCAST = b"\x33" * 32
 APP_TABLE = {"game": "omaha8", "structure": "limit", "seats": 10, "sb": 10, "bb": 20, "small_bet": 20,
              "big_bet": 40, "button": 1}  # TWO_VM_DRIVER's `table` statement, as the board's table.json
 
@@ -576,7 +573,11 @@ def app_board_files(folder, provisioned=True):
     firmware = os.path.join(HERE, "..", "..", "firmware")
     if firmware not in sys.path:
         sys.path.insert(0, firmware)
-    from felt.security import ed25519, keys as keylib, manifest as mf
+    tests = os.path.join(HERE, "..", "firmware")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    import kit
+    from felt.security import keys as keylib, manifest as mf
     from felt.sim.board_map import DECKS, card_uid
 
     with open(os.path.join(firmware, "..", "hardware", "boards", "pico.json")) as f:
@@ -590,15 +591,14 @@ def app_board_files(folder, provisioned=True):
         configs.append([name] + list(mf.file_hash(path)))
     if not provisioned:
         return "/"
-    keys = keylib.Keys(APP_DEVICE, APP_OWNER, APP_FLOOR, APP_BROADCAST, [ed25519.public_key(APP_RELEASE)])
     with open(os.path.join(folder, "felt.keys"), "w") as f:
-        f.write(keylib.encode(keys))
+        f.write(keylib.encode(kit.test_keys(APP_DEVICE)))
     slot = os.path.join(folder, "felt_a")
     os.mkdir(slot)
     shutil.copy(os.path.join(firmware, "main.py"), os.path.join(slot, "main.py"))
     entries = [[rel] + list(mf.file_hash(os.path.join(slot, rel))) for rel in mf.walk(slot)]
     with open(os.path.join(slot, mf.NAME), "w") as f:
-        f.write(mf.sign(APP_DEVICE, APP_RELEASE, "v1", 1, entries, configs=configs))
+        f.write(mf.sign(APP_DEVICE, kit.RELEASE, "v1", 1, entries, configs=configs))
     with open(os.path.join(slot, ".felt-ok"), "w") as f:
         f.write("bench\n")
     with open(os.path.join(folder, "felt.slot"), "w") as f:

@@ -204,7 +204,7 @@ class RingJournal:
                 break
         self.snapshot = live[0]
         self._live_from = heads[start][0]
-        inputs = _first_record(live[0]) + [r for r in live if r.kind not in jr.HOUSEKEEPING and r.kind != jr.PHH]
+        inputs = _first_record(live[0]) + [r for r in live if _is_input(r)]
         self.next_seq = live[-1].seq + 1
         last = newest
         if self.damage is None and last.torn is not None:
@@ -304,7 +304,7 @@ class RingJournal:
                     expect = r.seq + 1
                 elif expect is not None and r.seq == expect:
                     expect += 1
-                    if r.kind not in jr.HOUSEKEEPING and r.kind != jr.PHH:
+                    if _is_input(r):
                         out.append(r)
         return out
 
@@ -368,3 +368,8 @@ def _first_record(snapshot):
     if not f:
         return []
     return [jr.Record(snapshot.seq, f[0], f[1].encode())]
+
+
+def _is_input(r):
+    # a table input: not the journal's own records, nor a finished hand's history
+    return r.kind not in jr.HOUSEKEEPING and r.kind != jr.PHH

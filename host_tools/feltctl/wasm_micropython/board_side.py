@@ -72,7 +72,6 @@ def _building(flags, kw):
     S[0] = loop.build(hal, board, S[1], "ascii" if flags & 1 else "pn532", log=log)
     yield
     S[0].start()
-    board = None
     # a running board keeps neither the board map's checker nor the sim map's builder: app.serve
     # forgets the first (felt.runtime.heap.forget); the second is this harness's stand-in for the
     # board.json a real board reads (hardware/memory.md, "Fourth round": ~3 KB)
