@@ -57,8 +57,8 @@ import path from "path";
 import { pathToFileURL } from "url";
 import { randomFillSync } from "crypto";
 
-const SPLIT = 134217728;
-const FLASH_BYTES = 1441792; // rp2's storage region on a Pico (1408 KB): board_wire.Flash // gc.mem_free() adds the port's max new split (128 MB) to the free bytes
+const SPLIT = 134217728; // gc.mem_free() adds the port's max new split (128 MB) to the free bytes
+const FLASH_BYTES = 1441792; // rp2's storage region on a Pico (1408 KB): board_app.Flash
 
 function usage(msg) {
   fs.writeSync(2, "launcher: " + msg + "\n");
